@@ -84,6 +84,8 @@ export type PatchType = "merge" | "json" | "strategic";
 
 export interface WriteOptions {
   subresource?: "status" | "scale";
+  /** Apply every rule but store nothing (the API server's `?dryRun=All`). */
+  dryRun?: boolean;
 }
 
 interface Filter {
@@ -276,7 +278,7 @@ export class ObjectStore {
     }
   }
 
-  create(type: ResourceType, namespace: string | undefined, input: KubeObject): KubeObject {
+  create(type: ResourceType, namespace: string | undefined, input: KubeObject, opts: { dryRun?: boolean } = {}): KubeObject {
     if (type.createOnly) throw new StoreError(405, "MethodNotAllowed", `${type.plural} are not stored`);
     const ns = type.namespaced ? (namespace ?? input.metadata?.namespace) : undefined;
     if (type.namespaced && input.metadata?.namespace && namespace && input.metadata.namespace !== namespace) {
@@ -295,7 +297,6 @@ export class ObjectStore {
         kind: type.plural,
       });
     }
-    this.revision++;
     const obj: KubeObject = {
       ...structuredClone(input),
       apiVersion: groupVersion(type),
@@ -305,7 +306,7 @@ export class ObjectStore {
         name,
         ...(ns ? { namespace: ns } : {}),
         uid: randomUUID(),
-        resourceVersion: String(this.revision),
+        resourceVersion: String(this.revision + 1),
         creationTimestamp: this.now(),
         ...(type.hasGeneration ? { generation: 1 } : {}),
       },
@@ -313,6 +314,11 @@ export class ObjectStore {
     delete obj.metadata.deletionTimestamp;
     // Types with a status subresource drop status on create, as the API server's strategies do for CRDs.
     if (type.subresources.includes("status") && type.group !== "" ) delete obj.status;
+    if (opts.dryRun) {
+      delete obj.metadata.resourceVersion;
+      return deepFreeze(obj);
+    }
+    this.revision++;
     deepFreeze(obj);
     this.bucket(type).set(key, obj);
     this.record(type, "ADDED", obj);
@@ -357,6 +363,7 @@ export class ObjectStore {
       merged.metadata.generation = (current.metadata.generation ?? 1) + (bumped ? 1 : 0);
     }
     if (JSON.stringify(merged) === JSON.stringify(current)) return current;
+    if (opts.dryRun) return deepFreeze(merged);
     this.revision++;
     merged.metadata.resourceVersion = String(this.revision);
     deepFreeze(merged);

@@ -1,0 +1,31 @@
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import nextPlugin from "@next/eslint-plugin-next";
+
+/** Server-only modules: importing them from browser code is a lint error (and `server-only` makes it a build error). */
+const serverOnlyPatterns = [
+  { group: ["@/lib/k8s/*", "@/lib/db/*", "@/lib/config/load-config", "@/lib/fleet/fleet", "@/lib/fleet/cluster-watcher"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
+  { group: ["@/lib/*/service", "@/lib/http/route", "@/lib/recorder/*", "@/lib/live/*", "@/lib/prometheus/client", "@/lib/auth/*", "@/sim/*"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
+];
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "react-hooks": reactHooks, "@next/next": nextPlugin },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...nextPlugin.configs.recommended.rules,
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/ban-ts-comment": "error",
+    },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"],
+    rules: {
+      "no-restricted-imports": "off",
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: serverOnlyPatterns.map((p) => ({ ...p, allowTypeImports: true })) }],
+    },
+  },
+);

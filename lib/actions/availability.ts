@@ -1,0 +1,71 @@
+import type { ActionRolloutState } from "./action-rollout-state";
+import { planPromotePatches } from "./plan";
+import type { RolloutAction } from "./schema";
+
+export interface ActionAvailability {
+  readonly enabled: boolean;
+  /** Why the action is disabled, in plain words; absent when enabled. */
+  readonly reason?: string;
+}
+
+export type RolloutActionAvailability = Readonly<Record<RolloutAction, ActionAvailability>>;
+
+export interface ActionAvailabilityView {
+  /** The phase as `GetRolloutPhase` derives it (`utils/rollout/rolloututil.go`); falls back to `status.phase`. */
+  readonly phase?: string | null;
+}
+
+const ENABLED: ActionAvailability = { enabled: true };
+
+function disabled(reason: string): ActionAvailability {
+  return { enabled: false, reason };
+}
+
+/**
+ * Which buttons to enable, and why not. The phase gates follow the official dashboard
+ * (`ui/src/app/components/rollout-actions/rollout-actions.tsx`): RETRY only when Degraded (or aborted),
+ * ABORT/PROMOTE/PROMOTE-FULL only when Progressing or Paused, RESTART always. On top of that, a button is
+ * disabled when it would do nothing: promote with no patch from `getPatches` or on an aborted Rollout (the
+ * controller keeps `status.abort`; only promoteFull clears it, `rollout/canary.go`), promote-full when
+ * `currentPodHash == stableRS`, abort when already aborted, pause/resume that would not change `spec.paused`.
+ */
+export function deriveActionAvailability(
+  rollout: ActionRolloutState,
+  view: ActionAvailabilityView = {},
+): RolloutActionAvailability {
+  const status = rollout.status;
+  const phase = view.phase ?? status?.phase ?? undefined;
+  const aborted = status?.abort === true;
+  const specPaused = rollout.spec?.paused === true;
+  const inFlight = phase === "Progressing" || phase === "Paused";
+  const phaseReason = (label: string) =>
+    `${label} is only available while the Rollout is Progressing or Paused (it is ${phase ?? "in an unknown phase"})`;
+
+  const promote = aborted
+    ? disabled("Rollout is aborted; retry it before promoting")
+    : !inFlight
+      ? disabled(phaseReason("Promote"))
+      : planPromotePatches(rollout, false).length === 0
+        ? disabled("Nothing to promote: the Rollout is not paused and has no step to skip")
+        : ENABLED;
+
+  const promoteFull = !inFlight
+      ? disabled(phaseReason("Promote full"))
+      : (status?.currentPodHash ?? "") === (status?.stableRS ?? "")
+        ? disabled("Already fully promoted")
+        : ENABLED;
+
+  const abort = aborted ? disabled("Rollout is already aborted") : !inFlight ? disabled(phaseReason("Abort")) : ENABLED;
+
+  const retry = aborted || phase === "Degraded" ? ENABLED : disabled("Retry is only available after an abort");
+
+  const pause = specPaused ? disabled("Rollout is already paused") : ENABLED;
+
+  const resume = specPaused
+    ? ENABLED
+    : (status?.pauseConditions ?? []).length > 0
+      ? disabled("Rollout is paused by a step or analysis, not manually; use Promote to continue")
+      : disabled("Rollout is not manually paused");
+
+  return { promote, "promote-full": promoteFull, abort, retry, pause, resume, restart: ENABLED };
+}

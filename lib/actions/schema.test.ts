@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { ROLLOUT_ACTIONS, RolloutActionRequest } from "./schema";
+
+describe("RolloutActionRequest", () => {
+  it("lists the seven actions", () => {
+    expect(ROLLOUT_ACTIONS).toStrictEqual(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart"]);
+  });
+
+  it("accepts an action with what the user saw", () => {
+    const body = { action: "promote", expected: { resourceVersion: "123", revision: "4", stepIndex: null } };
+    expect(RolloutActionRequest.parse(body)).toStrictEqual(body);
+    const minimal = { action: "abort", expected: {} };
+    expect(RolloutActionRequest.parse(minimal)).toStrictEqual(minimal);
+  });
+
+  it("rejects unknown actions, extra keys, a client-chosen restartAt and bad expectations", () => {
+    for (const body of [
+      { action: "undo", expected: {} },
+      { action: "promote" },
+      { action: "restart", expected: {}, restartAt: "2026-11-30T01:02:03Z" },
+      { action: "promote", expected: { generation: 3 } },
+      { action: "promote", expected: { stepIndex: -1 } },
+      { action: "promote", expected: { stepIndex: 1.5 } },
+      { action: "promote", expected: { revision: "v4" } },
+      { action: "promote", expected: { resourceVersion: "" } },
+    ]) {
+      expect(RolloutActionRequest.safeParse(body).success, JSON.stringify(body)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { z } from "zod";
+
+/**
+ * The actions Rollscope can send to a Rollout. All but `pause`/`resume` mirror a
+ * `kubectl argo rollouts` command; `resume` is the Argo CD-style unpause that does not promote.
+ */
+export const RolloutAction = z.enum(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart"]);
+export type RolloutAction = z.infer<typeof RolloutAction>;
+
+export const ROLLOUT_ACTIONS: readonly RolloutAction[] = RolloutAction.options;
+
+/**
+ * What the user saw when they clicked, so the server can refuse to act on a Rollout that has moved on.
+ * `stepIndex: null` means the Rollout had no `status.currentStepIndex`.
+ */
+export const ActionExpectation = z.strictObject({
+  resourceVersion: z.string().min(1).optional(),
+  revision: z.string().regex(/^\d+$/, "revision is the numeric rollout.argoproj.io/revision annotation").optional(),
+  stepIndex: z.number().int().min(0).nullable().optional(),
+});
+export type ActionExpectation = z.infer<typeof ActionExpectation>;
+
+/** Body of the rollout-action API request. The server, not the client, picks `restartAt`. */
+export const RolloutActionRequest = z.strictObject({
+  action: RolloutAction,
+  expected: ActionExpectation,
+});
+export type RolloutActionRequest = z.infer<typeof RolloutActionRequest>;

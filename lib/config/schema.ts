@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+const prometheusAuthSchema = z.union([
+  z.strictObject({ bearerToken: z.string().min(1) }),
+  z.strictObject({ bearerTokenFile: z.string().min(1) }),
+  z.strictObject({ basic: z.strictObject({ username: z.string().min(1), password: z.string() }) }),
+]);
+
+export const prometheusConfigSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  /** Added to every selector, for a Prometheus or Thanos shared by several clusters, e.g. `cluster="prod-eu"`. */
+  labelMatcher: z
+    .string()
+    .regex(/^\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=|!=|=~|!~)\s*"[^"]*"\s*(,\s*[a-zA-Z_][a-zA-Z0-9_]*\s*(=|!=|=~|!~)\s*"[^"]*"\s*)*$/, {
+      message: 'must be label matchers such as cluster="prod-eu"',
+    })
+    .optional(),
+  timeoutMs: z.number().int().min(100).max(120_000).default(5_000),
+  auth: prometheusAuthSchema.optional(),
+});
+
+const kubeconfigSourceSchema = z.strictObject({
+  path: z.string().min(1).optional(),
+  context: z.string().min(1).optional(),
+});
+
+export const clusterConfigSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { message: "must be lowercase letters, digits and '-'" }),
+    kubeconfig: kubeconfigSourceSchema.optional(),
+    inCluster: z.boolean().optional(),
+    controllerNamespace: z.string().min(1).default("argo-rollouts"),
+    label: z.string().max(40).optional(),
+    prometheus: prometheusConfigSchema.optional(),
+  })
+  .refine((c) => Boolean(c.kubeconfig) !== Boolean(c.inCluster), {
+    message: "set exactly one of kubeconfig (path and/or context) or inCluster: true",
+  });
+
+export const rollscopeConfigSchema = z.strictObject({
+  clusters: z.array(clusterConfigSchema).min(1, { message: "list at least one cluster" }),
+  recorder: z
+    .strictObject({ retentionDays: z.number().int().min(1).max(3650).default(30) })
+    .default({ retentionDays: 30 }),
+  readOnly: z.boolean().default(false),
+});
+
+export type PrometheusConfig = z.infer<typeof prometheusConfigSchema>;
+export type ClusterConfig = z.infer<typeof clusterConfigSchema>;
+export type RollscopeConfig = z.infer<typeof rollscopeConfigSchema>;

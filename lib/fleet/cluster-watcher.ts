@@ -1,0 +1,206 @@
+import "server-only";
+import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
+import type { ClusterConfig } from "@/lib/config/schema";
+import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
+import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
+import { parseRollout } from "@/lib/rollouts/schema";
+import { toRolloutView } from "@/lib/rollouts/view-model";
+import { rolloutKey, type ClusterConnection, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
+
+export type WatchedKind = "rollouts" | "events" | "analysisruns" | "configmap" | "controllerPods";
+
+interface Store {
+  rollouts: Map<string, KubernetesObject>;
+  events: Map<string, KubernetesObject>;
+  analysisruns: Map<string, KubernetesObject>;
+  configmap: Map<string, KubernetesObject>;
+  controllerPods: Map<string, KubernetesObject>;
+}
+
+function objKey(obj: KubernetesObject): string {
+  return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
+}
+
+const CONNECTION_RANK: Record<ClusterConnection, number> = {
+  connected: 0,
+  connecting: 1,
+  reconnecting: 2,
+  forbidden: 3,
+  unreachable: 4,
+};
+
+/** Builds the fleet view of one Rollout object; a malformed object still yields a row naming what is wrong. */
+export function buildFleetRollout(cluster: string, obj: unknown, now: Date): FleetRollout {
+  const parsed = parseRollout(obj);
+  const meta = (obj as { metadata?: { name?: string; namespace?: string } }).metadata ?? {};
+  let parseError: string | null = null;
+  let rollout;
+  if (parsed.ok) rollout = parsed.rollout;
+  else {
+    parseError = parsed.error;
+    const minimal = parseRollout({ metadata: { name: String(meta.name ?? "?"), namespace: meta.namespace } });
+    if (!minimal.ok) throw new Error(minimal.error);
+    rollout = minimal.rollout;
+  }
+  const view = toRolloutView(rollout, now);
+  return {
+    ...view,
+    cluster,
+    key: rolloutKey(cluster, view.namespace, view.name),
+    parseError,
+    lastChangedAt: now.toISOString(),
+  };
+}
+
+/**
+ * One cluster's list-then-watch of everything Rollscope shows: Rollouts, Events involving Rollouts, AnalysisRuns,
+ * the argo-rollouts-config ConfigMap and the controller pods. Each watch reconnects on its own; the cluster's
+ * connection state is the worst of them.
+ */
+export class ClusterWatcher {
+  readonly clients: ClusterClients;
+  private readonly store: Store = {
+    rollouts: new Map(),
+    events: new Map(),
+    analysisruns: new Map(),
+    configmap: new Map(),
+    controllerPods: new Map(),
+  };
+  private readonly views = new Map<string, FleetRollout>();
+  private readonly watchStates = new Map<WatchedKind, WatchState>();
+  private readonly watches: ResourceWatch[] = [];
+  private lastState: ClusterStateView | null = null;
+
+  constructor(
+    readonly config: ClusterConfig,
+    private readonly emit: (delta: FleetDelta) => void,
+    private readonly onRaw?: (kind: WatchedKind, type: "upsert" | "delete", obj: KubernetesObject) => void,
+  ) {
+    this.clients = createClusterClients(config);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  start(): void {
+    const { customObjects, core, kubeConfig } = this.clients;
+    const ns = this.config.controllerNamespace;
+    const asList = <T extends KubernetesObject>(p: Promise<unknown>) => p as Promise<KubernetesListObject<T>>;
+    this.watch("rollouts", "/apis/argoproj.io/v1alpha1/rollouts", () =>
+      asList(customObjects.listClusterCustomObject({ group: "argoproj.io", version: "v1alpha1", plural: "rollouts" })),
+    );
+    this.watch(
+      "events",
+      "/api/v1/events",
+      () => asList(core.listEventForAllNamespaces({ fieldSelector: "involvedObject.kind=Rollout" })),
+      "involvedObject.kind=Rollout",
+    );
+    this.watch("analysisruns", "/apis/argoproj.io/v1alpha1/analysisruns", () =>
+      asList(customObjects.listClusterCustomObject({ group: "argoproj.io", version: "v1alpha1", plural: "analysisruns" })),
+    );
+    this.watch(
+      "configmap",
+      `/api/v1/namespaces/${ns}/configmaps`,
+      () => asList(core.listNamespacedConfigMap({ namespace: ns, fieldSelector: "metadata.name=argo-rollouts-config" })),
+      "metadata.name=argo-rollouts-config",
+    );
+    this.watch("controllerPods", `/api/v1/namespaces/${ns}/pods`, () => asList(core.listNamespacedPod({ namespace: ns })));
+    void kubeConfig;
+  }
+
+  private watch(kind: WatchedKind, path: string, list: () => Promise<KubernetesListObject<KubernetesObject>>, fieldSelector?: string) {
+    this.watches.push(
+      startResourceWatch({
+        kubeConfig: this.clients.kubeConfig,
+        path,
+        list,
+        fieldSelector,
+        onUpsert: (obj) => this.upsert(kind, obj),
+        onDelete: (obj) => this.remove(kind, obj),
+        onState: (state) => {
+          this.watchStates.set(kind, state);
+          this.publishState();
+        },
+      }),
+    );
+  }
+
+  private upsert(kind: WatchedKind, obj: KubernetesObject): void {
+    this.store[kind].set(objKey(obj), obj);
+    if (kind === "rollouts") {
+      const view = buildFleetRollout(this.name, obj, new Date());
+      const previous = this.views.get(view.key);
+      if (previous && previous.resourceVersion === view.resourceVersion) return;
+      this.views.set(view.key, view);
+      this.emit({ type: "upsert", rollout: view });
+      if (!previous) this.publishState();
+    }
+    this.onRaw?.(kind, "upsert", obj);
+  }
+
+  private remove(kind: WatchedKind, obj: KubernetesObject): void {
+    this.store[kind].delete(objKey(obj));
+    if (kind === "rollouts") {
+      const key = rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? "");
+      if (this.views.delete(key)) {
+        this.emit({ type: "delete", key, cluster: this.name });
+        this.publishState();
+      }
+    }
+    this.onRaw?.(kind, "delete", obj);
+  }
+
+  state(): ClusterStateView {
+    const watches: ClusterStateView["watches"] = {};
+    let worst: { kind: WatchedKind; state: WatchState } | null = null;
+    for (const [kind, state] of this.watchStates) {
+      watches[kind] = { status: state.status, since: state.since, error: "error" in state ? state.error : null };
+      if (!worst || CONNECTION_RANK[state.status] > CONNECTION_RANK[worst.state.status]) worst = { kind, state };
+    }
+    // Rollouts are what the cluster is for: its watch alone decides the headline state.
+    const headline = this.watchStates.get("rollouts") ?? worst?.state ?? { status: "connecting" as const, since: new Date().toISOString() };
+    let error: string | null = "error" in headline ? headline.error : null;
+    if (!error && worst && worst.state.status !== "connected" && "error" in worst.state) {
+      error = `${worst.kind}: ${worst.state.error}`;
+    }
+    return {
+      name: this.name,
+      label: this.config.label ?? null,
+      controllerNamespace: this.config.controllerNamespace,
+      connection: headline.status,
+      since: headline.since,
+      error,
+      watches,
+      rolloutCount: this.views.size,
+    };
+  }
+
+  private publishState(): void {
+    const next = this.state();
+    const prev = this.lastState;
+    if (prev && JSON.stringify(prev) === JSON.stringify(next)) return;
+    this.lastState = next;
+    this.emit({ type: "cluster", cluster: next });
+  }
+
+  rollouts(): FleetRollout[] {
+    return [...this.views.values()];
+  }
+
+  rollout(namespace: string, name: string): FleetRollout | undefined {
+    return this.views.get(rolloutKey(this.name, namespace, name));
+  }
+
+  rawRollout(namespace: string, name: string): KubernetesObject | undefined {
+    return this.store.rollouts.get(`${namespace}/${name}`);
+  }
+
+  objects(kind: WatchedKind): KubernetesObject[] {
+    return [...this.store[kind].values()];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.watches.map((w) => w.stop()));
+  }
+}

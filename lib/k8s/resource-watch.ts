@@ -1,0 +1,113 @@
+import "server-only";
+import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+
+export type WatchState =
+  | { status: "connecting"; since: string }
+  | { status: "connected"; since: string }
+  | { status: "reconnecting"; since: string; error: string; attempt: number }
+  | { status: "forbidden"; since: string; error: string }
+  | { status: "unreachable"; since: string; error: string; attempt: number };
+
+export interface ResourceWatchOptions<T extends KubernetesObject> {
+  kubeConfig: KubeConfig;
+  /** The watch path, e.g. `/apis/argoproj.io/v1alpha1/rollouts`. */
+  path: string;
+  list: () => Promise<KubernetesListObject<T>>;
+  fieldSelector?: string;
+  onUpsert: (obj: T) => void;
+  onDelete: (obj: T) => void;
+  onState: (state: WatchState) => void;
+  /** Backoff between reconnect attempts: min(maxBackoffMs, baseBackoffMs·2^attempt), with jitter. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface ResourceWatch {
+  stop(): Promise<void>;
+}
+
+function statusCodeOf(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const e = err as { code?: unknown; statusCode?: unknown; body?: unknown };
+  if (typeof e.code === "number") return e.code;
+  if (typeof e.statusCode === "number") return e.statusCode;
+  return undefined;
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const cause = (err as Error & { cause?: { code?: string } }).cause;
+    const code = statusCodeOf(err);
+    const body = (err as { body?: unknown }).body;
+    let detail = err.message;
+    if (typeof body === "string") {
+      try {
+        const parsed = JSON.parse(body) as { message?: string };
+        if (parsed.message) detail = parsed.message;
+      } catch {
+        /* not JSON */
+      }
+    }
+    if (cause?.code) detail = `${detail} (${cause.code})`;
+    return code && !detail.includes(String(code)) ? `HTTP ${code}: ${detail}` : detail;
+  }
+  return String(err);
+}
+
+/**
+ * List-then-watch through client-node's informer, restarted with exponential backoff after any failure (client-node
+ * relists by itself on 410 and re-watches after a clean close, but stops for good on other errors).
+ */
+export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWatchOptions<T>): ResourceWatch {
+  const base = opts.baseBackoffMs ?? 500;
+  const max = opts.maxBackoffMs ?? 15_000;
+  let attempt = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const now = () => new Date().toISOString();
+
+  const listAndMarkConnected = async () => {
+    const list = await opts.list();
+    attempt = 0;
+    opts.onState({ status: "connected", since: now() });
+    return list;
+  };
+  const informer = new ListWatch<T>(opts.path, new Watch(opts.kubeConfig), listAndMarkConnected, false, undefined, opts.fieldSelector);
+  let errors = 0;
+  // start() resolves once the watch request has its response headers; no error meanwhile means we are watching.
+  const start = async () => {
+    const before = errors;
+    await informer.start().catch(() => undefined);
+    if (!stopped && errors === before && attempt > 0) {
+      attempt = 0;
+      opts.onState({ status: "connected", since: now() });
+    }
+  };
+  informer.on("add", opts.onUpsert);
+  informer.on("update", opts.onUpsert);
+  informer.on("delete", opts.onDelete);
+  informer.on("error", (err: unknown) => {
+    if (stopped) return;
+    errors++;
+    attempt++;
+    const code = statusCodeOf(err);
+    const error = describeError(err);
+    if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
+    else if (code === undefined || code >= 500 || code === 429) {
+      opts.onState({ status: code === undefined ? "unreachable" : "reconnecting", since: now(), error, attempt });
+    } else opts.onState({ status: "reconnecting", since: now(), error, attempt });
+    const delay = Math.min(max, base * 2 ** Math.min(attempt - 1, 10)) * (0.8 + Math.random() * 0.4);
+    timer = setTimeout(() => {
+      if (!stopped) void start();
+    }, delay);
+  });
+  opts.onState({ status: "connecting", since: now() });
+  void start();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await informer.stop();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { ErrorEnvelope } from "@/lib/http/api-error";
+
+export class FetchError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** fetch + JSON with the API's error envelope turned into a FetchError carrying its message. */
+export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, { ...init, headers: { accept: "application/json", ...init?.headers } });
+  if (!res.ok) {
+    let code = "http_error";
+    let message = `${res.status} ${res.statusText}`;
+    try {
+      const body = (await res.json()) as Partial<ErrorEnvelope>;
+      if (body.error) ({ code, message } = body.error);
+    } catch {
+      /* not JSON */
+    }
+    throw new FetchError(res.status, code, message);
+  }
+  return (await res.json()) as T;
+}

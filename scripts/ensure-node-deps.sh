@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs node_modules from the lock file when they are missing or older than it, then generates the Prisma client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+[ -f lib/db/generated/client.ts ] || npx prisma generate >/dev/null
