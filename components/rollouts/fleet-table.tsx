@@ -1,20 +1,20 @@
 "use client";
 
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { RolloutSummary } from "@/lib/fleet/summary";
 
-function stepText(r: FleetRollout): string {
-  const { current, total } = r.stepProgress;
+function stepText(r: RolloutSummary): string {
+  const { current, total } = r.step;
   if (!total) return "—";
   return `${current ?? total}/${total}`;
 }
 
-function weightText(r: FleetRollout): string {
-  if (r.appliedWeights) return `${Math.round(r.appliedWeights.canaryPercent)}%`;
-  if (r.requestedWeight) return `${Math.round(r.requestedWeight.percent)}%`;
+function weightText(r: RolloutSummary): string {
+  if (r.canaryPercent !== null) return `${Math.round(r.canaryPercent)}%`;
+  if (r.requestedPercent !== null) return `${Math.round(r.requestedPercent)}%`;
   return "—";
 }
 
-export function FleetTable({ rollouts }: { rollouts: FleetRollout[] }) {
+export function FleetTable({ rollouts }: { rollouts: RolloutSummary[] }) {
   const sorted = [...rollouts].sort((a, b) => a.key.localeCompare(b.key));
   return (
     <table className="w-full text-left text-sm">

@@ -2,6 +2,7 @@ import "server-only";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
 import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
+import { kubeRequest } from "@/lib/k8s/kube-request";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
 import { parseRollout } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
@@ -84,29 +85,15 @@ export class ClusterWatcher {
   }
 
   start(): void {
-    const { customObjects, core, kubeConfig } = this.clients;
     const ns = this.config.controllerNamespace;
-    const asList = <T extends KubernetesObject>(p: Promise<unknown>) => p as Promise<KubernetesListObject<T>>;
-    this.watch("rollouts", "/apis/argoproj.io/v1alpha1/rollouts", () =>
-      asList(customObjects.listClusterCustomObject({ group: "argoproj.io", version: "v1alpha1", plural: "rollouts" })),
-    );
-    this.watch(
-      "events",
-      "/api/v1/events",
-      () => asList(core.listEventForAllNamespaces({ fieldSelector: "involvedObject.kind=Rollout" })),
-      "involvedObject.kind=Rollout",
-    );
-    this.watch("analysisruns", "/apis/argoproj.io/v1alpha1/analysisruns", () =>
-      asList(customObjects.listClusterCustomObject({ group: "argoproj.io", version: "v1alpha1", plural: "analysisruns" })),
-    );
-    this.watch(
-      "configmap",
-      `/api/v1/namespaces/${ns}/configmaps`,
-      () => asList(core.listNamespacedConfigMap({ namespace: ns, fieldSelector: "metadata.name=argo-rollouts-config" })),
-      "metadata.name=argo-rollouts-config",
-    );
-    this.watch("controllerPods", `/api/v1/namespaces/${ns}/pods`, () => asList(core.listNamespacedPod({ namespace: ns })));
-    void kubeConfig;
+    const list = (path: string, fieldSelector?: string) => () =>
+      kubeRequest<KubernetesListObject<KubernetesObject>>(this.clients.kubeConfig, path, { query: { fieldSelector } });
+    const watch = (kind: WatchedKind, path: string, fieldSelector?: string) => this.watch(kind, path, list(path, fieldSelector), fieldSelector);
+    watch("rollouts", "/apis/argoproj.io/v1alpha1/rollouts");
+    watch("events", "/api/v1/events", "involvedObject.kind=Rollout");
+    watch("analysisruns", "/apis/argoproj.io/v1alpha1/analysisruns");
+    watch("configmap", `/api/v1/namespaces/${ns}/configmaps`, "metadata.name=argo-rollouts-config");
+    watch("controllerPods", `/api/v1/namespaces/${ns}/pods`);
   }
 
   private watch(kind: WatchedKind, path: string, list: () => Promise<KubernetesListObject<KubernetesObject>>, fieldSelector?: string) {

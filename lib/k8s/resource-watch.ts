@@ -93,9 +93,8 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     const code = statusCodeOf(err);
     const error = describeError(err);
     if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
-    else if (code === undefined || code >= 500 || code === 429) {
-      opts.onState({ status: code === undefined ? "unreachable" : "reconnecting", since: now(), error, attempt });
-    } else opts.onState({ status: "reconnecting", since: now(), error, attempt });
+    else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });
+    else opts.onState({ status: "reconnecting", since: now(), error, attempt });
     const delay = Math.min(max, base * 2 ** Math.min(attempt - 1, 10)) * (0.8 + Math.random() * 0.4);
     timer = setTimeout(() => {
       if (!stopped) void start();

@@ -32,6 +32,7 @@ export function listTrafficRouters(rollout: RolloutResource): TrafficRouter[] {
 
 /** Step-plugin names used by `plugin` steps, unique and sorted. */
 export function listPluginStepNames(rollout: RolloutResource): string[] {
-  const names = (rollout.spec?.strategy?.canary?.steps ?? []).flatMap((step) => (step.plugin ? [step.plugin.name] : []));
+  const steps = rollout.spec?.strategy?.canary?.steps ?? [];
+  const names = steps.flatMap((step) => (step.plugin ? [step.plugin.name] : []));
   return [...new Set(names)].sort();
 }

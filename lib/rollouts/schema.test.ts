@@ -100,7 +100,12 @@ describe("parseAnalysisRun", () => {
             successful: 2,
             inconclusive: 1,
             measurements: [
-              { value: "[0.97]", phase: "Successful", startedAt: "2026-08-18T09:38:40Z", finishedAt: "2026-08-18T09:38:40Z" },
+              {
+                value: "[0.97]",
+                phase: "Successful",
+                startedAt: "2026-08-18T09:38:40Z",
+                finishedAt: "2026-08-18T09:38:40Z",
+              },
               { value: "[0.93]", phase: "Inconclusive", startedAt: "2026-08-18T09:39:40Z" },
             ],
           },
@@ -119,7 +124,8 @@ describe("parseAnalysisRun", () => {
       metadata: { name: "r" },
       status: { metricResults: [{ name: "m", phase: "Running", measurements: [{ value: "1" }] }] },
     });
-    expect(result).toEqual({ ok: false, error: expect.stringContaining("status.metricResults[0].measurements[0].phase") });
+    const error = expect.stringContaining("status.metricResults[0].measurements[0].phase");
+    expect(result).toEqual({ ok: false, error });
   });
 });
 

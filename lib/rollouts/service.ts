@@ -1,15 +1,9 @@
 import "server-only";
-import { getFleet } from "@/lib/fleet/fleet";
-import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
+import { getDeltaLog, type LiveSnapshot } from "@/lib/live/delta-log";
 
-export interface FleetSnapshot {
-  rollouts: FleetRollout[];
-  clusters: ClusterStateView[];
-  generatedAt: string;
-}
+export type FleetSnapshot = LiveSnapshot & { generatedAt: string };
 
-/** Every Rollout of every configured cluster, from the watch caches, with each cluster's connection state. */
+/** Every Rollout of every configured cluster as overview rows, from the watch caches, with each cluster's state. */
 export function listFleetRollouts(): FleetSnapshot {
-  const fleet = getFleet();
-  return { rollouts: fleet.rollouts(), clusters: fleet.clusterStates(), generatedAt: new Date().toISOString() };
+  return { ...getDeltaLog().snapshot(), generatedAt: new Date().toISOString() };
 }

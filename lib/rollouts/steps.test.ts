@@ -49,10 +49,8 @@ describe("describeStep", () => {
   });
 
   it("labels analysis with several templates and setCanaryScale by weight", () => {
-    expect(
-      describeStep({ analysis: { templates: [{ templateName: "error-rate" }, { templateName: "latency", clusterScope: true }] } })
-        .label,
-    ).toBe("Analysis: error-rate, latency");
+    const templates = [{ templateName: "error-rate" }, { templateName: "latency", clusterScope: true }];
+    expect(describeStep({ analysis: { templates } }).label).toBe("Analysis: error-rate, latency");
     expect(describeStep({ setCanaryScale: { weight: 25 } }).label).toBe("Set canary scale 25%");
     expect(describeStep({ setCanaryScale: { replicas: 3 } }).label).toBe("Set canary scale 3 replicas");
   });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURE_NOW, listRolloutFixtureNames, loadRolloutFixture, loadRolloutFixtureWith } from "./fixtures.test-helper";
+import {
+  FIXTURE_NOW,
+  listRolloutFixtureNames,
+  loadRolloutFixture,
+  loadRolloutFixtureWith,
+} from "./fixtures.test-helper";
 import { toRolloutView, type RolloutView } from "./view-model";
 
 const viewOf = (name: string): RolloutView => toRolloutView(loadRolloutFixture(name), FIXTURE_NOW);
-const attentionCodes = (view: RolloutView) => view.attention.map((a) => a.code);
 
 describe("toRolloutView", () => {
   it.each(listRolloutFixtureNames())("%s survives a JSON round trip unchanged", (name) => {
@@ -105,7 +109,8 @@ describe("toRolloutView", () => {
       {
         code: "AnalysisFailed",
         message:
-          'Background analysis checkout-6c9f8b7d5d-3 is Failed: Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
+          "Background analysis checkout-6c9f8b7d5d-3 is Failed: " +
+          'Metric "error-rate" assessed Failed due to failed (3) > failureLimit (2)',
       },
     ]);
   });
@@ -223,7 +228,8 @@ describe("toRolloutView", () => {
       {
         code: "AnalysisInconclusive",
         message:
-          'Step analysis checkout-6c9f8b7d5d-3-4 is Inconclusive: Metric "success-rate" assessed Inconclusive due to inconclusive (1) > inconclusiveLimit (0)',
+          "Step analysis checkout-6c9f8b7d5d-3-4 is Inconclusive: " +
+          'Metric "success-rate" assessed Inconclusive due to inconclusive (1) > inconclusiveLimit (0)',
       },
     ]);
   });

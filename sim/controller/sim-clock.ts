@@ -1,0 +1,35 @@
+/**
+ * Wall-clock timestamps, scaled durations: every timestamp the simulator writes is real time (so a dashboard's
+ * "now" agrees with it), while every duration from a spec (pauses, analysis intervals, scale-down delays) is
+ * divided by `timeScale`. With timeScale 60 a `pause: {duration: 5m}` ends 5 real seconds after its startTime.
+ */
+export class SimClock {
+  constructor(
+    readonly timeScale: number,
+    private readonly nowFn: () => number = Date.now,
+  ) {}
+
+  now(): number {
+    return this.nowFn();
+  }
+
+  /** RFC 3339 with second precision, as metav1.Time serializes. */
+  iso(ms: number = this.now()): string {
+    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+
+  /** Real milliseconds that `simSeconds` of simulated time take. */
+  realMs(simSeconds: number): number {
+    return (simSeconds * 1000) / this.timeScale;
+  }
+
+  /** Simulated seconds elapsed since a real epoch-ms instant. */
+  simSecondsSince(ms: number): number {
+    return ((this.now() - ms) * this.timeScale) / 1000;
+  }
+
+  /** Simulated seconds since an RFC 3339 timestamp; `precise` (epoch ms) wins when the writer kept it. */
+  simSecondsSinceIso(iso: string, precise?: number): number {
+    return this.simSecondsSince(precise ?? Date.parse(iso));
+  }
+}
