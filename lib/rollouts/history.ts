@@ -1,0 +1,118 @@
+import type { RevisionView, StepTimingView, TimelineMarker, WeightPoint } from "./detail-types";
+
+/** A stored RolloutSample row as the history derivation needs it (weights in units of maxWeight). */
+export interface StoredSample {
+  at: Date;
+  revision: string | null;
+  stepIndex: number | null;
+  totalSteps: number;
+  phase: string;
+  message: string | null;
+  requestedWeight: number | null;
+  canaryWeight: number | null;
+  stableWeight: number | null;
+  verified: boolean | null;
+  maxWeight: number;
+  aborted: boolean;
+  paused: boolean;
+}
+
+function percent(weight: number | null, max: number): number | null {
+  return weight === null ? null : Math.round((weight / (max || 100)) * 10_000) / 100;
+}
+
+export function toWeightPoints(samples: readonly StoredSample[]): WeightPoint[] {
+  return samples.map((s) => ({
+    at: s.at.toISOString(),
+    requested: percent(s.requestedWeight, s.maxWeight),
+    canary: percent(s.canaryWeight, s.maxWeight),
+    stable: percent(s.stableWeight, s.maxWeight),
+    verified: s.verified,
+    stepIndex: s.stepIndex,
+    phase: s.phase,
+    revision: s.revision,
+  }));
+}
+
+/**
+ * Markers for the weight chart, from consecutive recorded states: a new revision, a step completed, a pause
+ * starting or ending, an abort, a retry, and full promotion. `stepLabels` names steps by index.
+ */
+export function deriveTimelineMarkers(samples: readonly StoredSample[], stepLabels: readonly string[] = []): TimelineMarker[] {
+  const markers: TimelineMarker[] = [];
+  let prev: StoredSample | undefined;
+  for (const s of samples) {
+    const at = s.at.toISOString();
+    if (prev) {
+      const before = markers.length;
+      if (s.revision !== prev.revision && s.revision !== null) {
+        markers.push({ at, kind: "revision", label: `Revision ${s.revision} started` });
+      } else {
+        if (s.aborted && !prev.aborted) markers.push({ at, kind: "abort", label: "Aborted" });
+        if (!s.aborted && prev.aborted) markers.push({ at, kind: "resume", label: "Retried" });
+        if (!s.aborted && s.stepIndex !== null && prev.stepIndex !== null && s.stepIndex > prev.stepIndex) {
+          const fully = s.stepIndex >= s.totalSteps && s.stepIndex - prev.stepIndex > 1;
+          if (fully) markers.push({ at, kind: "promote", label: "Promoted to the end" });
+          else {
+            const label = stepLabels[prev.stepIndex];
+            markers.push({ at, kind: "step", label: `Step ${prev.stepIndex + 1}/${s.totalSteps} completed${label ? ` (${label})` : ""}` });
+          }
+        }
+      }
+      if (s.paused && !prev.paused) markers.push({ at, kind: "pause", label: s.message ? `Paused (${s.message})` : "Paused" });
+      if (!s.paused && prev.paused && !s.aborted) markers.push({ at, kind: "resume", label: "Resumed" });
+      const promotedHere = markers.slice(before).some((m) => m.kind === "promote");
+      if (!promotedHere && s.phase === "Healthy" && prev.phase !== "Healthy" && !s.aborted && s.stepIndex === s.totalSteps && s.totalSteps > 0) {
+        markers.push({ at, kind: "promote", label: "Fully promoted" });
+      }
+    }
+    prev = s;
+  }
+  return markers;
+}
+
+/** Revisions seen in the recorded timeline, newest first, with their outcome and the time spent per step. */
+export function deriveRevisionHistory(samples: readonly StoredSample[], stepLabels: readonly string[], now: Date): RevisionView[] {
+  const groups: StoredSample[][] = [];
+  for (const s of samples) {
+    const last = groups[groups.length - 1];
+    if (last && last[0].revision === s.revision) last.push(s);
+    else groups.push([s]);
+  }
+  return groups
+    .map((group, i) => {
+      const next = groups[i + 1];
+      const end = next ? next[0].at : null;
+      const final = group[group.length - 1];
+      let outcome: RevisionView["outcome"];
+      if (final.aborted) outcome = "aborted";
+      else if (final.phase === "Healthy" && (final.totalSteps === 0 || final.stepIndex === final.totalSteps)) outcome = "promoted";
+      else outcome = next ? "superseded" : "in-progress";
+      const steps: StepTimingView[] = [];
+      for (let j = 0; j < group.length; j++) {
+        const s = group[j];
+        if (s.stepIndex === null || s.stepIndex >= s.totalSteps) continue;
+        const current = steps[steps.length - 1];
+        if (current && current.index === s.stepIndex && current.leftAt === null) continue;
+        if (current && current.leftAt === null) current.leftAt = s.at.toISOString();
+        steps.push({ index: s.stepIndex, label: stepLabels[s.stepIndex] ?? `Step ${s.stepIndex + 1}`, enteredAt: s.at.toISOString(), leftAt: null, seconds: 0 });
+      }
+      const open = steps[steps.length - 1];
+      if (open && open.leftAt === null) {
+        const leftSample = group.find((s) => s.at > new Date(open.enteredAt) && s.stepIndex !== open.index);
+        open.leftAt = leftSample ? leftSample.at.toISOString() : end ? end.toISOString() : null;
+      }
+      for (const step of steps) {
+        const left = step.leftAt ? new Date(step.leftAt) : now;
+        step.seconds = Math.max(0, Math.round((left.getTime() - new Date(step.enteredAt).getTime()) / 1000));
+      }
+      return {
+        revision: group[0].revision ?? "?",
+        startedAt: group[0].at.toISOString(),
+        endedAt: end ? end.toISOString() : outcome === "in-progress" ? null : final.at.toISOString(),
+        outcome,
+        steps,
+      };
+    })
+    .reverse();
+}
