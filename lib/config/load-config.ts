@@ -1,6 +1,7 @@
 import "server-only";
 import { existsSync, readFileSync } from "node:fs";
-import { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { loadDefaultKubeConfig } from "@/lib/k8s/default-kubeconfig";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { rollscopeConfigSchema, type RollscopeConfig } from "./schema";
@@ -43,15 +44,15 @@ function sanitizeName(context: string): string {
  * The configuration in force: the YAML file named by ROLLSCOPE_CONFIG; without one, every context of the default
  * kubeconfig ($KUBECONFIG or ~/.kube/config); without that, the in-cluster service account when running in a pod.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): RollscopeConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env): RollscopeConfig {
   const file = env.ROLLSCOPE_CONFIG;
   if (file) {
     if (!existsSync(file)) throw new ConfigError(`ROLLSCOPE_CONFIG points at ${file}, which does not exist`);
     return parseConfig(readFileSync(file, "utf8"), file);
   }
-  const kc = new KubeConfig();
+  let kc: KubeConfig;
   try {
-    kc.loadFromDefault();
+    kc = loadDefaultKubeConfig(env);
   } catch (err) {
     throw new ConfigError(`Could not read the kubeconfig: ${(err as Error).message}`);
   }

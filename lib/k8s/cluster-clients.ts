@@ -1,6 +1,7 @@
 import "server-only";
 import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
+import { loadDefaultKubeConfig } from "./default-kubeconfig";
 
 export interface ClusterClients {
   kubeConfig: KubeConfig;
@@ -18,7 +19,7 @@ export function createClusterClients(cluster: ClusterConfig): ClusterClients {
     kubeConfig.loadFromCluster();
   } else {
     if (cluster.kubeconfig?.path) kubeConfig.loadFromFile(cluster.kubeconfig.path);
-    else kubeConfig.loadFromDefault();
+    else kubeConfig.mergeConfig(loadDefaultKubeConfig());
     if (cluster.kubeconfig?.context) kubeConfig.setCurrentContext(cluster.kubeconfig.context);
   }
   const server = kubeConfig.getCurrentCluster()?.server;
