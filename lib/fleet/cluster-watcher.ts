@@ -69,6 +69,7 @@ export class ClusterWatcher {
   };
   private readonly views = new Map<string, FleetRollout>();
   private readonly watchStates = new Map<WatchedKind, WatchState>();
+  private readonly listedAt = new Map<WatchedKind, string>();
   private readonly watches: ResourceWatch[] = [];
   private lastState: ClusterStateView | null = null;
 
@@ -109,6 +110,10 @@ export class ClusterWatcher {
           this.watchStates.set(kind, state);
           this.publishState();
         },
+        onList: (at) => {
+          this.listedAt.set(kind, at.toISOString());
+          this.publishState();
+        },
       }),
     );
   }
@@ -142,7 +147,7 @@ export class ClusterWatcher {
     const watches: ClusterStateView["watches"] = {};
     let worst: { kind: WatchedKind; state: WatchState } | null = null;
     for (const [kind, state] of this.watchStates) {
-      watches[kind] = { status: state.status, since: state.since, error: "error" in state ? state.error : null };
+      watches[kind] = { status: state.status, since: state.since, error: "error" in state ? state.error : null, listedAt: this.listedAt.get(kind) ?? null };
       if (!worst || CONNECTION_RANK[state.status] > CONNECTION_RANK[worst.state.status]) worst = { kind, state };
     }
     // Rollouts are what the cluster is for: its watch alone decides the headline state.

@@ -12,7 +12,7 @@ export interface ClusterStateView {
   /** What failed, for anything but connected. Never contains credentials. */
   error: string | null;
   /** Per watched resource, for the cluster page. */
-  watches: Record<string, { status: ClusterConnection; since: string; error: string | null }>;
+  watches: Record<string, { status: ClusterConnection; since: string; error: string | null; listedAt: string | null }>;
   rolloutCount: number;
 }
 

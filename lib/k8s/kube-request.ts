@@ -1,6 +1,6 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
-import fetch, { type RequestInit } from "node-fetch";
+import fetch, { Headers, type RequestInit } from "node-fetch";
 
 /** A Kubernetes API failure with the Status body the server sent. */
 export class KubeApiError extends Error {
@@ -18,7 +18,8 @@ export interface KubeRequestOptions {
   query?: Record<string, string | undefined>;
   body?: unknown;
   contentType?: string;
-  headers?: Record<string, string>;
+  /** A list sends the header once per value, as `Impersonate-Group` needs (one group per header line). */
+  headers?: Record<string, string | readonly string[]>;
   timeoutMs?: number;
 }
 
@@ -33,11 +34,17 @@ export async function kubeRequest<T>(kubeConfig: KubeConfig, path: string, opts:
   const url = new URL(server.replace(/\/$/, "") + path);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const base = (await kubeConfig.applyToFetchOptions({})) as RequestInit;
-  const headers: Record<string, string> = { accept: "application/json", ...(base.headers as Record<string, string> | undefined), ...opts.headers };
+  // client-node hands back a node-fetch Headers (Authorization lives there); spreading it into an object would drop it.
+  const headers = new Headers(base.headers);
+  headers.set("accept", "application/json");
+  for (const [name, value] of Object.entries(opts.headers ?? {})) {
+    headers.delete(name);
+    for (const item of typeof value === "string" ? [value] : value) headers.append(name, item);
+  }
   const init: RequestInit = { ...base, method: opts.method ?? "GET", headers };
   if (opts.body !== undefined) {
     init.body = JSON.stringify(opts.body);
-    headers["content-type"] = opts.contentType ?? "application/json";
+    headers.set("content-type", opts.contentType ?? "application/json");
   }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 15_000);

@@ -17,6 +17,8 @@ export interface ResourceWatchOptions<T extends KubernetesObject> {
   onUpsert: (obj: T) => void;
   onDelete: (obj: T) => void;
   onState: (state: WatchState) => void;
+  /** Called after every full list (the first one, and each relist after a 410 or an error). */
+  onList?: (at: Date) => void;
   /** Backoff between reconnect attempts: min(maxBackoffMs, baseBackoffMs·2^attempt), with jitter. */
   baseBackoffMs?: number;
   maxBackoffMs?: number;
@@ -69,6 +71,7 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
   const listAndMarkConnected = async () => {
     const list = await opts.list();
     attempt = 0;
+    opts.onList?.(new Date());
     opts.onState({ status: "connected", since: now() });
     return list;
   };
@@ -95,7 +98,8 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
     else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });
     else opts.onState({ status: "reconnecting", since: now(), error, attempt });
-    const delay = Math.min(max, base * 2 ** Math.min(attempt - 1, 10)) * (0.8 + Math.random() * 0.4);
+    // The first retry is almost immediate (a dropped watch usually resumes at once); later ones back off.
+    const delay = attempt === 1 ? 50 : Math.min(max, base * 2 ** Math.min(attempt - 2, 10)) * (0.8 + Math.random() * 0.4);
     timer = setTimeout(() => {
       if (!stopped) void start();
     }, delay);

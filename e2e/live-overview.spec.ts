@@ -1,0 +1,67 @@
+import { expect, test, type Page } from "@playwright/test";
+import { control, createTestRollout, promoteTestRollout, TEST_STEPS } from "./support/fleet";
+
+function row(page: Page, key: string) {
+  return page.locator(`[data-testid="rollout-row"][data-key="${key}"]`);
+}
+
+function chip(page: Page, cluster: string) {
+  return page.locator(`[data-testid="cluster-chip"]`, { hasText: cluster });
+}
+
+test.describe("fleet overview", () => {
+  test("shows the Rollouts of all three simulated clusters", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByTestId("cluster-chip")).toHaveCount(3);
+    for (const cluster of ["prod-eu", "prod-us", "staging"]) {
+      await expect(chip(page, cluster)).toHaveAttribute("data-connection", "connected");
+      await expect(page.locator(`[data-testid="rollout-row"][data-key^="${cluster}/"]`).first()).toBeVisible();
+    }
+    await expect(row(page, "prod-eu/shop/checkout")).toBeVisible();
+    await expect(row(page, "staging/shop/checkout")).toBeVisible();
+  });
+
+  test("a weight change in the cluster appears in the open page within 2 s, without reload", async ({ page }) => {
+    await createTestRollout("prod-eu", "shop", "e2e-live", TEST_STEPS);
+    await page.goto("/");
+    const weight = row(page, "prod-eu/shop/e2e-live").getByTestId("canary-weight");
+    await expect(weight).toHaveText(/20\s*%/, { timeout: 15_000 });
+    let navigations = 0;
+    page.on("framenavigated", () => navigations++);
+    await promoteTestRollout("prod-eu", "shop", "e2e-live");
+    await expect(weight).toHaveText(/60\s*%/, { timeout: 2_000 });
+    expect(navigations).toBe(0);
+  });
+
+  test("the detail chart keeps the history recorded before an app restart", async ({ page }) => {
+    await createTestRollout("prod-us", "shop", "e2e-history", TEST_STEPS);
+    await page.goto("/rollouts/prod-us/shop/e2e-history");
+    await expect(page.getByTestId("canary-weight").first()).toHaveText(/20\s*%/, { timeout: 15_000 });
+    await promoteTestRollout("prod-us", "shop", "e2e-history");
+    const chart = page.getByTestId("weight-chart");
+    await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    const before = Number(await chart.getAttribute("data-points"));
+
+    await control("/app/restart");
+    await page.reload();
+    await expect.poll(async () => Number(await page.getByTestId("weight-chart").getAttribute("data-points")), { timeout: 15_000 }).toBeGreaterThanOrEqual(before);
+  });
+
+  test("a stopped cluster shows as unreachable while the others keep updating, and recovers by itself", async ({ page }) => {
+    await createTestRollout("prod-us", "shop", "e2e-outage", TEST_STEPS);
+    await page.goto("/");
+    const weight = row(page, "prod-us/shop/e2e-outage").getByTestId("canary-weight");
+    await expect(weight).toHaveText(/20\s*%/, { timeout: 15_000 });
+    try {
+      await control("/clusters/staging/stop");
+      await expect(chip(page, "staging")).toHaveAttribute("data-connection", "unreachable", { timeout: 15_000 });
+      // The rows of the stopped cluster stay on the page, and the other clusters keep moving.
+      await expect(row(page, "staging/shop/checkout")).toBeVisible();
+      await promoteTestRollout("prod-us", "shop", "e2e-outage");
+      await expect(weight).toHaveText(/60\s*%/, { timeout: 2_000 });
+    } finally {
+      await control("/clusters/staging/start");
+    }
+    await expect(chip(page, "staging")).toHaveAttribute("data-connection", "connected", { timeout: 30_000 });
+  });
+});

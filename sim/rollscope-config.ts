@@ -1,0 +1,27 @@
+import { writeFileSync } from "node:fs";
+import { stringify } from "yaml";
+
+/**
+ * A Rollscope configuration for a simulated fleet: one entry per cluster, on the kubeconfig context that uses the
+ * dashboard's own identity (the kubeconfig also holds `<cluster>-admin` contexts for tests, which Rollscope must not
+ * pick up as clusters of their own).
+ */
+export function buildRollscopeConfig(
+  kubeconfigPath: string,
+  clusters: ReadonlyArray<{ name: string; labels: Record<string, string> }>,
+  extra: Record<string, unknown> = {},
+): string {
+  return stringify({
+    clusters: clusters.map((c) => ({
+      name: c.name,
+      ...(c.labels.env ? { label: c.labels.env } : {}),
+      kubeconfig: { path: kubeconfigPath, context: c.name },
+      controllerNamespace: "argo-rollouts",
+    })),
+    ...extra,
+  });
+}
+
+export function writeRollscopeConfig(file: string, ...args: Parameters<typeof buildRollscopeConfig>): void {
+  writeFileSync(file, buildRollscopeConfig(...args), { mode: 0o600 });
+}
