@@ -46,10 +46,6 @@ export class FaultState implements Faults {
     return () => this.openWatches.delete(destroy);
   }
 
-  get openWatchCount(): number {
-    return this.openWatches.size;
-  }
-
   takeExpire(): boolean {
     const expire = this.expireNext;
     this.expireNext = false;

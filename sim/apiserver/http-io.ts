@@ -36,7 +36,7 @@ export function tableVersion(accept: MediaType[]): "v1" | "v1beta1" | null {
     if (m.params.as === "Table" && m.params.g === "meta.k8s.io" && (m.params.v === "v1" || m.params.v === "v1beta1")) {
       return m.params.v;
     }
-    if (m.type === "application/json" && !m.params.as) return null;
+    if ((m.type === "application/json" || m.type === "*/*") && !m.params.as) return null;
   }
   return null;
 }

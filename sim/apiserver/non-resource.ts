@@ -10,6 +10,7 @@ import {
   SERVER_VERSION,
 } from "./discovery";
 import { aggregatedDiscoveryVersion, parseAccept } from "./http-io";
+import { openApiV3 } from "./openapi";
 import { methodNotAllowed, notFoundPath, sendJson } from "./status";
 
 const HEALTH = /^\/(healthz|livez|readyz)(\/[\w-]+)?\/?$/;
@@ -19,12 +20,7 @@ export function isAnonymousPath(path: string): boolean {
   return HEALTH.test(path) || path === "/version" || path === "/version/";
 }
 
-/** Whether a path is discovery, version or health: these never consume injected failures. */
-export function isDiscoveryPath(path: string): boolean {
-  return isAnonymousPath(path) || /^\/(api|apis|openapi)(\/|$)/.test(path);
-}
-
-/** Serves /version, health checks and discovery (/api, /api/v1, /apis, /apis/{group}[/{version}]). */
+/** Serves /version, health checks, discovery (/api, /api/v1, /apis, /apis/{group}[/{version}]) and /openapi/v3. */
 export function serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, serverAddress: string): void {
   if (req.method !== "GET" && req.method !== "HEAD") throw methodNotAllowed();
   if (HEALTH.test(path)) {
@@ -51,6 +47,10 @@ export function serveNonResource(req: IncomingMessage, res: ServerResponse, path
   }
   if (parts[0] === "apis" && parts.length === 3 && hasGroupVersion(parts[1], parts[2])) {
     return sendJson(res, 200, apiResourceList(parts[1], parts[2]));
+  }
+  if (parts[0] === "openapi" && parts[1] === "v3") {
+    const doc = openApiV3(path);
+    if (doc) return sendJson(res, 200, doc);
   }
   throw notFoundPath();
 }

@@ -1,4 +1,5 @@
 import { queryBool } from "./http-io";
+import { badRequest } from "./status";
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -27,6 +28,14 @@ const METHOD_VERBS: Record<string, string> = { POST: "create", PUT: "update", PA
 
 /** Subresources of a Namespace that the path `/namespaces/{name}/{sub}` names (anything else is a namespaced resource). */
 const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw badRequest(`malformed path segment "${segment}"`);
+  }
+}
 
 /** apiserver's RequestInfoFactory: turns a URL and method into verb, group, version, namespace, resource, name. */
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
@@ -61,12 +70,12 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   }
   let namespace = "";
   if (at(index) === "namespaces" && at(index + 1) !== undefined) {
-    namespace = decodeURIComponent(at(index + 1)!);
+    namespace = decodeSegment(at(index + 1)!);
     const next = at(index + 2);
     if (next !== undefined && !NAMESPACE_SUBRESOURCES.has(next)) index += 2;
   }
   const resource = at(index) ?? "";
-  const name = at(index + 1) !== undefined ? decodeURIComponent(at(index + 1)!) : "";
+  const name = at(index + 1) !== undefined ? decodeSegment(at(index + 1)!) : "";
   const subresource = at(index + 2) ?? "";
   const rawSubpath = subresource ? url.pathname.slice(segments[index + 2].end) : "";
 

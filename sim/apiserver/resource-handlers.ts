@@ -6,6 +6,7 @@ import type { FaultState } from "./faults";
 import { asKubeObject, decodeBody, isObject, objectJson, parseAccept, parseMediaType, queryBool, queryInt, readBody, tableVersion } from "./http-io";
 import type { Authorizer, UserInfo } from "./rbac";
 import type { ResourceRequestInfo } from "./request-info";
+import { decodeProtobufObject, isProtobuf } from "./protobuf";
 import { patchScale, toScale, writeScale } from "./scale";
 import { proxyToService, type ServiceProxyResolver } from "./service-proxy";
 import { ApiError, badRequest, methodNotAllowed, notFoundPath, sendJson } from "./status";
@@ -52,12 +53,18 @@ function contentTypeOf(ctx: ResourceContext): string {
   return parseMediaType(ctx.req.headers["content-type"] ?? "application/json").type;
 }
 
-async function readObject(ctx: ResourceContext): Promise<KubeObject> {
+/** A JSON, YAML or (for the kinds kubectl's typed clients create) protobuf body. */
+async function readJson(ctx: ResourceContext): Promise<unknown> {
   const contentType = contentTypeOf(ctx);
+  if (isProtobuf(contentType)) return decodeProtobufObject(await readBody(ctx.req));
   if (contentType !== "application/json" && contentType !== "application/yaml") {
-    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
   }
-  const obj = asKubeObject(decodeBody(await readBody(ctx.req), contentType));
+  return decodeBody(await readBody(ctx.req), contentType);
+}
+
+async function readObject(ctx: ResourceContext): Promise<KubeObject> {
+  const obj = asKubeObject(await readJson(ctx));
   checkTypeMeta(ctx.type, obj, ctx.info.subresource === "scale");
   return obj;
 }
@@ -133,13 +140,23 @@ function watchObjects(ctx: ResourceContext): void {
 
 async function createObject(ctx: ResourceContext): Promise<void> {
   if (ctx.type.createOnly) {
-    const body = decodeBody(await readBody(ctx.req), contentTypeOf(ctx));
+    const body = await readJson(ctx);
     const kind = ctx.type.kind as "SelfSubjectAccessReview" | "SubjectAccessReview";
     return sendJson(ctx.res, 201, reviewAccess(kind, body, ctx.user, ctx.env.authorizer));
   }
   if (ctx.type.namespaced && !ctx.info.namespace) throw methodNotAllowed();
-  const obj = await readObject(ctx);
+  const obj = withCreateDefaults(ctx.type, await readObject(ctx));
   sendObject(ctx, 201, ctx.env.store.create(ctx.type, namespaceOf(ctx), obj, { dryRun: isDryRun(ctx) }));
+}
+
+/** What the built-in create strategies fill in: an Active namespace with the kubernetes finalizer, Opaque secrets. */
+function withCreateDefaults(type: ResourceType, obj: KubeObject): KubeObject {
+  if (type.group !== "") return obj;
+  if (type.plural === "namespaces") {
+    return { ...obj, spec: { finalizers: ["kubernetes"], ...(isObject(obj.spec) ? obj.spec : {}) }, status: { phase: "Active" } };
+  }
+  if (type.plural === "secrets" && !obj.type) return { ...obj, type: "Opaque" };
+  return obj;
 }
 
 function subresourceOption(ctx: ResourceContext): { subresource?: "status" } {

@@ -50,7 +50,13 @@ export interface Faults {
 }
 
 export interface ApiServerHandle {
+  /** http://127.0.0.1:{port} */
   url: string;
+  /**
+   * The same port over TLS with a throwaway self-signed certificate (skip verification). kubectl needs it: client-go
+   * sends a kubeconfig's token only over TLS. buildKubeconfig points at it by itself.
+   */
+  httpsUrl?: string;
   port: number;
   faults: Faults;
   /** Goes down: closes the listener and every open connection, watches included. */

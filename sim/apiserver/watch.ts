@@ -68,6 +68,7 @@ export function serveWatch(res: ServerResponse, env: WatchEnv, w: WatchRequest):
       initial.push(text);
       return;
     }
+    if (res.writableEnded || res.destroyed) return;
     res.write(text);
     if (res.writableLength > MAX_BACKLOG_BYTES) res.destroy();
   };
@@ -106,16 +107,25 @@ export function serveWatch(res: ServerResponse, env: WatchEnv, w: WatchRequest):
   streaming = true;
 
   const timers: NodeJS.Timeout[] = [];
+  let untrack = () => {};
+  const finish = () => {
+    unsubscribe();
+    untrack();
+    for (const t of timers) clearTimeout(t);
+  };
   if (w.allowBookmarks && env.bookmarkIntervalMs > 0) {
     timers.push(setInterval(() => send(bookmark()), env.bookmarkIntervalMs));
   }
   if (w.timeoutSeconds && w.timeoutSeconds > 0) {
-    timers.push(setTimeout(() => res.end(), w.timeoutSeconds * 1000));
+    timers.push(
+      setTimeout(() => {
+        finish();
+        res.end();
+      }, w.timeoutSeconds * 1000),
+    );
   }
-  const untrack = faults.trackWatch(() => res.destroy());
-  res.on("close", () => {
-    unsubscribe();
-    untrack();
-    for (const t of timers) clearTimeout(t);
-  });
+  untrack = faults.trackWatch(() => res.destroy());
+  res.on("close", finish);
+  // The client may already be gone (e.g. it gave up during injected latency): then "close" has fired already.
+  if (res.destroyed || !res.socket || res.socket.destroyed) finish();
 }
