@@ -1,0 +1,69 @@
+import { readFileSync } from "node:fs";
+
+/** Nearest-rank percentile of a list of numbers (ms); NaN for an empty list. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+export interface Distribution {
+  n: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export function distribution(values: readonly number[]): Distribution {
+  return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99) };
+}
+
+/** Resident set size of a process in bytes, from /proc. */
+export function readRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]) * 1024;
+}
+
+/** The RSS of a process and all its descendants (next start runs the server in a child). */
+export function readTreeRss(pid: number): number {
+  let total = 0;
+  const visit = (p: number) => {
+    try {
+      total += readRss(p);
+    } catch {
+      return;
+    }
+    let children: string[] = [];
+    try {
+      children = readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    } catch {
+      /* gone */
+    }
+    for (const c of children) visit(Number(c));
+  };
+  visit(pid);
+  return total;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Row {
+  metric: string;
+  value: string;
+  target: string;
+  met: boolean | null;
+}
+
+export function formatTable(rows: readonly Row[]): string {
+  const header = ["Measure", "Result", "Target", ""];
+  const lines = rows.map((r) => [r.metric, r.value, r.target, r.met === null ? "" : r.met ? "met" : "MISSED"]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  return [fmt(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...lines.map(fmt)].join("\n");
+}
+
+export const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(0)} ms` : "n/a");
+export const mb = (v: number) => `${(v / 1024 / 1024).toFixed(0)} MB`;

@@ -1,0 +1,418 @@
+/**
+ * `npm run bench`: Rollscope at fleet scale against the simulator's `scale` scenario, a real Prometheus and the
+ * production build, with the floor (a bare client-node watch on the same simulator) measured in the same run.
+ * `--short` runs every measurement at a small scale in seconds, so the harness cannot rot (part of `npm test`).
+ */
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { KubeConfig, Watch } from "@kubernetes/client-node";
+import Database from "better-sqlite3";
+import { chromium } from "@playwright/test";
+import autocannon from "autocannon";
+import { startSimulation, type SimulationHandle } from "../sim/cluster";
+import { findResourceType } from "../sim/resources";
+import { writeRollscopeConfig } from "../sim/rollscope-config";
+import { startAppProcess, type AppProcess } from "../test/harness/app-process";
+import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
+import { distribution, formatTable, mb, ms, readTreeRss, sleep, type Distribution, type Row } from "./measure";
+
+const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
+const repoRoot = path.resolve(import.meta.dirname, "..");
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+const { values: args } = parseArgs({
+  options: {
+    short: { type: "boolean", default: false },
+    clusters: { type: "string" },
+    rollouts: { type: "string" },
+    rate: { type: "string" },
+    "churn-seconds": { type: "string" },
+    "recorder-rate": { type: "string" },
+    samples: { type: "string" },
+    out: { type: "string" },
+  },
+});
+const short = args.short ?? false;
+const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
+const P = {
+  clusters: num(args.clusters, short ? 2 : 20),
+  rollouts: num(args.rollouts, short ? 25 : 250),
+  rate: num(args.rate, short ? 20 : 50),
+  churnSeconds: num(args["churn-seconds"], short ? 5 : 600),
+  recorderRate: num(args["recorder-rate"], short ? 100 : 500),
+  recorderSeconds: short ? 4 : 20,
+  samples: num(args.samples, short ? 30 : 300),
+  apiSeconds: short ? 3 : 15,
+  timeScale: 60,
+};
+
+interface Stack {
+  sim: SimulationHandle;
+  app: AppProcess;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+async function startStack(opts: { rollouts: number; rate: number; env?: Record<string, string>; prometheus?: boolean }): Promise<Stack & { prometheus?: PrometheusHandle }> {
+  const dir = mkdtempSync(path.join(tmpdir(), "rollscope-bench-"));
+  const sim = await startSimulation({
+    scenario: "scale",
+    scale: { clusters: P.clusters, rolloutsPerCluster: opts.rollouts, changesPerSecond: opts.rate, seed: 1 },
+    timeScale: P.timeScale,
+    seed: 1,
+    kubeconfigPath: path.join(dir, "kubeconfig"),
+  });
+  let prometheus: PrometheusHandle | undefined;
+  const extra: Record<string, unknown> = {};
+  if (opts.prometheus) {
+    prometheus = await startPrometheus({ targets: sim.clusters.map((c) => ({ job: c.name, url: c.metricsUrl, labels: { cluster: c.name } })) });
+  }
+  const configPath = path.join(dir, "rollscope.yaml");
+  writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, extra);
+  const app = await startAppProcess({
+    kubeconfigPath: sim.kubeconfigPath,
+    databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
+    env: { ROLLSCOPE_CONFIG: configPath, ...opts.env },
+  });
+  return {
+    sim,
+    app,
+    dir,
+    prometheus,
+    async stop() {
+      await app.stop();
+      await prometheus?.stop();
+      await sim.stop();
+    },
+  };
+}
+
+async function waitForFleet(app: AppProcess, expected: number): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const res = await fetch(`${app.url}/api/rollouts`);
+    const body = (await res.json()) as { rollouts: unknown[] };
+    if (body.rollouts.length >= expected) return;
+    if (Date.now() > deadline) throw new Error(`the app shows ${body.rollouts.length} of ${expected} Rollouts after 120 s`);
+    await sleep(500);
+  }
+}
+
+/** Transition write times from the simulated controllers, keyed by cluster/namespace/name@resourceVersion. */
+function trackWrites(sim: SimulationHandle): { writes: Map<string, number>; stop(): void } {
+  const writes = new Map<string, number>();
+  const stops = sim.clusters.map((c) =>
+    c.controller.transitions.subscribe((e) => writes.set(`${c.name}/${e.namespace}/${e.name}@${e.resourceVersion}`, Date.now())),
+  );
+  return { writes, stop: () => stops.forEach((s) => s()) };
+}
+
+/** The floor: one bare client-node watch per cluster, as the dashboard identity. */
+async function startFloorWatches(sim: SimulationHandle): Promise<{ seen: Map<string, number>; stop(): void }> {
+  const seen = new Map<string, number>();
+  const controllers: AbortController[] = [];
+  for (const c of sim.clusters) {
+    const kc = new KubeConfig();
+    kc.loadFromFile(sim.kubeconfigPath);
+    kc.setCurrentContext(c.name);
+    const watch = new Watch(kc);
+    const ac = await watch.watch(
+      "/apis/argoproj.io/v1alpha1/rollouts",
+      { resourceVersion: c.store.resourceVersion },
+      (_type: string, obj: { metadata?: { namespace?: string; name?: string; resourceVersion?: string } }) => {
+        const m = obj.metadata;
+        if (m?.name) seen.set(`${c.name}/${m.namespace}/${m.name}@${m.resourceVersion}`, Date.now());
+      },
+      () => undefined,
+    );
+    controllers.push(ac);
+  }
+  return { seen, stop: () => controllers.forEach((a) => a.abort()) };
+}
+
+/** An SSE client of /api/stream recording when each upsert arrives. */
+function startSseClient(app: AppProcess): { seen: Map<string, number>; stop(): void } {
+  const seen = new Map<string, number>();
+  const ac = new AbortController();
+  void (async () => {
+    const res = await fetch(`${app.url}/api/stream`, { signal: ac.signal, headers: { accept: "text/event-stream" } });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      const now = Date.now();
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!frame.includes("event: delta")) continue;
+        const data = frame.split("\n").find((l) => l.startsWith("data: "));
+        if (!data) continue;
+        const delta = JSON.parse(data.slice(6)) as { type: string; rollout?: { key: string; resourceVersion: string | null } };
+        if (delta.type === "upsert" && delta.rollout) seen.set(`${delta.rollout.key}@${delta.rollout.resourceVersion}`, now);
+      }
+    }
+  })().catch(() => undefined);
+  return { seen, stop: () => ac.abort() };
+}
+
+function latencies(writes: Map<string, number>, seen: Map<string, number>): number[] {
+  const out: number[] = [];
+  for (const [key, at] of writes) {
+    const t = seen.get(key);
+    if (t !== undefined) out.push(t - at);
+  }
+  return out;
+}
+
+/** Probe Rollouts that move one step per promote, shown alone on the overview through its text filter. */
+async function createProbes(sim: SimulationHandle, count: number): Promise<string[]> {
+  const c = sim.clusters[0];
+  c.store.ensureNamespace("bench");
+  const steps = Array.from({ length: 60 }, (_, i) => [{ setWeight: i + 1 }, { pause: {} }]).flat();
+  const names = Array.from({ length: count }, (_, i) => `bench-probe-${i}`);
+  for (const name of names) {
+    c.store.create(rolloutsType, "bench", {
+      apiVersion: "argoproj.io/v1alpha1",
+      kind: "Rollout",
+      metadata: { name, namespace: "bench" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `bench/${name}:1` }] } },
+        strategy: { canary: { canaryService: `${name}-canary`, stableService: `${name}-stable`, trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } }, steps } },
+      },
+    });
+  }
+  for (const name of names) {
+    while (!(c.store.get(rolloutsType, "bench", name).status as { stableRS?: string } | undefined)?.stableRS) await sleep(50);
+    c.store.patch(rolloutsType, "bench", name, "merge", { spec: { template: { spec: { containers: [{ name: "app", image: `bench/${name}:2` }] } } } });
+  }
+  return names;
+}
+
+async function measureDomLatency(stack: Stack, samples: number): Promise<Distribution> {
+  const probes = await createProbes(stack.sim, 5);
+  const c = stack.sim.clusters[0];
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${stack.app.url}/?q=bench-probe`);
+    await page.waitForSelector('[data-testid="rollout-row"][data-key*="bench-probe-4"] [data-testid="canary-weight"]', { timeout: 60_000 });
+    await page.evaluate(() => {
+      const log: Array<{ key: string; text: string; at: number }> = [];
+      (window as unknown as { __benchLog: typeof log }).__benchLog = log;
+      new MutationObserver((mutations) => {
+        const at = Date.now();
+        for (const m of mutations) {
+          const el = (m.target instanceof Element ? m.target : m.target.parentElement)?.closest('[data-testid="rollout-row"]');
+          const weight = el?.querySelector('[data-testid="canary-weight"]');
+          if (el && weight) log.push({ key: el.getAttribute("data-key") ?? "", text: weight.textContent ?? "", at });
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const writes: Array<{ key: string; percent: number; at: number }> = [];
+    const unsubscribe = c.controller.transitions.subscribe((e) => {
+      if (e.namespace === "bench" && e.canaryWeight !== null) writes.push({ key: `${c.name}/bench/${e.name}`, percent: e.canaryWeight, at: Date.now() });
+    });
+    for (let i = 0; i < samples; i++) {
+      const name = probes[i % probes.length];
+      c.store.patch(rolloutsType, "bench", name, "merge", { status: { pauseConditions: null } }, { subresource: "status" });
+      await sleep(short ? 150 : 120);
+    }
+    await sleep(2_000);
+    unsubscribe();
+    const log = await page.evaluate(() => (window as unknown as { __benchLog: Array<{ key: string; text: string; at: number }> }).__benchLog);
+    const values: number[] = [];
+    for (const w of writes) {
+      const shown = log.find((l) => l.key === w.key && l.at >= w.at && new RegExp(`(^|\\D)${w.percent}\\s*%`).test(l.text));
+      if (shown) values.push(shown.at - w.at);
+    }
+    return distribution(values);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; jsBytes: number }> {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const start = Date.now();
+    await page.goto(app.url);
+    await page.waitForSelector('[data-testid="rollout-row"]', { timeout: 60_000 });
+    const firstRowMs = Date.now() - start;
+    const jsBytes = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => (e as PerformanceResourceTiming).initiatorType === "script" || e.name.endsWith(".js"))
+        .reduce((sum, e) => sum + ((e as PerformanceResourceTiming).transferSize || (e as PerformanceResourceTiming).encodedBodySize), 0),
+    );
+    return { firstRowMs, jsBytes };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measureApi(url: string, seconds: number): Promise<Distribution & { errors: number }> {
+  const times: number[] = [];
+  let errors = 0;
+  const instance = autocannon({ url, connections: 10, duration: seconds });
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode === 200) times.push(responseTime);
+    else errors++;
+  });
+  await new Promise<void>((resolve, reject) => instance.on("done", () => resolve()).on("error", reject));
+  return { ...distribution(times), errors };
+}
+
+async function measureRecorder(): Promise<{ storedPerSecond: number; lost: number; compared: number; bytesPerMillion: number }> {
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.recorderRate });
+  try {
+    await waitForFleet(stack.app, P.clusters * P.rollouts);
+    await sleep(2_000);
+    const startRv = new Map(stack.sim.clusters.map((c) => [c.name, Number(c.store.resourceVersion)]));
+    const dbFile = path.join(stack.dir, "rollscope.db");
+    const db = new Database(dbFile, { readonly: true });
+    const before = (db.prepare("SELECT COUNT(*) AS n FROM RolloutSample").get() as { n: number }).n;
+    const started = Date.now();
+    await sleep(P.recorderSeconds * 1000);
+    const elapsed = (Date.now() - started) / 1000;
+    const mid = (db.prepare("SELECT COUNT(*) AS n FROM RolloutSample").get() as { n: number }).n;
+    // Stop the changes, let the watches and the recorder's batches drain, then compare.
+    for (const c of stack.sim.clusters) await c.controller.stop();
+    await sleep(5_000);
+    const rows = db.prepare("SELECT cluster, namespace, name, resourceVersion, stepIndex, canaryWeight, verified, revision, phase FROM RolloutSample").all() as Array<{
+      cluster: string;
+      namespace: string;
+      name: string;
+      resourceVersion: string | null;
+      stepIndex: number | null;
+      canaryWeight: number | null;
+      verified: number | null;
+      revision: string | null;
+      phase: string;
+    }>;
+    const byRollout = new Map<string, typeof rows>();
+    for (const r of rows) {
+      const key = `${r.cluster}/${r.namespace}/${r.name}`;
+      if (!byRollout.has(key)) byRollout.set(key, []);
+      byRollout.get(key)!.push(r);
+    }
+    for (const list of byRollout.values()) list.sort((a, b) => Number(a.resourceVersion) - Number(b.resourceVersion));
+    let compared = 0;
+    let lost = 0;
+    for (const c of stack.sim.clusters) {
+      for (const e of c.controller.transitions.entries) {
+        if (Number(e.resourceVersion) <= startRv.get(c.name)!) continue;
+        compared++;
+        const list = byRollout.get(`${c.name}/${e.namespace}/${e.name}`) ?? [];
+        let inForce: (typeof rows)[number] | undefined;
+        for (const r of list) if (Number(r.resourceVersion) <= Number(e.resourceVersion)) inForce = r;
+        const verified = inForce?.verified === null || inForce?.verified === undefined ? null : Boolean(inForce.verified);
+        const ok = inForce && inForce.stepIndex === e.stepIndex && inForce.canaryWeight === e.canaryWeight && verified === e.verified && inForce.revision === String(e.revision);
+        if (!ok) lost++;
+      }
+    }
+    db.close();
+    const size = statSync(dbFile).size + (existsSync(`${dbFile}-wal`) ? statSync(`${dbFile}-wal`).size : 0);
+    return { storedPerSecond: (mid - before) / elapsed, lost, compared, bytesPerMillion: (size / Math.max(1, rows.length)) * 1e6 };
+  } finally {
+    await stack.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
+  const rows: Row[] = [];
+  const total = P.clusters * P.rollouts;
+  console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
+
+  // Baseline RSS: the same app watching the same number of clusters with no Rollouts.
+  const empty = await startStack({ rollouts: 0, rate: 0 });
+  await sleep(3_000);
+  const baselineRss = readTreeRss(empty.app.pid()!);
+  await empty.stop();
+
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
+  try {
+    await waitForFleet(stack.app, total);
+    await sleep(3_000);
+    const warmRss = readTreeRss(stack.app.pid()!);
+
+    const writes = trackWrites(stack.sim);
+    const floor = await startFloorWatches(stack.sim);
+    const sse = startSseClient(stack.app);
+    await sleep(1_000);
+    writes.writes.clear();
+    const liveStart = Date.now();
+    while (latencies(writes.writes, sse.seen).length < P.samples && Date.now() - liveStart < 120_000) await sleep(500);
+    await sleep(1_000);
+    writes.stop();
+    floor.stop();
+    sse.stop();
+    const sseLat = distribution(latencies(writes.writes, sse.seen));
+    const floorLat = distribution(latencies(writes.writes, floor.seen));
+    const domLat = await measureDomLatency(stack, P.samples);
+    const firstLoad = await measureFirstLoad(stack.app);
+    const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
+
+    console.log(`churn for ${P.churnSeconds} s…`);
+    await sleep(P.churnSeconds * 1000);
+    const churnRss = readTreeRss(stack.app.pid()!);
+
+    rows.push(
+      { metric: `Live: write → SSE p50/p95/p99 (n=${sseLat.n})`, value: `${ms(sseLat.p50)} / ${ms(sseLat.p95)} / ${ms(sseLat.p99)}`, target: "", met: null },
+      { metric: `Floor: write → bare client-node watch p50/p95/p99 (n=${floorLat.n})`, value: `${ms(floorLat.p50)} / ${ms(floorLat.p95)} / ${ms(floorLat.p99)}`, target: "", met: null },
+      { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
+      { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
+      { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
+      { metric: "First load: time to the first rollout row", value: ms(firstLoad.firstRowMs), target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
+      { metric: "First load: JS transferred", value: `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB`, target: "", met: null },
+      { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
+      { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
+      { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
+    );
+    Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, warmRss, churnRss, baselineRss });
+  } finally {
+    await stack.stop();
+  }
+
+  const recorder = await measureRecorder();
+  rows.push(
+    { metric: `Recorder: transitions stored per second (at ${P.recorderRate} changes/s)`, value: recorder.storedPerSecond.toFixed(0), target: "", met: null },
+    { metric: `Recorder: transitions lost at ${P.recorderRate} changes/s (of ${recorder.compared})`, value: String(recorder.lost), target: "0", met: recorder.lost === 0 },
+    { metric: "Recorder: database bytes per million samples", value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "", met: null },
+  );
+  result.recorder = recorder;
+  result.rows = rows;
+
+  const table = formatTable(rows);
+  console.log(`\n${table}\n`);
+  const out = args.out ?? path.join(repoRoot, "bench/results", short ? "short.json" : "latest.json");
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), ...result, table }, null, 2));
+  console.log(`wrote ${path.relative(repoRoot, out)}`);
+  const missed = rows.filter((r) => r.met === false);
+  if (missed.length && !short) console.log(`${missed.length} target(s) missed`);
+  // Short mode proves the harness works end to end; it fails only when a measurement could not be taken.
+  if (short) {
+    const broken = [result.sseLat, result.floorLat, result.domLat].some((d) => (d as Distribution).n === 0) || recorder.compared === 0;
+    if (broken) {
+      console.error("bench: a measurement produced no samples");
+      process.exit(1);
+    }
+  }
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
