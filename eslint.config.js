@@ -9,7 +9,7 @@ const serverOnlyPatterns = [
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", "node_modules/**", ".scratch*/**", ".tmp*/**", "bench/results/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
   ...tseslint.configs.recommended,
   {
     plugins: { "react-hooks": reactHooks, "@next/next": nextPlugin },

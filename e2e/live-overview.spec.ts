@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { control, createTestRollout, promoteTestRollout, TEST_STEPS } from "./support/fleet";
+import { control, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
 
 function row(page: Page, key: string) {
   return page.locator(`[data-testid="rollout-row"][data-key="${key}"]`);
@@ -29,6 +29,8 @@ test.describe("fleet overview", () => {
     let navigations = 0;
     page.on("framenavigated", () => navigations++);
     await promoteTestRollout("prod-eu", "shop", "e2e-live");
+    // The clock starts when the controller writes the new weight to the cluster.
+    await waitForAppliedWeight("prod-eu", "shop", "e2e-live", 60);
     await expect(weight).toHaveText(/60\s*%/, { timeout: 2_000 });
     expect(navigations).toBe(0);
   });
@@ -58,6 +60,7 @@ test.describe("fleet overview", () => {
       // The rows of the stopped cluster stay on the page, and the other clusters keep moving.
       await expect(row(page, "staging/shop/checkout")).toBeVisible();
       await promoteTestRollout("prod-us", "shop", "e2e-outage");
+      await waitForAppliedWeight("prod-us", "shop", "e2e-outage", 60);
       await expect(weight).toHaveText(/60\s*%/, { timeout: 2_000 });
     } finally {
       await control("/clusters/staging/start");

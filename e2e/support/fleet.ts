@@ -73,3 +73,16 @@ export async function setTestRolloutImage(cluster: string, namespace: string, na
 }
 
 export const TEST_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }, { setWeight: 90 }, { pause: {} }];
+
+/** Waits until the controller has written this canary weight to the Rollout's status; returns when it saw it. */
+export async function waitForAppliedWeight(cluster: string, namespace: string, name: string, weight: number, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ro = (await adminClient(cluster).getNamespacedCustomObject({ ...ROLLOUT, namespace, name })) as {
+      status?: { canary?: { weights?: { canary?: { weight?: number } } } };
+    };
+    if (ro.status?.canary?.weights?.canary?.weight === weight) return Date.now();
+    if (Date.now() > deadline) throw new Error(`${cluster}/${namespace}/${name} never reached canary weight ${weight}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
