@@ -27,12 +27,25 @@ export function canonicalJson(value: unknown): string {
  */
 export function computePodTemplateHash(template: unknown, collisionCount?: number): string {
   const suffix = collisionCount ? `#${collisionCount}` : "";
-  return safeEncodeString(String(fnv32a(canonicalJson(template) + suffix)));
+  return safeEncodeString(String(fnv32a(memoJson(template) + suffix)));
+}
+
+/** Stored objects are frozen and replaced on every write, so a canonical form can be cached per object. */
+const jsonCache = new WeakMap<object, string>();
+
+function memoJson(value: unknown): string {
+  if (typeof value !== "object" || value === null || !Object.isFrozen(value)) return canonicalJson(value);
+  let json = jsonCache.get(value);
+  if (json === undefined) {
+    json = canonicalJson(value);
+    jsonCache.set(value, json);
+  }
+  return json;
 }
 
 /** Like upstream `conditions.ComputeStepHash`: the steps list hashed the same way. */
 export function computeStepHash(steps: unknown): string {
-  return safeEncodeString(String(fnv32a(canonicalJson(steps ?? []))));
+  return safeEncodeString(String(fnv32a(memoJson(steps ?? []))));
 }
 
 /** A random-looking lowercase suffix (pod names, event names) drawn from the seeded stream. */

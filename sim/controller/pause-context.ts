@@ -11,9 +11,14 @@ export class PauseContext {
   abortMessage = "";
 
   constructor(
-    private readonly rollout: Rollout,
+    /** The rollout as last read: a reconcile refreshes it after its own writes, as upstream keeps c.rollout. */
+    private readonly current: () => Rollout,
     private readonly nowIso: () => string,
   ) {}
+
+  private get rollout(): Rollout {
+    return this.current();
+  }
 
   hasAddPause(): boolean {
     return this.addReasons.length > 0;

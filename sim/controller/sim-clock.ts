@@ -4,6 +4,9 @@
  * divided by `timeScale`. With timeScale 60 a `pause: {duration: 5m}` ends 5 real seconds after its startTime.
  */
 export class SimClock {
+  private lastIsoMs = Number.NaN;
+  private lastIso = "";
+
   constructor(
     readonly timeScale: number,
     private readonly nowFn: () => number = Date.now,
@@ -15,7 +18,12 @@ export class SimClock {
 
   /** RFC 3339 with second precision, as metav1.Time serializes. */
   iso(ms: number = this.now()): string {
-    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const second = Math.floor(ms / 1000);
+    if (second !== this.lastIsoMs) {
+      this.lastIsoMs = second;
+      this.lastIso = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    }
+    return this.lastIso;
   }
 
   /** Real milliseconds that `simSeconds` of simulated time take. */

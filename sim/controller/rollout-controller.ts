@@ -1,0 +1,494 @@
+import type { ObjectStore, StoreEvent } from "../store/object-store";
+import { ControllerMetrics } from "../metrics/controller-metrics";
+import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server";
+import { PluginRpcMetrics } from "../metrics/plugin-rpc-metrics";
+import { ServiceTrafficSimulator } from "../metrics/service-traffic";
+import { AnalysisRunner } from "./analysis-runner";
+import { ClusterCache, objectKey } from "./cluster-cache";
+import type { ControllerDeps, ReconcileContext } from "./context";
+import { ControllerPod } from "./controller-pod";
+import { EventRecorder, type EventLogEntry } from "./event-recorder";
+import { advanceExperiment, experimentPhase } from "./experiments";
+import { K8sClient } from "./k8s-client";
+import { DEFAULT_CONTROLLER_NAMESPACE, PLUGIN_CONFIG_MAP, readPluginConfig, type PluginConfig } from "./plugin-config";
+import { normalizeProfile, type PluginProfile, type PluginProfileInput } from "./plugin-profiles";
+import { Prng } from "./prng";
+import { reconcileRollout } from "./reconcile-rollout";
+import { T } from "./resource-types";
+import { SimClock } from "./sim-clock";
+import type { AppliedRoute, RouterEnv } from "./traffic-routers";
+import { TransitionLog } from "./transition-log";
+import type { AnalysisRun, Rollout } from "./types";
+import { WorkloadSimulator } from "./workload-simulator";
+
+export interface ControllerOptions {
+  store: ObjectStore;
+  clusterName: string;
+  seed: number;
+  /** Simulated seconds per real second (durations in specs shrink by this factor). */
+  timeScale: number;
+  /** Epoch milliseconds; inject a fake clock in tests. */
+  now?: () => number;
+  /** Port of the controller's /metrics server; 0 (default) picks a free one. */
+  metricsPort?: number;
+  metricsHost?: string;
+  /** Controller namespace (POD_NAMESPACE); default argo-rollouts. */
+  namespace?: string;
+  pluginProfiles?: Record<string, PluginProfileInput>;
+  /** Plugins that get the simulator-only rollscope_sim_plugin_rpc_* metrics; default argoproj-labs/gatewayAPI. */
+  rpcMetricsPlugins?: string[];
+  /** Simulated seconds a new Pod takes to become Ready; default 5. */
+  podReadySeconds?: number;
+  /** Run the timer loop (default true); false leaves reconciling to tick(). */
+  autoReconcile?: boolean;
+  /** Real milliseconds between loop passes; default derived from timeScale (20–200). */
+  loopIntervalMs?: number;
+  /** Real milliseconds of work per timer pass before the rest waits for the next pass (keeps the event loop free). */
+  loopBudgetMs?: number;
+  /** Entries kept by the transition log and the event log (oldest dropped first); default 50 000 and 20 000. */
+  transitionLogLimit?: number;
+  eventLogLimit?: number;
+}
+
+export type ControllerStatus = "Running" | "CrashLoopBackOff";
+
+export interface ControllerState {
+  status: ControllerStatus;
+  /** The fatal log line while crash-looping. */
+  reason?: string;
+  restartCount: number;
+  podName: string;
+  /** When the current Pod started (a restart() makes a new Pod). */
+  podStartTime: string;
+  /** resourceVersion of argo-rollouts-config as last read (absent when it did not exist). */
+  configResourceVersion?: string;
+}
+
+export interface ControllerHandle {
+  readonly transitions: TransitionLog;
+  /** Every event the controller recorded, before the EventCorrelator deduped or dropped it (bounded). */
+  readonly eventLog: readonly EventLogEntry[];
+  readonly state: ControllerState;
+  readonly metrics: ControllerMetrics;
+  readonly metricsUrl: string;
+  readonly metricsPort: number;
+  /** The plugins the running controller loaded (empty while crash-looping). */
+  readonly pluginConfig: PluginConfig;
+  /** A `kubectl rollout restart` of the controller: new Pod, argo-rollouts-config read again, plugins restarted. */
+  restart(): void;
+  stop(): Promise<void>;
+  /** One synchronous pass over every ReplicaSet, AnalysisRun and Rollout (for tests). */
+  tick(): void;
+  setPluginProfile(name: string, profile: PluginProfileInput): void;
+  pluginProfile(name: string): PluginProfile;
+}
+
+const EMPTY_CONFIG: PluginConfig = { trafficRouterPlugins: [], metricProviderPlugins: [], stepPlugins: [] };
+const RESYNC_SECONDS = 300;
+const METRIC_CLEANUP_SECONDS = 65;
+const MAX_BACKOFF_SECONDS = 300;
+const TRAFFIC_INTERVAL_MS = 1000;
+
+/** The simulated Argo Rollouts controller of one cluster. */
+export class RolloutController implements ControllerHandle {
+  readonly transitions: TransitionLog;
+  readonly metrics: ControllerMetrics;
+  private readonly store: ObjectStore;
+  private readonly clock: SimClock;
+  private readonly prng: Prng;
+  private readonly cache = new ClusterCache();
+  private readonly client: K8sClient;
+  private readonly recorder: EventRecorder;
+  private readonly workloads: WorkloadSimulator;
+  private readonly analysis: AnalysisRunner;
+  private readonly traffic: ServiceTrafficSimulator;
+  private readonly rpcMetrics: PluginRpcMetrics;
+  private readonly pod: ControllerPod;
+  private readonly namespace: string;
+  private readonly profiles = new Map<string, PluginProfile>();
+  private readonly started = new Set<string>();
+  private readonly applied = new Map<string, Map<string, AppliedRoute>>();
+  private readonly precise = new Map<string, number>();
+  private readonly dirty = { rollouts: new Set<string>(), replicaSets: new Set<string>(), analysisRuns: new Set<string>(), experiments: new Set<string>() };
+  private readonly due = new Map<string, number>();
+  /** Rollouts queued by the periodic resync, and the inputs of their last reconcile that changed nothing. */
+  private readonly resyncPending = new Set<string>();
+  private readonly noopFingerprint = new Map<string, string>();
+  private profileVersion = 0;
+  private readonly errorCounts = new Map<string, number>();
+  private config: PluginConfig = EMPTY_CONFIG;
+  private crash: { fatal: string; backoffSeconds: number; nextAttemptMs: number; startedAt: string } | null = null;
+  private restartCount = 0;
+  private podStartTime = "";
+  private unsubscribe: (() => void) | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  /** A follow-up pass is queued with setImmediate while a backlog remains (bounded passes, no starvation). */
+  private followUp = false;
+  private lastResyncMs = 0;
+  private lastTrafficMs = 0;
+  private server: MetricsServer | null = null;
+  private readonly deps: ControllerDeps;
+
+  constructor(private readonly options: ControllerOptions) {
+    this.store = options.store;
+    this.transitions = new TransitionLog(options.transitionLogLimit);
+    this.clock = new SimClock(options.timeScale, options.now ?? Date.now);
+    this.prng = new Prng(`${options.seed}:${options.clusterName}`);
+    this.namespace = options.namespace ?? DEFAULT_CONTROLLER_NAMESPACE;
+    for (const [name, profile] of Object.entries(options.pluginProfiles ?? {})) this.profiles.set(name, normalizeProfile(profile));
+    this.metrics = new ControllerMetrics({
+      rollouts: () => this.store.list(T.rollouts).items as Rollout[],
+      analysisRuns: () => this.store.list(T.analysisRuns).items as AnalysisRun[],
+      experiments: () =>
+        this.store.list(T.experiments).items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
+    });
+    this.rpcMetrics = new PluginRpcMetrics(this.metrics.registry, new Set(options.rpcMetricsPlugins ?? ["argoproj-labs/gatewayAPI"]));
+    this.client = new K8sClient(this.store, (kind, ns, name, verb, code) => this.metrics.incK8sRequest(kind, ns, name, verb, code));
+    this.recorder = new EventRecorder(
+      this.store,
+      this.clock,
+      (e) => this.metrics.incEvent(e.involvedObject.metadata.namespace ?? "", e.involvedObject.metadata.name, e.type, e.reason),
+      (verb, ns) => this.metrics.incK8sRequest("events", ns, "N/A", verb === "create" ? "Create" : verb === "patch" ? "Patch" : "Delete", verb === "create" ? "201" : "200"),
+      options.eventLogLimit,
+    );
+    this.workloads = new WorkloadSimulator(this.store, this.cache, this.clock, this.prng.fork("pods"), options.podReadySeconds ?? 5);
+    this.analysis = new AnalysisRunner(this.client, this.clock, this.prng.fork("analysis"), this.precise, (ar, seconds) =>
+      this.metrics.observeAnalysisReconcile(ar.metadata.namespace ?? "", ar.metadata.name, seconds),
+    );
+    this.traffic = new ServiceTrafficSimulator(
+      this.metrics.registry,
+      { rollouts: () => this.store.list(T.rollouts).items as Rollout[], applied: (key, router) => this.applied.get(key)?.get(router) },
+      this.prng.fork("traffic"),
+      () => this.clock.now(),
+    );
+    this.pod = new ControllerPod(this.store, this.clock, this.prng.fork("controller-pod"), this.namespace, options.clusterName);
+    const routerPrng = this.prng.fork("routers");
+    this.deps = {
+      clusterName: options.clusterName,
+      store: this.store,
+      client: this.client,
+      clock: this.clock,
+      prng: this.prng,
+      cache: this.cache,
+      recorder: this.recorder,
+      transitions: this.transitions,
+      pluginConfig: EMPTY_CONFIG,
+      precise: this.precise,
+      routerEnv: (ctx) => this.routerEnv(ctx, routerPrng),
+    };
+  }
+
+  get state(): ControllerState {
+    return {
+      status: this.crash ? "CrashLoopBackOff" : "Running",
+      ...(this.crash ? { reason: this.crash.fatal } : {}),
+      restartCount: this.restartCount,
+      podName: this.pod.podName,
+      podStartTime: this.podStartTime,
+      ...(this.config.resourceVersion ? { configResourceVersion: this.config.resourceVersion } : {}),
+    };
+  }
+
+  get pluginConfig(): PluginConfig {
+    return this.config;
+  }
+
+  get eventLog(): readonly EventLogEntry[] {
+    return this.recorder.log;
+  }
+
+  get metricsUrl(): string {
+    return this.server?.url ?? "";
+  }
+
+  get metricsPort(): number {
+    return this.server?.port ?? 0;
+  }
+
+  async start(): Promise<void> {
+    this.server = await startMetricsServer(this.metrics.registry, this.options.metricsHost ?? "127.0.0.1", this.options.metricsPort ?? 0);
+    this.ensureMetricsService();
+    this.cache.load(this.store);
+    // Spread periodic work so many simulated clusters in one process do not all resync at once.
+    const now = this.clock.now();
+    this.lastResyncMs = now - this.prng.next() * this.clock.realMs(RESYNC_SECONDS);
+    this.lastTrafficMs = now - this.prng.next() * TRAFFIC_INTERVAL_MS;
+    this.unsubscribe = this.store.subscribe((event) => this.onStoreEvent(event));
+    this.startPod();
+    if (this.options.autoReconcile !== false) {
+      const interval = this.options.loopIntervalMs ?? Math.min(200, Math.max(20, Math.round(2000 / this.options.timeScale)));
+      this.timer = setInterval(() => this.pass(), interval);
+      this.timer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.server?.close();
+    this.server = null;
+  }
+
+  restart(): void {
+    this.started.clear();
+    this.restartCount = 0;
+    this.crash = null;
+    this.startPod();
+  }
+
+  tick(): void {
+    this.loop(true);
+  }
+
+  /** One budgeted timer pass; when work is left over, another pass follows as soon as I/O has had its turn. */
+  private pass(): void {
+    if (!this.timer) return;
+    const backlog = this.loop(false);
+    if (backlog && !this.followUp) {
+      this.followUp = true;
+      setImmediate(() => {
+        this.followUp = false;
+        this.pass();
+      });
+    }
+  }
+
+  setPluginProfile(name: string, profile: PluginProfileInput): void {
+    this.profiles.set(name, normalizeProfile(profile));
+    this.profileVersion++;
+    for (const key of this.allRolloutKeys()) this.dirty.rollouts.add(key);
+  }
+
+  pluginProfile(name: string): PluginProfile {
+    return this.profiles.get(name) ?? {};
+  }
+
+  /** A new controller Pod: reads argo-rollouts-config once, as upstream does at start-up. */
+  private startPod(): void {
+    this.pod.replace();
+    this.podStartTime = this.clock.iso();
+    this.loadConfig(this.podStartTime);
+  }
+
+  private loadConfig(containerStartedAt: string): void {
+    const result = readPluginConfig(this.store.tryGet(T.configMaps, this.namespace, PLUGIN_CONFIG_MAP));
+    if (result.ok) {
+      this.config = result.config;
+      this.deps.pluginConfig = result.config;
+      this.crash = null;
+      for (const key of this.allRolloutKeys()) this.dirty.rollouts.add(key);
+      return;
+    }
+    this.config = EMPTY_CONFIG;
+    this.deps.pluginConfig = EMPTY_CONFIG;
+    const backoffSeconds = this.crash ? Math.min(this.crash.backoffSeconds * 2, MAX_BACKOFF_SECONDS) : 10;
+    this.crash = { fatal: result.fatal, backoffSeconds, nextAttemptMs: this.clock.now() + this.clock.realMs(backoffSeconds), startedAt: containerStartedAt };
+    this.pod.crashed(result.fatal, this.restartCount, backoffSeconds, containerStartedAt);
+  }
+
+  /** kubelet restarting the crashed container after its back-off: the config is read again. */
+  private retryCrashed(): void {
+    if (!this.crash || this.clock.now() < this.crash.nextAttemptMs) return;
+    this.restartCount++;
+    this.started.clear();
+    this.loadConfig(this.clock.iso());
+    if (!this.crash) this.pod.running(this.restartCount);
+  }
+
+  private ensureMetricsService(): void {
+    this.store.ensureNamespace(this.namespace);
+    const target = `http://${this.options.metricsHost ?? "127.0.0.1"}:${this.metricsPort}`;
+    const annotations = { "sim.rollscope.dev/proxy-target": target };
+    const existing = this.store.tryGet(T.services, this.namespace, "argo-rollouts-metrics");
+    if (existing) {
+      this.store.update(T.services, this.namespace, "argo-rollouts-metrics", (draft) => {
+        draft.metadata.annotations = { ...(draft.metadata.annotations ?? {}), ...annotations };
+      });
+      return;
+    }
+    this.store.create(T.services, this.namespace, {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: {
+        name: "argo-rollouts-metrics",
+        namespace: this.namespace,
+        labels: { "app.kubernetes.io/name": "argo-rollouts-metrics", "app.kubernetes.io/component": "server", "app.kubernetes.io/part-of": "argo-rollouts" },
+        annotations,
+      },
+      spec: { selector: { "app.kubernetes.io/name": "argo-rollouts" }, ports: [{ name: "metrics", port: 8090, protocol: "TCP", targetPort: 8090 }] },
+    });
+  }
+
+  private onStoreEvent(event: StoreEvent): void {
+    const change = this.cache.apply(event);
+    if (change.rollout) this.dirty.rollouts.add(change.rollout);
+    if (change.replicaSet) this.dirty.replicaSets.add(change.replicaSet);
+    if (change.analysisRun) this.dirty.analysisRuns.add(change.analysisRun);
+    if (change.experiment) this.dirty.experiments.add(change.experiment);
+    if (change.deletedRollout) this.onRolloutDeleted(change.deletedRollout as Rollout);
+  }
+
+  private onRolloutDeleted(ro: Rollout): void {
+    const ns = ro.metadata.namespace ?? "";
+    const key = objectKey(ro);
+    this.applied.delete(key);
+    this.transitions.forget(ns, ro.metadata.name);
+    this.due.delete(`ro:${key}`);
+    this.noopFingerprint.delete(key);
+    const cleanup = setTimeout(() => {
+      if (!this.store.tryGet(T.rollouts, ns, ro.metadata.name)) this.metrics.forgetRollout(ns, ro.metadata.name);
+    }, this.clock.realMs(METRIC_CLEANUP_SECONDS));
+    cleanup.unref();
+  }
+
+  private allRolloutKeys(): string[] {
+    return this.store.list(T.rollouts).items.map(objectKey);
+  }
+
+  private routerEnv(ctx: ReconcileContext, prng: Prng): RouterEnv {
+    return {
+      isRegistered: (name) => this.config.trafficRouterPlugins.some((p) => p.name === name),
+      profile: (name) => this.profiles.get(name) ?? {},
+      prng,
+      started: this.started,
+      observeRpc: (plugin, method, outcome, latencyMs) => {
+        ctx.rpcLatencyMs += latencyMs;
+        this.rpcMetrics.observe(plugin, method, outcome, latencyMs);
+      },
+      event: (type, reason, message) => ctx.event(type, reason, message),
+      applied: (routerKey) => this.applied.get(ctx.key)?.get(routerKey),
+      setApplied: (routerKey, route) => {
+        let routes = this.applied.get(ctx.key);
+        if (!routes) this.applied.set(ctx.key, (routes = new Map()));
+        routes.set(routerKey, route);
+      },
+    };
+  }
+
+  private takeDue(prefix: string, now: number): string[] {
+    const keys: string[] = [];
+    for (const [key, at] of this.due) {
+      if (at <= now && key.startsWith(prefix)) {
+        keys.push(key.slice(prefix.length));
+        this.due.delete(key);
+      }
+    }
+    return keys;
+  }
+
+  private setDue(key: string, atMs: number): void {
+    const existing = this.due.get(key);
+    if (existing === undefined || atMs < existing) this.due.set(key, atMs);
+  }
+
+  private drain(set: Set<string>, extra: string[], all?: string[]): string[] {
+    const keys = new Set([...(all ?? []), ...set, ...extra]);
+    set.clear();
+    return [...keys].sort();
+  }
+
+  /** What a reconcile reads: when none of it changed since a pass that wrote nothing, a resync can skip it. */
+  private fingerprint(key: string, ro: Rollout): string {
+    const parts = [ro.metadata.resourceVersion ?? "", this.config.resourceVersion ?? "", String(this.profileVersion), String(this.started.size)];
+    for (const rs of this.cache.replicaSetsOf(key, undefined)) parts.push(rs.metadata.resourceVersion ?? "");
+    for (const ar of this.cache.analysisRunsOf(key)) parts.push(ar.metadata.resourceVersion ?? "");
+    return parts.join("|");
+  }
+
+  /** Returns whether work was left for a later pass. */
+  private loop(everything: boolean): boolean {
+    if (this.crash) {
+      this.retryCrashed();
+      if (this.crash) return false;
+    }
+    const started = performance.now();
+    const budget = everything ? Infinity : (this.options.loopBudgetMs ?? 8);
+    const overBudget = (share = 1) => performance.now() - started > budget * share;
+    const now = this.clock.now();
+    if (now - this.lastResyncMs >= this.clock.realMs(RESYNC_SECONDS)) {
+      this.lastResyncMs = now;
+      for (const key of this.allRolloutKeys()) this.resyncPending.add(key);
+    }
+    const rsKeys = this.drain(this.dirty.replicaSets, this.takeDue("rs:", now), everything ? this.store.list(T.replicaSets).items.map(objectKey) : undefined);
+    for (const [i, key] of rsKeys.entries()) {
+      // Pods get half the budget so rollouts are not starved while many ReplicaSets scale.
+      if (overBudget(0.5)) {
+        for (const rest of rsKeys.slice(i)) this.dirty.replicaSets.add(rest);
+        break;
+      }
+      const next = this.workloads.reconcile(key);
+      if (next !== null) this.setDue(`rs:${key}`, next);
+    }
+    const arKeys = this.drain(this.dirty.analysisRuns, this.takeDue("ar:", now), everything ? this.store.list(T.analysisRuns).items.map(objectKey) : undefined);
+    for (const key of arKeys) {
+      const next = this.analysis.reconcile(key);
+      if (next !== null) this.setDue(`ar:${key}`, next);
+    }
+    const exKeys = this.drain(this.dirty.experiments, this.takeDue("ex:", now), everything ? this.store.list(T.experiments).items.map(objectKey) : undefined);
+    for (const key of exKeys) {
+      const next = advanceExperiment(this.client, this.clock, this.precise, key);
+      if (next !== null) this.setDue(`ex:${key}`, next);
+    }
+    const roKeys = this.drain(this.dirty.rollouts, this.takeDue("ro:", now), everything ? this.allRolloutKeys() : undefined);
+    for (const [i, key] of roKeys.entries()) {
+      if (overBudget()) {
+        for (const rest of roKeys.slice(i)) this.dirty.rollouts.add(rest);
+        break;
+      }
+      this.resyncPending.delete(key);
+      this.reconcileOne(key);
+    }
+    for (const key of [...this.resyncPending]) {
+      if (overBudget()) break;
+      this.resyncPending.delete(key);
+      const [ns, name] = key.split("/");
+      const ro = this.store.tryGet(T.rollouts, ns, name) as Rollout | undefined;
+      if (ro && this.noopFingerprint.get(key) !== this.fingerprint(key, ro)) this.reconcileOne(key);
+    }
+    if (now - this.lastTrafficMs >= TRAFFIC_INTERVAL_MS || everything) {
+      this.lastTrafficMs = now;
+      this.traffic.advance();
+    }
+    this.recorder.sweep();
+    if (this.precise.size > 200_000) this.precise.clear();
+    return this.dirty.rollouts.size + this.dirty.replicaSets.size + this.resyncPending.size > 0;
+  }
+
+  private reconcileOne(key: string): void {
+    const [ns, name] = key.split("/");
+    const ro = this.store.tryGet(T.rollouts, ns, name) as Rollout | undefined;
+    if (!ro || ro.metadata.deletionTimestamp) return;
+    const started = performance.now();
+    const revisionBefore = this.store.resourceVersion;
+    let error: string | null;
+    let requeueSeconds: number | null = null;
+    let rpcLatencyMs = 0;
+    try {
+      const result = reconcileRollout(this.deps, ro);
+      ({ error, requeueSeconds, rpcLatencyMs } = result);
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    this.metrics.observeReconcile(ns, name, (performance.now() - started) / 1000 + rpcLatencyMs / 1000);
+    if (error) {
+      this.metrics.incReconcileError(ns, name);
+      const failures = (this.errorCounts.get(key) ?? 0) + 1;
+      this.errorCounts.set(key, failures);
+      // The workqueue's per-item exponential back-off (5 ms doubling), capped at 10 s as in the field report.
+      requeueSeconds = Math.min(0.005 * 2 ** (failures - 1), 10);
+    } else this.errorCounts.delete(key);
+    if (requeueSeconds !== null) this.setDue(`ro:${key}`, this.clock.now() + this.clock.realMs(requeueSeconds));
+    const quiet = !error && requeueSeconds === null && this.store.resourceVersion === revisionBefore;
+    if (quiet) this.noopFingerprint.set(key, this.fingerprint(key, ro));
+    else this.noopFingerprint.delete(key);
+  }
+}
+
+/** Starts the simulated Argo Rollouts controller of one cluster (its /metrics server included). */
+export async function startController(options: ControllerOptions): Promise<ControllerHandle> {
+  const controller = new RolloutController(options);
+  await controller.start();
+  return controller;
+}

@@ -1,0 +1,191 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { providerType } from "../controller/analysis-runner";
+import { calculateMetricsPhase, type MetricsPhase } from "../controller/conditions";
+import { metricsTrafficRouter } from "../controller/traffic-routers";
+import type { AnalysisRun, Rollout } from "../controller/types";
+
+export const CONTROLLER_VERSION = "v1.9.1+sim";
+/** `controller/metrics/prommetrics.go`: reconcile histogram buckets. */
+const RECONCILE_BUCKETS = [0.01, 0.15, 0.25, 0.5, 1];
+const ROLLOUT_PHASES: MetricsPhase[] = ["Completed", "Progressing", "Paused", "Timeout", "Error", "Abort"];
+const ANALYSIS_PHASES = ["Pending", "Running", "Successful", "Failed", "Error", "Inconclusive"];
+
+export interface MetricsSnapshot {
+  rollouts(): Rollout[];
+  analysisRuns(): AnalysisRun[];
+  experiments(): Array<{ namespace: string; name: string; phase: string }>;
+}
+
+function strategyOf(ro: Rollout): string {
+  if (ro.spec.strategy.blueGreen) return "blueGreen";
+  if (ro.spec.strategy.canary) return "canary";
+  return "none";
+}
+
+/**
+ * The controller's /metrics, one Registry per simulated cluster (never prom-client's global registry), with the
+ * upstream names, types and labels of `controller/metrics/*.go` (reference §4.2). Info gauges are computed at
+ * scrape time from the controller's caches, as upstream's collectors are.
+ */
+export class ControllerMetrics {
+  readonly registry = new Registry();
+  private readonly reconcile: Histogram<string>;
+  private readonly reconcileError: Counter<string>;
+  private readonly events: Counter<string>;
+  private readonly k8sRequests: Counter<string>;
+  private readonly analysisReconcile: Histogram<string>;
+  private readonly analysisReconcileError: Counter<string>;
+  /** Label sets per rollout, so a deleted rollout's series can be dropped (upstream: after 65 s). */
+  private readonly eventLabels = new Map<string, Set<string>>();
+
+  constructor(snapshot: MetricsSnapshot) {
+    const registers = [this.registry];
+    this.reconcile = new Histogram({ name: "rollout_reconcile", help: "Rollout reconciliation performance.", labelNames: ["namespace", "name"], buckets: RECONCILE_BUCKETS, registers });
+    this.reconcileError = new Counter({ name: "rollout_reconcile_error", help: "Error occurring during the rollout", labelNames: ["namespace", "name"], registers });
+    this.events = new Counter({ name: "rollout_events_total", help: "Count of rollout events", labelNames: ["namespace", "name", "type", "reason"], registers });
+    this.k8sRequests = new Counter({
+      name: "controller_clientset_k8s_request_total",
+      help: "Number of kubernetes requests executed during application reconciliation.",
+      labelNames: ["kind", "namespace", "name", "verb", "status_code"],
+      registers,
+    });
+    this.analysisReconcile = new Histogram({ name: "analysis_run_reconcile", help: "Analysis Run reconciliation performance.", labelNames: ["namespace", "name"], buckets: RECONCILE_BUCKETS, registers });
+    this.analysisReconcileError = new Counter({ name: "analysis_run_reconcile_error", help: "Error occurring during the analysis run", labelNames: ["namespace", "name"], registers });
+    new Gauge({ name: "argo_rollouts_controller_info", help: "Running Argo-rollouts version", labelNames: ["version"], registers }).set({ version: CONTROLLER_VERSION }, 1);
+    new Gauge({ name: "build_info", help: "A metric with a constant '1' value labeled by version from which Argo-Rollouts was built.", labelNames: ["version", "goversion", "goarch", "commit"], registers }).set(
+      { version: CONTROLLER_VERSION, goversion: "go1.24.6", goarch: "amd64", commit: "0000000000000000000000000000000000000000" },
+      1,
+    );
+    this.registerRolloutCollectors(snapshot, registers);
+    this.registerAnalysisCollectors(snapshot, registers);
+  }
+
+  private registerRolloutCollectors(snapshot: MetricsSnapshot, registers: Registry[]): void {
+    const gauges: Array<Gauge<string>> = [];
+    const info = new Gauge({
+      name: "rollout_info",
+      help: "Information about rollout.",
+      labelNames: ["namespace", "name", "strategy", "traffic_router", "phase"],
+      registers,
+      // The first metric of the family is collected first: it fills every rollout gauge for this scrape.
+      collect() {
+        for (const g of gauges) g.reset();
+        for (const ro of snapshot.rollouts()) {
+          const ns = ro.metadata.namespace ?? "";
+          const name = ro.metadata.name;
+          const strategy = strategyOf(ro);
+          const calculated = calculateMetricsPhase(ro.status);
+          const status = ro.status ?? {};
+          info.set({ namespace: ns, name, strategy, traffic_router: metricsTrafficRouter(ro), phase: calculated }, 1);
+          available.set({ namespace: ns, name }, status.availableReplicas ?? 0);
+          unavailable.set({ namespace: ns, name }, (status.replicas ?? 0) - (status.availableReplicas ?? 0));
+          desired.set({ namespace: ns, name }, ro.spec.replicas ?? 1);
+          updated.set({ namespace: ns, name }, status.updatedReplicas ?? 0);
+          for (const p of ROLLOUT_PHASES) phase.set({ namespace: ns, name, strategy, phase: p }, calculated === p ? 1 : 0);
+        }
+      },
+    });
+    const available = new Gauge({ name: "rollout_info_replicas_available", help: "The number of available replicas per rollout.", labelNames: ["namespace", "name"], registers });
+    const unavailable = new Gauge({ name: "rollout_info_replicas_unavailable", help: "The number of unavailable replicas per rollout.", labelNames: ["namespace", "name"], registers });
+    const desired = new Gauge({ name: "rollout_info_replicas_desired", help: "The number of desired replicas per rollout.", labelNames: ["namespace", "name"], registers });
+    const updated = new Gauge({ name: "rollout_info_replicas_updated", help: "The number of updated replicas per rollout.", labelNames: ["namespace", "name"], registers });
+    const phase = new Gauge({
+      name: "rollout_phase",
+      help: "Information on the state of the rollout (DEPRECATED - use rollout_info)",
+      labelNames: ["namespace", "name", "strategy", "phase"],
+      registers,
+    });
+    gauges.push(info, available, unavailable, desired, updated, phase);
+  }
+
+  private registerAnalysisCollectors(snapshot: MetricsSnapshot, registers: Registry[]): void {
+    const gauges: Array<Gauge<string>> = [];
+    const info = new Gauge({
+      name: "analysis_run_info",
+      help: "Information about analysis run.",
+      labelNames: ["namespace", "name", "phase"],
+      registers,
+      collect() {
+        for (const g of gauges) g.reset();
+        for (const ar of snapshot.analysisRuns()) {
+          const ns = ar.metadata.namespace ?? "";
+          const name = ar.metadata.name;
+          const current = ar.status?.phase ?? "Pending";
+          info.set({ namespace: ns, name, phase: current }, 1);
+          for (const p of ANALYSIS_PHASES) runPhase.set({ namespace: ns, name, phase: p }, p === current ? 1 : 0);
+          for (const metric of ar.spec.metrics ?? []) {
+            const type = providerType(metric);
+            metricType.set({ namespace: ns, name, metric: metric.name, type }, 1);
+            const result = ar.status?.metricResults?.find((r) => r.name === metric.name);
+            const mp = result?.phase ?? "Pending";
+            for (const p of ANALYSIS_PHASES) metricPhase.set({ namespace: ns, name, metric: metric.name, type, dry_run: "false", phase: p }, p === mp ? 1 : 0);
+          }
+        }
+        for (const ex of snapshot.experiments()) experimentInfo.set({ namespace: ex.namespace, name: ex.name, phase: ex.phase }, 1);
+      },
+    });
+    const runPhase = new Gauge({ name: "analysis_run_phase", help: "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)", labelNames: ["namespace", "name", "phase"], registers });
+    const metricType = new Gauge({ name: "analysis_run_metric_type", help: "Information on the type of a specific metric in the Analysis Runs.", labelNames: ["namespace", "name", "metric", "type"], registers });
+    const metricPhase = new Gauge({
+      name: "analysis_run_metric_phase",
+      help: "Information on the duration of a specific metric in the Analysis Run",
+      labelNames: ["namespace", "name", "metric", "type", "dry_run", "phase"],
+      registers,
+    });
+    const experimentInfo = new Gauge({ name: "experiment_info", help: "Information about Experiment.", labelNames: ["namespace", "name", "phase"], registers });
+    gauges.push(info, runPhase, metricType, metricPhase, experimentInfo);
+  }
+
+  observeReconcile(namespace: string, name: string, seconds: number): void {
+    this.reconcile.observe({ namespace, name }, seconds);
+  }
+
+  incReconcileError(namespace: string, name: string): void {
+    this.reconcileError.inc({ namespace, name });
+  }
+
+  /** rollout_events_total: every recorded event, before the EventCorrelator dedups or drops it. */
+  incEvent(namespace: string, name: string, type: string, reason: string): void {
+    this.events.inc({ namespace, name, type, reason });
+    const id = `${namespace}/${name}`;
+    let set = this.eventLabels.get(id);
+    if (!set) this.eventLabels.set(id, (set = new Set()));
+    set.add(`${type}\u0000${reason}`);
+  }
+
+  incK8sRequest(kind: string, namespace: string, name: string, verb: string, statusCode: string): void {
+    this.k8sRequests.inc({ kind, namespace, name, verb, status_code: statusCode });
+  }
+
+  observeAnalysisReconcile(namespace: string, name: string, seconds: number): void {
+    this.analysisReconcile.observe({ namespace, name }, seconds);
+  }
+
+  incAnalysisReconcileError(namespace: string, name: string): void {
+    this.analysisReconcileError.inc({ namespace, name });
+  }
+
+  /** Drops a deleted rollout's counters and histograms (upstream does this 65 s after the delete). */
+  forgetRollout(namespace: string, name: string): void {
+    this.reconcile.remove({ namespace, name });
+    this.reconcileError.remove({ namespace, name });
+    for (const combo of this.eventLabels.get(`${namespace}/${name}`) ?? []) {
+      const [type, reason] = combo.split("\u0000");
+      this.events.remove({ namespace, name, type, reason });
+    }
+    this.eventLabels.delete(`${namespace}/${name}`);
+  }
+
+  /** The current value of rollout_events_total for one label set (tests and the demo's own bookkeeping). */
+  async eventCount(filter: Partial<Record<"namespace" | "name" | "type" | "reason", string>>): Promise<number> {
+    const data = await this.events.get();
+    return data.values
+      .filter((v) => Object.entries(filter).every(([k, want]) => v.labels[k] === want))
+      .reduce((n, v) => n + v.value, 0);
+  }
+
+  async reconcileErrorCount(namespace: string, name: string): Promise<number> {
+    const data = await this.reconcileError.get();
+    return data.values.filter((v) => v.labels.namespace === namespace && v.labels.name === name).reduce((n, v) => n + v.value, 0);
+  }
+}

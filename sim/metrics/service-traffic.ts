@@ -1,0 +1,131 @@
+import { Counter, type Registry } from "prom-client";
+import { SIM_ANALYSIS_OUTCOME } from "../controller/context";
+import { fnv32a, Prng } from "../controller/prng";
+import type { AppliedRoute } from "../controller/traffic-routers";
+import { primaryRouterKey } from "../controller/traffic-routers";
+import type { Rollout } from "../controller/types";
+import { maxTrafficWeight } from "../controller/steps";
+
+/** Series not incremented for this long disappear, as an exporter forgets idle upstreams. */
+const IDLE_SERIES_MS = 120_000;
+const BASE_ERROR_RATE = 0.003;
+const FAILING_CANARY_ERROR_RATE = 0.06;
+
+interface Sample {
+  labels: Record<string, string>;
+  counter: Counter<string>;
+  child: { inc(value?: number): void };
+  lastMs: number;
+}
+
+export interface TrafficSource {
+  rollouts(): Rollout[];
+  applied(rolloutKey: string, routerKey: string): AppliedRoute | undefined;
+}
+
+/**
+ * Mesh and ingress request counters for traffic-routed canaries: `istio_requests_total` (istio- and plugin-routed
+ * rollouts) and `nginx_ingress_controller_requests` (nginx), shaped as in reference landscape §4. The canary share
+ * follows the weight the router's data plane actually applied (a stuck router's does not follow), with seeded
+ * noise; request volume is in real time (not scaled).
+ */
+export class ServiceTrafficSimulator {
+  private readonly istio: Counter<string>;
+  private readonly nginx: Counter<string>;
+  private readonly samples = new Map<string, Sample>();
+  private lastMs: number | null = null;
+
+  constructor(
+    registry: Registry,
+    private readonly source: TrafficSource,
+    private readonly prng: Prng,
+    private readonly now: () => number,
+  ) {
+    this.istio = new Counter({
+      name: "istio_requests_total",
+      help: "Total requests (simulated Istio standard metric).",
+      labelNames: ["reporter", "destination_service_name", "destination_service_namespace", "destination_workload", "response_code"],
+      registers: [registry],
+    });
+    this.nginx = new Counter({
+      name: "nginx_ingress_controller_requests",
+      help: "The total number of client requests (simulated ingress-nginx metric).",
+      labelNames: ["namespace", "ingress", "service", "canary", "status"],
+      registers: [registry],
+    });
+  }
+
+  /** Adds the requests served since the last call. */
+  advance(): void {
+    const now = this.now();
+    const dtSeconds = this.lastMs === null ? 0 : Math.min((now - this.lastMs) / 1000, 10);
+    this.lastMs = now;
+    if (dtSeconds <= 0) return;
+    for (const ro of this.source.rollouts()) this.advanceRollout(ro, dtSeconds, now);
+    for (const [key, sample] of this.samples) {
+      if (now - sample.lastMs > IDLE_SERIES_MS) {
+        sample.counter.remove(sample.labels);
+        this.samples.delete(key);
+      }
+    }
+  }
+
+  private advanceRollout(ro: Rollout, dt: number, now: number): void {
+    const canary = ro.spec.strategy.canary;
+    const routerKey = primaryRouterKey(ro);
+    if (!canary?.trafficRouting || !routerKey) return;
+    const ns = ro.metadata.namespace ?? "default";
+    const route = this.source.applied(`${ns}/${ro.metadata.name}`, routerKey);
+    const stableHash = route?.stableHash || ro.status?.stableRS || "";
+    if (!stableHash) return;
+    const canaryHash = route?.canaryHash || "";
+    const rps = 20 + (fnv32a(`${ns}/${ro.metadata.name}`) % 100);
+    const total = Math.max(0, Math.round(rps * dt * (1 + this.prng.gaussian() * 0.05)));
+    const max = maxTrafficWeight(ro);
+    const baseShare = canaryHash && canaryHash !== stableHash ? (route?.measuredWeight ?? 0) / max : 0;
+    const share = baseShare <= 0 ? 0 : baseShare >= 1 ? 1 : Math.min(1, Math.max(0, baseShare + this.prng.gaussian() * 0.01));
+    const canaryRequests = Math.round(total * share);
+    const stableRequests = total - canaryRequests;
+    const failing = ro.metadata.annotations?.[SIM_ANALYSIS_OUTCOME] === "Failed";
+    const nginx = canary.trafficRouting.nginx;
+    const ingress = nginx ? (nginx.stableIngress ?? nginx.stableIngresses?.[0] ?? ro.metadata.name) : "";
+    for (const side of ["stable", "canary"] as const) {
+      const requests = side === "canary" ? canaryRequests : stableRequests;
+      if (requests <= 0 && side === "canary") continue;
+      const errorRate = side === "canary" && failing ? FAILING_CANARY_ERROR_RATE : BASE_ERROR_RATE;
+      const errors = Math.min(requests, Math.round(requests * errorRate + Math.max(0, this.prng.gaussian()) * errorRate * 3));
+      const service = (side === "canary" ? canary.canaryService : canary.stableService) ?? ro.metadata.name;
+      const workload = `${ro.metadata.name}-${side === "canary" ? canaryHash : stableHash}`;
+      for (const [code, n] of [["200", requests - errors], ["503", errors]] as const) {
+        if (nginx) {
+          const canaryLabel = side === "canary" ? `${ns}-${service}-80` : "";
+          this.bump(this.nginx, `n|${ns}|${ingress}|${service}|${canaryLabel}|${code}`, () => ({ namespace: ns, ingress, service, canary: canaryLabel, status: code }), n, now);
+        } else {
+          this.bump(
+            this.istio,
+            `i|${ns}|${service}|${workload}|${code}`,
+            () => ({ reporter: "source", destination_service_name: service, destination_service_namespace: ns, destination_workload: workload, response_code: code }),
+            n,
+            now,
+          );
+        }
+      }
+    }
+  }
+
+  private bump(counter: Counter<string>, key: string, labels: () => Record<string, string>, n: number, now: number): void {
+    let sample = this.samples.get(key);
+    if (!sample) {
+      if (n <= 0) return;
+      const l = labels();
+      sample = { labels: l, counter, child: counter.labels(l), lastMs: now };
+      this.samples.set(key, sample);
+    }
+    if (n > 0) {
+      sample.child.inc(n);
+      sample.lastMs = now;
+    }
+  }
+}
+
+export { Prng };
