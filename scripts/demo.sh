@@ -15,14 +15,15 @@ if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD
 fi
 
 kubeconfig="$PWD/.rollscope/kubeconfig"
-rm -f "$kubeconfig"
-npx tsx sim/cli.ts --scenario demo --kubeconfig "$kubeconfig" >.rollscope/sim.log 2>&1 &
+config="$PWD/.rollscope/rollscope.yaml"
+rm -f "$kubeconfig" "$config"
+npx tsx sim/cli.ts --scenario demo --kubeconfig "$kubeconfig" --rollscope-config "$config" >.rollscope/sim.log 2>&1 &
 sim_pid=$!
 trap 'kill $sim_pid 2>/dev/null || true' EXIT INT TERM
-for _ in $(seq 1 100); do [ -s "$kubeconfig" ] && break; sleep 0.2; done
-[ -s "$kubeconfig" ] || { cat .rollscope/sim.log; echo "the demo clusters did not start" >&2; exit 1; }
+for _ in $(seq 1 150); do [ -s "$config" ] && break; sleep 0.2; done
+[ -s "$config" ] || { cat .rollscope/sim.log; echo "the demo clusters did not start" >&2; exit 1; }
 
 echo
 echo "Rollscope demo: http://localhost:$PORT   (3 simulated clusters; kubeconfig: $kubeconfig)"
 echo "Stop with Ctrl-C."
-KUBECONFIG="$kubeconfig" npx next start -p "$PORT"
+ROLLSCOPE_CONFIG="$config" KUBECONFIG="$kubeconfig" npx next start -p "$PORT"

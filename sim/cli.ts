@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util";
 import { startSimulation } from "./cluster";
+import { writeRollscopeConfig } from "./rollscope-config";
 import type { ScenarioName } from "./scenarios";
 
-const USAGE = `usage: npx tsx sim/cli.ts --scenario demo|scale [--time-scale 30] [--seed 1] [--kubeconfig path] [--base-port N]
+const USAGE = `usage: npx tsx sim/cli.ts --scenario demo|scale [--time-scale 30] [--seed 1] [--kubeconfig path] [--rollscope-config path] [--base-port N]
        scale only: [--clusters 20] [--rollouts 250] [--rate 50]`;
 
 async function main(): Promise<void> {
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
       "time-scale": { type: "string", default: "30" },
       seed: { type: "string", default: "1" },
       kubeconfig: { type: "string" },
+      "rollscope-config": { type: "string" },
       "base-port": { type: "string" },
       clusters: { type: "string" },
       rollouts: { type: "string" },
@@ -38,6 +40,7 @@ async function main(): Promise<void> {
       ...(values.rate ? { changesPerSecond: Number(values.rate) } : {}),
     },
   });
+  if (values["rollscope-config"]) writeRollscopeConfig(values["rollscope-config"], sim.kubeconfigPath, sim.clusters);
   console.log(`scenario ${scenario}, time scale ×${values["time-scale"]}, seed ${values.seed}`);
   console.log(`kubeconfig: ${sim.kubeconfigPath}`);
   for (const c of sim.clusters) console.log(`  ${c.name.padEnd(10)} api ${c.url}  metrics ${c.metricsUrl}  ${JSON.stringify(c.labels)}`);
