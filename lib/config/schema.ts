@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { metricsSettingsSchema } from "@/lib/metrics/settings-schema";
+import { pluginSettingsSchema } from "@/lib/plugins/settings-schema";
+import { authConfigSchema, authorizationConfigSchema, checkAuthorizationClusters } from "./auth-schema";
 
 const prometheusAuthSchema = z.union([
   z.strictObject({ bearerToken: z.string().min(1) }),
@@ -32,19 +35,30 @@ export const clusterConfigSchema = z
     controllerNamespace: z.string().min(1).default("argo-rollouts"),
     label: z.string().max(40).optional(),
     prometheus: prometheusConfigSchema.optional(),
+    /** Plugin health and measured-traffic settings for this cluster; each key overrides the fleet-wide `plugins`. */
+    plugins: pluginSettingsSchema.optional(),
   })
   .refine((c) => Boolean(c.kubeconfig) !== Boolean(c.inCluster), {
     message: "set exactly one of kubeconfig (path and/or context) or inCluster: true",
   });
 
-export const rollscopeConfigSchema = z.strictObject({
-  clusters: z.array(clusterConfigSchema).min(1, { message: "list at least one cluster" }),
-  recorder: z
-    .strictObject({ retentionDays: z.number().int().min(1).max(3650).default(30) })
-    .default({ retentionDays: 30 }),
-  readOnly: z.boolean().default(false),
-});
+export const rollscopeConfigSchema = z
+  .strictObject({
+    clusters: z.array(clusterConfigSchema).min(1, { message: "list at least one cluster" }),
+    recorder: z
+      .strictObject({ retentionDays: z.number().int().min(1).max(3650).default(30) })
+      .default({ retentionDays: 30 }),
+    readOnly: z.boolean().default(false),
+    /** Fleet-wide plugin settings (SLO, stuck-router tolerance, measured-traffic and per-RPC queries). */
+    plugins: pluginSettingsSchema.default({}),
+    metrics: metricsSettingsSchema.default({ scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 } }),
+    auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
+    authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [] }),
+  })
+  .superRefine(checkAuthorizationClusters);
 
 export type PrometheusConfig = z.infer<typeof prometheusConfigSchema>;
 export type ClusterConfig = z.infer<typeof clusterConfigSchema>;
 export type RollscopeConfig = z.infer<typeof rollscopeConfigSchema>;
+export type AuthConfig = z.infer<typeof authConfigSchema>;
+export type AuthorizationConfig = z.infer<typeof authorizationConfigSchema>;

@@ -22,7 +22,9 @@ export type PluginFindingKind =
   | "drift-across-clusters"
   | "restart-needed"
   | "disabled-on-non-step"
-  | "key-mismatch-hint";
+  | "key-mismatch-hint"
+  /** Measured traffic share does not follow the applied weight (from the plugins service, needs Prometheus). */
+  | "stuck-router";
 
 export interface AffectedObject {
   cluster: string;

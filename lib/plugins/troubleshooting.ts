@@ -88,6 +88,15 @@ const RULES: readonly Rule[] = [
     }),
   },
   {
+    code: "invalid-location-scheme",
+    matches: has(/plugin location must be of http\(s\) or file scheme/i, /failed to parse plugin location/i),
+    explain: () => ({
+      cause: "A plugin location is not an http://, https:// or file:// URL; the controller exits at start-up.",
+      fix: `Use an https:// URL to the binary or a file:// path inside the controller image, then restart the controller: ${RESTART}`,
+      docs: PLUGINS_DOCS,
+    }),
+  },
+  {
     code: "sha256-mismatch",
     matches: has(/sha256 .*does not match/i, /checksum/i, /sha256 mismatch/i),
     explain: () => ({
@@ -167,15 +176,6 @@ const RULES: readonly Rule[] = [
         "shared emptyDir) at the path in location, then restart the controller: " +
         RESTART,
       docs: PLUGIN_SYSTEM_DOCS,
-    }),
-  },
-  {
-    code: "invalid-location-scheme",
-    matches: has(/plugin location must be of http\(s\) or file scheme/i, /failed to parse plugin location/i),
-    explain: () => ({
-      cause: "A plugin location is not an http://, https:// or file:// URL; the controller exits at start-up.",
-      fix: `Use an https:// URL to the binary or a file:// path inside the controller image, then restart the controller: ${RESTART}`,
-      docs: PLUGINS_DOCS,
     }),
   },
   {

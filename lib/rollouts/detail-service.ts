@@ -1,6 +1,8 @@
 import "server-only";
+import { listActionMarkers } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 import { getFleet } from "@/lib/fleet/fleet";
+import { getMeasuredTraffic } from "@/lib/plugins/service";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { ApiError } from "@/lib/http/api-error";
 import { toAnalysisRunViews } from "./analysis-runs";
@@ -98,15 +100,17 @@ export async function getRolloutHistory(cluster: string, namespace: string, name
   const watcher = clusterOrThrow(cluster);
   const rollout = watcher.rollout(namespace, name);
   const from = new Date(now.getTime() - RANGE_MS[range]);
-  const samples = await loadSamples(cluster, namespace, name, from);
+  const [samples, actionMarkers] = await Promise.all([loadSamples(cluster, namespace, name, from), listActionMarkers(cluster, namespace, name, from)]);
   if (!rollout && samples.length === 0) throw new ApiError("not_found", `Rollout ${namespace}/${name} not found in cluster ${cluster}`);
   const labels = rollout?.steps.map((s) => s.label) ?? [];
+  const markers = [...deriveTimelineMarkers(samples, labels).filter((m) => m.at >= from.toISOString()), ...actionMarkers];
   return {
     range,
     from: from.toISOString(),
     to: now.toISOString(),
     points: toWeightPoints(samples),
-    markers: deriveTimelineMarkers(samples, labels).filter((m) => m.at >= from.toISOString()),
-    measured: null,
+    // Audited actions ("promote by alice") sit beside the derived ones; a stable sort keeps same-instant order.
+    markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
+    measured: rollout ? await getMeasuredTraffic(cluster, namespace, name, from.getTime(), now.getTime()) : null,
   };
 }

@@ -13,6 +13,7 @@ export async function startBackgroundServices(): Promise<void> {
   const recorder = new Recorder({ retentionDays: fleet.config.recorder.retentionDays });
   globalForServices.rollscopeRecorder = recorder;
   await recorder.start(fleet);
+  await import("@/lib/metrics/scraper").then(({ startMetricsScraper }) => startMetricsScraper(fleet));
   const stop = async () => {
     await recorder.stop();
     await fleet.stop();

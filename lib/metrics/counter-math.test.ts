@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { computeWindowIncreases, histogramQuantile, quantileSeries, sumSeriesBy } from "./counter-math";
+
+const S = 1000;
+
+describe("computeWindowIncreases", () => {
+  const coverage = { fromMs: 0, toMs: 1_000 * S };
+
+  it("adds the changes inside each window and treats unchanged stretches as zero", () => {
+    const points = [
+      { atMs: 10 * S, value: 5 },
+      { atMs: 70 * S, value: 8 },
+      { atMs: 100 * S, value: 10 },
+    ];
+    expect(computeWindowIncreases(points, [60 * S, 120 * S, 180 * S], 60 * S, coverage)).toEqual([0, 5, 0]);
+  });
+
+  it("counts a reset as an increase of the new value (Prometheus' rule)", () => {
+    const points = [
+      { atMs: 10 * S, value: 50 },
+      { atMs: 70 * S, value: 3 },
+      { atMs: 80 * S, value: 7 },
+    ];
+    expect(computeWindowIncreases(points, [120 * S], 60 * S, coverage)).toEqual([7]);
+  });
+
+  it("is null before the series exists and outside scrape coverage", () => {
+    const points = [
+      { atMs: 100 * S, value: 0 },
+      { atMs: 130 * S, value: 2 },
+    ];
+    expect(computeWindowIncreases(points, [60 * S, 120 * S, 180 * S], 60 * S, coverage)).toEqual([null, 0, 2]);
+    expect(computeWindowIncreases(points, [180 * S, 240 * S], 60 * S, { fromMs: 0, toMs: 170 * S })).toEqual([2, null]);
+    expect(computeWindowIncreases(points, [180 * S], 60 * S, null)).toEqual([null]);
+  });
+});
+
+describe("histogramQuantile", () => {
+  it("interpolates inside the bucket holding the rank", () => {
+    const buckets = [
+      { le: 0.1, count: 50 },
+      { le: 0.5, count: 90 },
+      { le: Infinity, count: 100 },
+    ];
+    expect(histogramQuantile(0.5, buckets)).toBeCloseTo(0.1);
+    expect(histogramQuantile(0.7, buckets)).toBeCloseTo(0.3);
+    expect(histogramQuantile(0.25, buckets)).toBeCloseTo(0.05);
+  });
+
+  it("returns the highest finite bound when the rank is in +Inf, null without observations", () => {
+    expect(histogramQuantile(0.99, [{ le: 1, count: 1 }, { le: Infinity, count: 10 }])).toBe(1);
+    expect(histogramQuantile(0.5, [{ le: 1, count: 0 }, { le: Infinity, count: 0 }])).toBeNull();
+    expect(histogramQuantile(0.5, [{ le: 1, count: 3 }])).toBeNull();
+  });
+
+  it("makes non-monotonic bucket increases monotonic first", () => {
+    expect(histogramQuantile(0.5, [{ le: 0.1, count: 6 }, { le: 0.2, count: 5 }, { le: Infinity, count: 10 }])).toBeCloseTo(0.0833, 3);
+  });
+});
+
+describe("quantileSeries and sumSeriesBy", () => {
+  it("adds buckets of equal le across objects before interpolating", () => {
+    const series = [
+      { labels: { name: "a", le: "0.1" }, values: [1, null] },
+      { labels: { name: "a", le: "+Inf" }, values: [1, null] },
+      { labels: { name: "b", le: "0.1" }, values: [0, null] },
+      { labels: { name: "b", le: "+Inf" }, values: [3, null] },
+    ];
+    expect(sumSeriesBy(series, ["le"])).toEqual([
+      { labels: { le: "0.1" }, values: [1, null] },
+      { labels: { le: "+Inf" }, values: [4, null] },
+    ]);
+    const [first, second] = quantileSeries(0.5, series, 2);
+    expect(first).toBe(0.1);
+    expect(second).toBeNull();
+  });
+});

@@ -1,0 +1,35 @@
+import "server-only";
+import type { PrometheusConfig } from "@/lib/config/schema";
+import { createPrometheusClient, type PrometheusClient } from "@/lib/prometheus/client";
+import { alignMatrix, listRangeTimestamps } from "@/lib/prometheus/matrix";
+import { buildIncreaseQuery, injectLabelMatchers } from "@/lib/prometheus/promql";
+import type { IncreaseQuery, IncreaseSeries, MetricsSource, RangeSpec } from "./types";
+
+function hasEmptySet(query: IncreaseQuery): boolean {
+  return Object.values(query.filter ?? {}).some((value) => typeof value !== "string" && value.length === 0);
+}
+
+/** Metrics from the cluster's Prometheus (or a shared Prometheus/Thanos narrowed by the configured label matcher). */
+export function createPrometheusSource(config: PrometheusConfig, client: PrometheusClient = createPrometheusClient(config)): MetricsSource {
+  const matcher = config.labelMatcher?.trim();
+  const signal = `Prometheus ${client.describe}${matcher ? ` {${matcher}}` : ""}`;
+
+  async function run(promql: string, range: RangeSpec): Promise<IncreaseSeries[]> {
+    const matrix = await client.queryRange(promql, range.startMs, range.endMs, range.stepSeconds);
+    return alignMatrix(matrix, listRangeTimestamps(range.startMs, range.endMs, range.stepSeconds * 1000));
+  }
+
+  return {
+    kind: "prometheus",
+    signal,
+    async increase(query, range) {
+      if (hasEmptySet(query)) return [];
+      const promql = buildIncreaseQuery({ ...query, windowSeconds: range.stepSeconds, labelMatchers: matcher });
+      return run(promql, range);
+    },
+    queryRange: (promql, range) => run(injectLabelMatchers(promql, matcher), range),
+    async status() {
+      return { ok: true, error: null, lastSuccessAt: null };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import "server-only";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
+import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
+import { parseExposition } from "./exposition";
+import { fetchControllerMetrics } from "./fetch-controller-metrics";
+import { pruneScrapes, saveScrape } from "./sample-store";
+import { CONTROLLER_FAMILIES, planSampleRows, type SeriesState } from "./scrape-plan";
+
+/** What the scraper needs of the fleet: the configuration and each cluster's kubeconfig transport. */
+export interface ScrapeTargets {
+  config: RollscopeConfig;
+  clusters: ReadonlyArray<{ name: string; config: ClusterConfig; clients: { kubeConfig: KubeConfig } }>;
+}
+
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** The metric families one cluster's scrape keeps: the controller's plus any configured per-RPC plugin metrics. */
+export function listScrapeFamilies(config: RollscopeConfig, cluster: ClusterConfig): Set<string> {
+  const families = new Set<string>(CONTROLLER_FAMILIES);
+  const perRpc = resolvePluginSettings(config.plugins, cluster.plugins).perRpc;
+  if (perRpc?.callsMetric) families.add(perRpc.callsMetric);
+  if (perRpc?.durationMetric) families.add(perRpc.durationMetric);
+  return families;
+}
+
+/**
+ * Scrapes the controller metrics of every cluster that has no Prometheus, every `metrics.scrape.intervalSeconds`,
+ * through the API server's service proxy, and stores counter values for the scrape-mode metrics source.
+ */
+export class ControllerMetricsScraper {
+  private readonly state = new Map<string, { series: Map<string, SeriesState>; lastOkMs: number | null; running: boolean }>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private lastPruneMs = 0;
+
+  constructor(
+    private readonly targets: ScrapeTargets,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    const interval = this.targets.config.metrics.scrape.intervalSeconds * 1000;
+    void this.scrapeAll();
+    this.timer = setInterval(() => void this.scrapeAll(), interval);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  async scrapeAll(): Promise<void> {
+    const targets = this.targets.clusters.filter((cluster) => !cluster.config.prometheus);
+    await Promise.all(targets.map((cluster) => this.scrapeCluster(cluster.name)));
+    const now = this.now();
+    if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
+      this.lastPruneMs = now;
+      await pruneScrapes(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
+        console.error("[metrics] pruning scraped samples failed", err),
+      );
+    }
+  }
+
+  /** One scrape of one cluster; never throws (a failure is recorded and shown by the panels). */
+  async scrapeCluster(name: string): Promise<void> {
+    const cluster = this.targets.clusters.find((c) => c.name === name);
+    if (!cluster) return;
+    let state = this.state.get(name);
+    if (!state) this.state.set(name, (state = { series: new Map(), lastOkMs: null, running: false }));
+    if (state.running) return;
+    state.running = true;
+    const settings = this.targets.config.metrics.scrape;
+    const started = this.now();
+    try {
+      const text = await fetchControllerMetrics(cluster.clients.kubeConfig, cluster.config.controllerNamespace, settings.service, settings.timeoutMs);
+      const samples = await parseExposition(text, listScrapeFamilies(this.targets.config, cluster.config));
+      const at = this.now();
+      const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
+      await saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: at - started }, rows);
+      state.series = next;
+      state.lastOkMs = at;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
+        (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
+      );
+    } finally {
+      state.running = false;
+    }
+  }
+}
+
+const globalForScraper = globalThis as unknown as { rollscopeMetricsScraper?: ControllerMetricsScraper };
+
+/** Starts the process-wide scraper (once; kept across dev-server hot reloads). */
+export function startMetricsScraper(targets: ScrapeTargets): ControllerMetricsScraper {
+  globalForScraper.rollscopeMetricsScraper ??= new ControllerMetricsScraper(targets);
+  globalForScraper.rollscopeMetricsScraper.start();
+  return globalForScraper.rollscopeMetricsScraper;
+}

@@ -1,0 +1,79 @@
+import type { LabelFilter } from "@/lib/prometheus/promql";
+
+export type Labels = Record<string, string>;
+
+/** A query range on step-aligned timestamps; every point covers the `stepSeconds` that end at it. */
+export interface RangeSpec {
+  startMs: number;
+  endMs: number;
+  stepSeconds: number;
+}
+
+/** `sum by (<by>) (increase(<metric>{<filter>}[step]))`, whichever source answers it. */
+export interface IncreaseQuery {
+  metric: string;
+  filter?: LabelFilter;
+  by: readonly string[];
+}
+
+/** One group's increases on the range's timestamps; null where the source has no data for that window. */
+export interface IncreaseSeries {
+  labels: Labels;
+  values: Array<number | null>;
+}
+
+export type MetricsSourceKind = "prometheus" | "scrape";
+
+/** How a source is doing, for the panels that depend on it. */
+export interface MetricsSourceStatus {
+  ok: boolean;
+  /** What failed last, safe to show. */
+  error: string | null;
+  /** Last successful scrape (scrape mode), ISO. */
+  lastSuccessAt: string | null;
+}
+
+/**
+ * Where a cluster's controller metrics come from: its Prometheus (query_range over the HTTP API) or, without
+ * one, Rollscope's own scrape of the controller's /metrics through the API server proxy, kept in the database.
+ * Both answer the same question (counter increases per window), so the pages do not care which one it is.
+ */
+export interface MetricsSource {
+  readonly kind: MetricsSourceKind;
+  /** Human-readable signal origin, e.g. `Prometheus http://prom:9090 {cluster="prod-eu"}`. */
+  readonly signal: string;
+  increase(query: IncreaseQuery, range: RangeSpec): Promise<IncreaseSeries[]>;
+  /** Raw PromQL over the range (Prometheus mode only; scrape mode cannot evaluate PromQL). */
+  queryRange: ((promql: string, range: RangeSpec) => Promise<IncreaseSeries[]>) | null;
+  status(): Promise<MetricsSourceStatus>;
+}
+
+/** Builds a range whose timestamps are multiples of the step, so repeated requests and both sources line up. */
+export function alignRange(fromMs: number, toMs: number, stepSeconds: number): RangeSpec {
+  const stepMs = stepSeconds * 1000;
+  const endMs = Math.floor(toMs / stepMs) * stepMs;
+  const startMs = Math.min(endMs, Math.floor(fromMs / stepMs) * stepMs + stepMs);
+  return { startMs, endMs, stepSeconds };
+}
+
+/** The range's timestamps in ms. */
+export function rangeTimestamps(range: RangeSpec): number[] {
+  const stepMs = range.stepSeconds * 1000;
+  const out: number[] = [];
+  for (let t = range.startMs; t <= range.endMs; t += stepMs) out.push(t);
+  return out;
+}
+
+/** Whether a label set passes an exact / one-of filter. */
+export function matchesFilter(labels: Labels, filter: LabelFilter | undefined): boolean {
+  for (const [label, wanted] of Object.entries(filter ?? {})) {
+    const value = labels[label] ?? "";
+    if (typeof wanted === "string" ? value !== wanted : !wanted.includes(value)) return false;
+  }
+  return true;
+}
+
+/** Canonical key of a label set (sorted), used to group and to store series. */
+export function labelsKey(labels: Labels): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
+}

@@ -1,0 +1,37 @@
+import { mergeMeasuredTrafficTemplates, type ResolvedTemplate } from "./measured-traffic";
+import type { PerRpcSettings, PluginSettings } from "./settings-schema";
+
+export const DEFAULT_SLO_TARGET = 0.99;
+export const DEFAULT_STUCK_TOLERANCE_PERCENT = 10;
+export const DEFAULT_STUCK_FOR_SECONDS = 120;
+export const DEFAULT_MEASURED_WINDOW = "1m";
+
+export interface EffectivePluginSettings {
+  sloTarget: number;
+  sloByPlugin: Record<string, number>;
+  stuckRouter: { tolerancePercent: number; forSeconds: number };
+  measuredTraffic: { window: string; templates: Record<string, ResolvedTemplate> };
+  perRpc: PerRpcSettings | null;
+}
+
+/** The settings in force for one cluster: its own `plugins` block over the fleet-wide one over the defaults. */
+export function resolvePluginSettings(fleet: PluginSettings | undefined, cluster: PluginSettings | undefined): EffectivePluginSettings {
+  return {
+    sloTarget: cluster?.slo?.target ?? fleet?.slo?.target ?? DEFAULT_SLO_TARGET,
+    sloByPlugin: { ...(fleet?.slo?.plugins ?? {}), ...(cluster?.slo?.plugins ?? {}) },
+    stuckRouter: {
+      tolerancePercent: cluster?.stuckRouter?.tolerancePercent ?? fleet?.stuckRouter?.tolerancePercent ?? DEFAULT_STUCK_TOLERANCE_PERCENT,
+      forSeconds: cluster?.stuckRouter?.forSeconds ?? fleet?.stuckRouter?.forSeconds ?? DEFAULT_STUCK_FOR_SECONDS,
+    },
+    measuredTraffic: {
+      window: cluster?.measuredTraffic?.window ?? fleet?.measuredTraffic?.window ?? DEFAULT_MEASURED_WINDOW,
+      templates: mergeMeasuredTrafficTemplates(fleet?.measuredTraffic?.templates, cluster?.measuredTraffic?.templates),
+    },
+    perRpc: cluster?.perRpc ?? fleet?.perRpc ?? null,
+  };
+}
+
+/** The SLO target of one plugin in a cluster. */
+export function sloTargetOf(settings: EffectivePluginSettings, plugin: string): number {
+  return settings.sloByPlugin[plugin] ?? settings.sloTarget;
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildIncreaseQuery,
+  checkPromqlSyntax,
+  formatLabelFilter,
+  formatPromDuration,
+  injectLabelMatchers,
+  listSelectedMetrics,
+  parsePromDuration,
+  renderPromqlTemplate,
+} from "./promql";
+
+describe("checkPromqlSyntax", () => {
+  it("accepts valid queries and locates the first error", () => {
+    expect(checkPromqlSyntax('sum by (plugin) (rate(x_total{a="b"}[5m]))')).toBeNull();
+    const error = checkPromqlSyntax('sum(rate(foo{a="b"[5m]))');
+    expect(error?.column).toBe(19);
+    expect(error?.message).toContain("column 19");
+    expect(checkPromqlSyntax("  ")?.message).toBe("is empty");
+  });
+});
+
+describe("injectLabelMatchers", () => {
+  it("adds the matcher to every selector, with or without braces", () => {
+    expect(injectLabelMatchers('sum(rate(a_total{x="1"}[1m])) / sum(rate(b_total[1m])) + c{}', 'cluster="prod-eu"')).toBe(
+      'sum(rate(a_total{cluster="prod-eu", x="1"}[1m])) / sum(rate(b_total{cluster="prod-eu"}[1m])) + c{cluster="prod-eu"}',
+    );
+  });
+
+  it("leaves strings and function names alone and is a no-op without a matcher", () => {
+    const query = 'label_replace(up, "dst", "$1", "src", "(.*)")';
+    expect(injectLabelMatchers(query, 'cluster="x"')).toBe('label_replace(up{cluster="x"}, "dst", "$1", "src", "(.*)")');
+    expect(injectLabelMatchers(query, undefined)).toBe(query);
+  });
+});
+
+describe("templates", () => {
+  it("renders variables escaped and reports missing ones", () => {
+    expect(renderPromqlTemplate('x{svc="${canaryService}"}[${window}]', { canaryService: 'a"b', window: "1m" })).toEqual({
+      ok: true,
+      promql: 'x{svc="a\\"b"}[1m]',
+    });
+    expect(renderPromqlTemplate('x{svc="${canaryService}", h="${canaryHash}"}', { canaryService: null, canaryHash: "" })).toEqual({
+      ok: false,
+      missing: ["canaryService", "canaryHash"],
+    });
+  });
+
+  it("lists selected metric names", () => {
+    expect(listSelectedMetrics("sum(rate(a_total[1m])) / on() b")).toEqual(["a_total", "b"]);
+  });
+});
+
+describe("builders", () => {
+  it("builds sum-by-increase queries with value sets and the cluster matcher", () => {
+    expect(
+      buildIncreaseQuery({
+        metric: "rollout_events_total",
+        filter: { namespace: ["shop", "pay.ments"], reason: "TrafficRoutingError" },
+        by: ["namespace", "name", "reason"],
+        windowSeconds: 60,
+        labelMatchers: 'cluster="prod-eu"',
+      }),
+    ).toBe(
+      'sum by (namespace, name, reason) (increase(rollout_events_total{cluster="prod-eu", namespace=~"shop|pay\\\\.ments", reason="TrafficRoutingError"}[1m]))',
+    );
+    expect(formatLabelFilter({ a: ["x"] })).toBe('{a="x"}');
+  });
+
+  it("formats and parses durations", () => {
+    expect([formatPromDuration(30), formatPromDuration(300), formatPromDuration(7200), formatPromDuration(90)]).toEqual(["30s", "5m", "2h", "90s"]);
+    expect(parsePromDuration("1h30m")).toBe(5400);
+    expect(parsePromDuration("5 minutes")).toBeNull();
+  });
+});

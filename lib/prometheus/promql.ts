@@ -1,0 +1,150 @@
+import { parser } from "@prometheus-io/lezer-promql";
+
+/** A PromQL syntax problem, with the 1-based column it was found at. */
+export interface PromqlSyntaxError {
+  column: number;
+  message: string;
+}
+
+/**
+ * Syntax check with the Prometheus project's own PromQL grammar (the one its web UI uses). Null when the text
+ * parses; otherwise where the parser first gave up. Semantic errors (unknown functions' arity, type mismatches)
+ * are left to Prometheus, which answers them with `bad_data`.
+ */
+export function checkPromqlSyntax(promql: string): PromqlSyntaxError | null {
+  if (promql.trim() === "") return { column: 1, message: "is empty" };
+  const tree = parser.parse(promql);
+  let errorAt: number | null = null;
+  tree.iterate({
+    enter(node) {
+      if (errorAt === null && node.type.isError) errorAt = node.from;
+      return errorAt === null;
+    },
+  });
+  if (errorAt === null) return null;
+  const at: number = errorAt;
+  const near = promql.slice(at, at + 12);
+  return {
+    column: at + 1,
+    message: near ? `unexpected input near "${near}" at column ${at + 1}` : `unexpected end of query at column ${at + 1}`,
+  };
+}
+
+/**
+ * Adds label matchers (e.g. `cluster="prod-eu"`) to every vector selector of a query, so one Prometheus or
+ * Thanos shared by several clusters answers for one of them. Selectors inside strings are left alone because
+ * the grammar, not a regex, finds them.
+ */
+export function injectLabelMatchers(promql: string, matchers: string | undefined): string {
+  const extra = matchers?.trim();
+  if (!extra) return promql;
+  const edits: Array<{ at: number; text: string }> = [];
+  const tree = parser.parse(promql);
+  const cursor = tree.cursor();
+  do {
+    if (cursor.type.name !== "VectorSelector") continue;
+    const selector = cursor.node;
+    const labelMatchers = selector.getChild("LabelMatchers");
+    if (labelMatchers) {
+      const inner = promql.slice(labelMatchers.from + 1, labelMatchers.to - 1).trim();
+      edits.push({ at: labelMatchers.from + 1, text: inner === "" ? extra : `${extra}, ` });
+    } else {
+      const identifier = selector.getChild("Identifier");
+      if (identifier) edits.push({ at: identifier.to, text: `{${extra}}` });
+    }
+  } while (cursor.next());
+  return edits
+    .sort((a, b) => b.at - a.at)
+    .reduce((text, edit) => text.slice(0, edit.at) + edit.text + text.slice(edit.at), promql);
+}
+
+/** Metric names the query selects by name (`foo{…}`), for the scrape mode to know which families to keep. */
+export function listSelectedMetrics(promql: string): string[] {
+  const names = new Set<string>();
+  const tree = parser.parse(promql);
+  const cursor = tree.cursor();
+  do {
+    if (cursor.type.name !== "VectorSelector") continue;
+    const identifier = cursor.node.getChild("Identifier");
+    if (identifier) names.add(promql.slice(identifier.from, identifier.to));
+  } while (cursor.next());
+  return [...names];
+}
+
+const VARIABLE = /\$\{([A-Za-z][A-Za-z0-9]*)\}/g;
+
+/** `${name}` placeholders used by a template, in order of first use. */
+export function listTemplateVariables(template: string): string[] {
+  return [...new Set([...template.matchAll(VARIABLE)].map((match) => match[1]))];
+}
+
+/** Escapes a value for use inside a double-quoted PromQL string. */
+export function escapePromqlString(value: string): string {
+  return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+}
+
+/** Escapes a literal for a RE2 regex matcher inside a double-quoted PromQL string (`=~"a|b"`). */
+export function escapePromqlRegex(value: string): string {
+  return escapePromqlString(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+}
+
+export type TemplateRender = { ok: true; promql: string } | { ok: false; missing: string[] };
+
+/**
+ * Replaces `${name}` with the value's PromQL-escaped text. Every variable must have a value: a query with an empty
+ * service or hash would silently select the wrong series, so the caller reports what is missing instead.
+ */
+export function renderPromqlTemplate(template: string, values: Readonly<Record<string, string | null | undefined>>): TemplateRender {
+  const missing = listTemplateVariables(template).filter((name) => {
+    const value = values[name];
+    return value === undefined || value === null || value === "";
+  });
+  if (missing.length > 0) return { ok: false, missing };
+  return { ok: true, promql: template.replace(VARIABLE, (_, name: string) => escapePromqlString(String(values[name]))) };
+}
+
+/** A Prometheus duration for a number of seconds (`90s`, `5m`, `1h`). */
+export function formatPromDuration(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  if (s % 3600 === 0) return `${s / 3600}h`;
+  if (s % 60 === 0) return `${s / 60}m`;
+  return `${s}s`;
+}
+
+/** Parses a Prometheus duration such as `30s`, `1m`, `1h30m`; null when it is not one. */
+export function parsePromDuration(text: string): number | null {
+  const units: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_536_000 };
+  if (!/^(\d+(ms|s|m|h|d|w|y))+$/.test(text)) return null;
+  let total = 0;
+  for (const match of text.matchAll(/(\d+)(ms|s|m|h|d|w|y)/g)) total += Number(match[1]) * units[match[2]];
+  return total;
+}
+
+export type LabelFilter = Readonly<Record<string, string | readonly string[]>>;
+
+/** `{a="x", b=~"y|z"}` for exact values and value sets (an empty set matches nothing, as `=~""` would not). */
+export function formatLabelFilter(filter: LabelFilter | undefined): string {
+  const parts: string[] = [];
+  for (const [label, value] of Object.entries(filter ?? {})) {
+    if (typeof value === "string") parts.push(`${label}="${escapePromqlString(value)}"`);
+    else if (value.length === 1) parts.push(`${label}="${escapePromqlString(value[0])}"`);
+    else parts.push(`${label}=~"${value.length === 0 ? "$^" : value.map(escapePromqlRegex).join("|")}"`);
+  }
+  return parts.length === 0 ? "" : `{${parts.join(", ")}}`;
+}
+
+/**
+ * `sum by (…) (increase(metric{…}[window]))`: evaluated by query_range with step = window, each point is the
+ * counter's increase over the window that ends at it, so consecutive points do not overlap.
+ */
+export function buildIncreaseQuery(input: {
+  metric: string;
+  filter?: LabelFilter;
+  by: readonly string[];
+  windowSeconds: number;
+  labelMatchers?: string;
+}): string {
+  const selector = `${input.metric}${formatLabelFilter(input.filter)}`;
+  const query = `sum by (${input.by.join(", ")}) (increase(${selector}[${formatPromDuration(input.windowSeconds)}]))`;
+  return injectLabelMatchers(query, input.labelMatchers);
+}

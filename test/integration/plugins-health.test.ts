@@ -1,0 +1,240 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
+import { Fleet } from "@/lib/fleet/fleet";
+import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
+import { createScrapeSource } from "@/lib/metrics/scrape-source";
+import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
+import type { MetricsSource } from "@/lib/metrics/types";
+import { DEFAULT_MEASURED_TRAFFIC_TEMPLATES } from "@/lib/plugins/measured-traffic";
+import { findStuckRouters, getMeasuredTraffic, getPluginHealth, getPluginsOverview, type PluginServiceDeps } from "@/lib/plugins/service";
+import type { PluginHealthView } from "@/lib/plugins/view-types";
+import { Recorder } from "@/lib/recorder/recorder";
+import { startSimulation, type SimulationHandle } from "@/sim/cluster";
+import { findResourceType } from "@/sim/resources";
+import { startPrometheus, type PrometheusHandle } from "@/test/harness/prometheus";
+
+/**
+ * Plugin health against the demo simulator and a REAL Prometheus (Debian's /usr/bin/prometheus) scraping the
+ * simulated controllers, plus Rollscope's own scrape through the API server's service proxy — both at once on
+ * the same run, so the two metrics modes can be compared. Fault rates are set on the simulated plugins.
+ *
+ * Tolerances: a plugin's derived success rate within ±0.08 of 1 − fault rate (binomial noise over the few hundred
+ * reconciles of a 100 s run is ≈ ±0.03 at one sigma); per-RPC SetWeight within ±0.08; scrape and Prometheus mode
+ * within ±0.06 of each other (Prometheus' increase() extrapolates at window edges, the scrape mode does not).
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const RUN_SECONDS = Number(process.env.PLUGINS_IT_RUN_SECONDS ?? 100);
+const CONTOUR_FAULT = 0.3;
+const GATEWAY_FAULT = 0.2;
+const RATE_TOLERANCE = 0.08;
+const MODE_TOLERANCE = 0.06;
+/** The simulator runs 30× faster than real time, so weights move every few seconds; only a parked canary stays put. */
+const STUCK_FOR_SECONDS = 30;
+
+let sim: SimulationHandle;
+let fleet: Fleet;
+let recorder: Recorder;
+let scraper: ControllerMetricsScraper;
+let prometheus: PrometheusHandle | null = null;
+let workDir = "";
+let config: RollscopeConfig;
+let promDeps: PluginServiceDeps;
+let scrapeDeps: PluginServiceDeps;
+let measuredAt = 0;
+
+function pluginSettings(window: string) {
+  return {
+    slo: { target: 0.99 },
+    stuckRouter: { tolerancePercent: 10, forSeconds: STUCK_FOR_SECONDS },
+    // The simulator reports plugin-routed traffic as Istio request metrics; use the Istio shape for every router.
+    measuredTraffic: { window, templates: { generic: DEFAULT_MEASURED_TRAFFIC_TEMPLATES.Istio } },
+    perRpc: { callsMetric: "rollscope_sim_plugin_rpc_total", durationMetric: "rollscope_sim_plugin_rpc_duration_seconds" },
+  };
+}
+
+/**
+ * The demo's stuck profile is glooplatform in prod-us (search-api): the router reports success but its data plane
+ * keeps the old split. Pause search-api once a canary weight is applied, so the stuck split lasts long enough.
+ */
+function parkStuckCanary(): void {
+  const store = sim.cluster("prod-us").store;
+  const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
+  const timer = setInterval(() => {
+    const ro = store.tryGet(rollouts, "search", "search-api") as { status?: { canary?: { weights?: { canary?: { weight?: number } } } } } | undefined;
+    if ((ro?.status?.canary?.weights?.canary?.weight ?? 0) <= 0) return;
+    store.update(rollouts, "search", "search-api", (draft) => {
+      (draft.spec as { paused?: boolean }).paused = true;
+    });
+    clearInterval(timer);
+  }, 200);
+  timer.unref();
+}
+
+function findHealth(views: readonly PluginHealthView[], cluster: string, plugin: string): PluginHealthView {
+  const view = views.find((v) => v.cluster === cluster && v.plugin === plugin);
+  if (!view) {
+    const states = fleet.clusterStates().map((c) => `${c.name}:${c.connection}:${c.rolloutCount}:${c.error ?? ""}`);
+    throw new Error(`no health for ${plugin} in ${cluster}: ${views.map((v) => `${v.cluster}/${v.plugin}`).join(", ")}; clusters ${states.join(" ")}`);
+  }
+  return view;
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), "rollscope-plugins-it-"));
+  process.env.DATABASE_URL = `file:${path.join(workDir, "rollscope.db")}`;
+  const migrate = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+    cwd: repoRoot,
+    env: process.env,
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+
+  sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 11, kubeconfigPath: path.join(workDir, "kubeconfig") });
+  sim.cluster("prod-eu").controller.setPluginProfile("argoproj-labs/gatewayAPI", { setWeightFailureRate: GATEWAY_FAULT, latencyMs: 40 });
+  parkStuckCanary();
+  prometheus = await startPrometheus({ targets: sim.clusters.map((c) => ({ job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } })) });
+
+  config = rollscopeConfigSchema.parse({
+    clusters: sim.clusters.map((c) => ({
+      name: c.name,
+      kubeconfig: { path: sim.kubeconfigPath, context: c.name },
+      prometheus: { url: prometheus!.url, labelMatcher: `cluster="${c.name}"`, timeoutMs: 10_000 },
+    })),
+    plugins: pluginSettings("5s"),
+    metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
+  });
+  fleet = new Fleet(config);
+  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 });
+  await recorder.start(fleet);
+  // The scraper serves the scrape mode: it ignores clusters with a Prometheus, so hand it a Prometheus-less view.
+  const scrapeConfig = { ...config, clusters: config.clusters.map(({ prometheus: _p, ...rest }) => rest) };
+  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) });
+  scraper.start();
+
+  const sources = new Map<string, { prom: MetricsSource; scrape: MetricsSource }>();
+  for (const cluster of config.clusters) {
+    sources.set(cluster.name, {
+      prom: createPrometheusSource(cluster.prometheus!),
+      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }),
+    });
+  }
+  const now = () => measuredAt;
+  promDeps = { config, clusters: fleet.clusters, source: (c) => sources.get(c.name)!.prom, now };
+  scrapeDeps = { config, clusters: fleet.clusters, source: (c) => sources.get(c.name)!.scrape, now };
+
+  await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
+  // Both modes answer for the same instant, a little in the past so every scrape of it has landed.
+  measuredAt = Date.now() - 6_000;
+}, RUN_SECONDS * 1000 + 120_000);
+
+afterAll(async () => {
+  scraper?.stop();
+  await recorder?.stop();
+  await fleet?.stop();
+  await sim?.stop();
+  await prometheus?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("plugin health against the demo simulator and a real Prometheus", () => {
+  it("derives each faulty plugin's success rate from controller signals, matching the injected fault rate", async () => {
+    const report = await getPluginHealth({ range: "15m" }, promDeps);
+    const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
+    expect(contour.derived.error).toBeNull();
+    expect(contour.derived.signal).toMatch(/^DERIVED/);
+    const total = contour.derived.data!.total!;
+    expect(total.attempts).toBeGreaterThan(40);
+    expect(Math.abs(total.successRate! - (1 - CONTOUR_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+    const gateway = findHealth(report.plugins, "prod-eu", "argoproj-labs/gatewayAPI");
+    expect(Math.abs(gateway.derived.data!.total!.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+    const healthy = findHealth(report.plugins, "prod-eu", "argoproj-labs/openshift");
+    expect(healthy.derived.data!.total!.successRate ?? 1).toBeGreaterThanOrEqual(0.99);
+    // 30 % failures against a 99 % SLO burn the budget far faster than 14.4×.
+    expect(contour.slo.data!.burn.find((b) => b.window === "1h")!.status).toBe("critical");
+    expect(contour.failuresByMethod.data!.find((m) => m.method === "SetWeight")!.failures).toBeGreaterThan(0);
+    expect(contour.warnings.data!.some((w) => w.reason === "TrafficRoutingError" && w.hint?.code === "set-weight-failed")).toBe(true);
+    expect(contour.latency.data!.p95).not.toBeNull();
+  });
+
+  it("uses the configured per-RPC metric where the cluster exposes it (simulator-only family)", async () => {
+    const report = await getPluginHealth({ range: "15m", cluster: "prod-eu", plugin: "argoproj-labs/gatewayAPI" }, promDeps);
+    const perRpc = report.plugins[0].perRpc!;
+    expect(perRpc.error).toBeNull();
+    expect(perRpc.signal).toMatch(/not upstream/);
+    const setWeight = perRpc.data!.methods.find((m) => m.method === "SetWeight")!;
+    expect(setWeight.calls).toBeGreaterThan(40);
+    expect(Math.abs(setWeight.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+    expect(setWeight.p50).toBeGreaterThan(0.025);
+  });
+
+  it("gives the same answer in direct-scrape mode as in Prometheus mode", async () => {
+    const [prom, scrape] = await Promise.all([getPluginHealth({ range: "15m" }, promDeps), getPluginHealth({ range: "15m" }, scrapeDeps)]);
+    for (const [cluster, plugin] of [
+      ["prod-eu", "argoproj-labs/contour"],
+      ["prod-eu", "argoproj-labs/gatewayAPI"],
+    ] as const) {
+      const a = findHealth(prom.plugins, cluster, plugin).derived.data!.total!;
+      const scraped = findHealth(scrape.plugins, cluster, plugin);
+      expect(scraped.derived.error).toBeNull();
+      const b = scraped.derived.data!.total!;
+      expect(findHealth(scrape.plugins, cluster, plugin).derived.signal).toMatch(/scraped by Rollscope/);
+      expect(Math.abs(a.successRate! - b.successRate!)).toBeLessThanOrEqual(MODE_TOLERANCE);
+      expect(b.attempts).toBeGreaterThan(0.7 * a.attempts);
+      expect(b.attempts).toBeLessThan(1.3 * a.attempts);
+    }
+    const perRpc = findHealth(scrape.plugins, "prod-eu", "argoproj-labs/gatewayAPI").perRpc!.data!;
+    expect(Math.abs(perRpc.methods.find((m) => m.method === "SetWeight")!.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+  });
+
+  it("raises a stuck-router finding for the simulator's stuck profile (prod-us glooplatform) and no other", async () => {
+    measuredAt = Date.now();
+    const findings = await findStuckRouters(promDeps, fleet.cluster("prod-us")!);
+    const stuck = findings.filter((f) => f.kind === "stuck-router");
+    expect(stuck.map((f) => f.affected[0].name)).toContain("search-api");
+    expect(stuck.every((f) => f.affected[0].plugin === "solo-io/glooplatform")).toBe(true);
+    const eu = await findStuckRouters(promDeps, fleet.cluster("prod-eu")!);
+    expect(eu).toEqual([]);
+  });
+
+  it("lists registry, matrix and findings for the fleet, and says measured traffic needs Prometheus in scrape mode", async () => {
+    const overview = await getPluginsOverview(scrapeDeps);
+    expect(overview.matrix.clusters).toEqual(["prod-eu", "prod-us", "staging"]);
+    const consul = overview.matrix.rows.find((r) => r.name === "hashicorp/consul")!;
+    expect(consul.cells.staging.state).toBe("referenced-not-registered");
+    expect(overview.findings.some((f) => f.kind === "referenced-not-registered" && f.affected.some((a) => a.cluster === "staging" && a.name === "notifications"))).toBe(true);
+    expect(overview.findings.some((f) => f.kind === "missing-sha256" && f.affected[0].cluster === "prod-us")).toBe(true);
+    expect(overview.clusters.every((c) => c.metrics.kind === "scrape" && c.metrics.ok)).toBe(true);
+
+    const now = Date.now();
+    const scraped = await getMeasuredTraffic("prod-eu", "shop", "checkout", now - 300_000, now, scrapeDeps);
+    expect(scraped?.error).toMatch(/needs Prometheus/);
+    const measured = await getMeasuredTraffic("prod-eu", "shop", "checkout", now - 300_000, now, { ...promDeps, now: Date.now });
+    expect(measured?.error).toBeNull();
+    expect(measured?.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond ?? 0) > 0)).toBe(true);
+  });
+
+  it("keeps working when Prometheus is down, and names a template that is not valid PromQL", async () => {
+    const down = createPrometheusSource({ url: "http://127.0.0.1:9", timeoutMs: 500 });
+    const downDeps: PluginServiceDeps = { ...promDeps, source: () => down, now: Date.now };
+    const report = await getPluginHealth({ range: "15m", cluster: "prod-eu" }, downDeps);
+    const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
+    expect(contour.derived.error).toMatch(/unreachable/);
+    expect(contour.warnings.error).toBeNull();
+    const overview = await getPluginsOverview(downDeps);
+    expect(overview.matrix.rows.length).toBeGreaterThan(0);
+
+    const broken = rollscopeConfigSchema.parse({
+      ...config,
+      plugins: { ...config.plugins, measuredTraffic: { window: "5s", templates: { generic: { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } } } },
+    });
+    const brokenDeps: PluginServiceDeps = { ...promDeps, config: broken, now: Date.now };
+    const measured = await getMeasuredTraffic("prod-eu", "shop", "catalog", Date.now() - 300_000, Date.now(), brokenDeps);
+    expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.generic\.canary is not valid PromQL/);
+    expect((await getPluginsOverview(brokenDeps)).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
+  });
+});
