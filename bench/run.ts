@@ -202,7 +202,7 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Distrib
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    await page.goto(`${stack.app.url}/?q=bench-probe`);
+    await page.goto(`${stack.app.url}/?q=bench-probe`, { waitUntil: "domcontentloaded", timeout: 60_000 });
     await page.waitForSelector('[data-testid="rollout-row"][data-key*="bench-probe-4"] [data-testid="canary-weight"]', { timeout: 60_000 });
     await page.evaluate(() => {
       const log: Array<{ key: string; text: string; at: number }> = [];
@@ -244,7 +244,7 @@ async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; 
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     const start = Date.now();
-    await page.goto(app.url);
+    await page.goto(app.url, { waitUntil: "domcontentloaded", timeout: 60_000 });
     await page.waitForSelector('[data-testid="rollout-row"]', { timeout: 60_000 });
     const firstRowMs = Date.now() - start;
     const jsBytes = await page.evaluate(() =>
