@@ -26,3 +26,9 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   }
   return (await res.json()) as T;
 }
+
+/** React Query retry policy: a 4xx (unknown rollout, forbidden) will not change by asking again. */
+export function retryUnlessClientError(failureCount: number, error: unknown): boolean {
+  if (error instanceof FetchError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}

@@ -1,51 +1,26 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import type { LiveDelta, LiveSnapshot } from "@/lib/live/delta-log";
+import { useQuery } from "@tanstack/react-query";
 import type { FleetSnapshot } from "@/lib/rollouts/service";
-import { applyLiveDeltas } from "./apply-live-deltas";
 import { fetchJson } from "./fetch-json";
+import { useFallbackInterval } from "./live-stream";
 import { queryKeys } from "./query-keys";
 
-export type LiveStatus = "connecting" | "live" | "reconnecting";
-
-/** The fleet overview rows, kept current by the /api/stream SSE feed writing into the React Query cache. */
+/**
+ * The fleet overview rows (`GET /api/rollouts`). The tab's live stream (LiveStreamProvider) writes its snapshot
+ * and deltas into this query's cache entry, so the list stays current without refetching.
+ */
 export function useFleetRollouts() {
-  const queryClient = useQueryClient();
-  const [liveStatus, setLiveStatus] = useState<LiveStatus>("connecting");
-  const query = useQuery({
+  return useQuery({
     queryKey: queryKeys.fleet(),
-    queryFn: () => fetchJson<FleetSnapshot>("/api/rollouts"),
+    queryFn: async ({ signal, client, queryKey }) => {
+      const startedAt = Date.now();
+      const listed = await fetchJson<FleetSnapshot>("/api/rollouts", { signal });
+      // The stream may have delivered a newer snapshot (and deltas) while this request was in flight.
+      const state = client.getQueryState<FleetSnapshot>(queryKey);
+      return state?.data && state.dataUpdatedAt > startedAt ? state.data : listed;
+    },
     staleTime: Infinity,
+    refetchInterval: useFallbackInterval(),
   });
-
-  useEffect(() => {
-    const source = new EventSource("/api/stream");
-    let pending: LiveDelta[] = [];
-    let flush: number | undefined;
-    const apply = () => {
-      flush = undefined;
-      const batch = pending;
-      pending = [];
-      queryClient.setQueryData<FleetSnapshot>(queryKeys.fleet(), (old) => (old ? applyLiveDeltas(old, batch) : old));
-    };
-    source.addEventListener("open", () => setLiveStatus("live"));
-    source.addEventListener("error", () => setLiveStatus("reconnecting"));
-    source.addEventListener("snapshot", (e) => {
-      const snapshot = JSON.parse((e as MessageEvent<string>).data) as LiveSnapshot;
-      pending = [];
-      queryClient.setQueryData<FleetSnapshot>(queryKeys.fleet(), { ...snapshot, generatedAt: new Date().toISOString() });
-    });
-    source.addEventListener("delta", (e) => {
-      pending.push(JSON.parse((e as MessageEvent<string>).data) as LiveDelta);
-      flush ??= window.setTimeout(apply, 50);
-    });
-    return () => {
-      source.close();
-      if (flush !== undefined) window.clearTimeout(flush);
-    };
-  }, [queryClient]);
-
-  return { ...query, liveStatus };
 }

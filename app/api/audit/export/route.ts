@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { AUDIT_EXPORT_FORMATS, AuditQuery } from "@/lib/audit/schema";
+import { exportAuditEntries } from "@/lib/audit/service";
+import { withRoute } from "@/lib/http/route";
+
+export const dynamic = "force-dynamic";
+
+const exportQuery = AuditQuery.extend({ format: z.enum(AUDIT_EXPORT_FORMATS).default("csv") });
+
+/** Every audit entry matching the filters, as a CSV or JSON download. */
+export const GET = withRoute(async (request) => {
+  const { format, ...query } = exportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const file = await exportAuditEntries(query, format);
+  return new Response(file.body, {
+    headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" },
+  });
+});

@@ -1,0 +1,193 @@
+"use client";
+
+import Link from "next/link";
+import { useMemo } from "react";
+import type { ChartState } from "@/components/charts/chart-state";
+import { RangeSelector } from "@/components/charts/range-selector";
+import { WeightChart } from "@/components/charts/weight-chart";
+import { toWeightChartData, type WeightChartData } from "@/components/charts/weight-chart-data";
+import { connectionLabel } from "@/components/clusters/connection";
+import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
+import { ConditionsList } from "@/components/rollouts/conditions-list";
+import { EventList } from "@/components/rollouts/event-list";
+import { PauseCallout } from "@/components/rollouts/pause-callout";
+import { RevisionTable } from "@/components/rollouts/revision-table";
+import { RolloutHeader } from "@/components/rollouts/rollout-header";
+import { StepsList } from "@/components/rollouts/steps-list";
+import { WeightsPanel } from "@/components/rollouts/weights-panel";
+import { buttonClasses } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { useNow } from "@/components/ui/use-now";
+import { FetchError } from "@/lib/queries/fetch-json";
+import { useRolloutDetail } from "@/lib/queries/use-rollout-detail";
+import { useRolloutHistory } from "@/lib/queries/use-rollout-history";
+import { RANGES, useHistoryRange } from "./use-history-range";
+
+interface Props {
+  cluster: string;
+  namespace: string;
+  name: string;
+}
+
+function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & { emptyMessage?: string }) {
+  const [range, setRange] = useHistoryRange();
+  const history = useRolloutHistory(cluster, namespace, name, range);
+  const chartData = useMemo(() => (history.data ? toWeightChartData(history.data) : null), [history.data]);
+
+  const state: ChartState<WeightChartData> =
+    history.isPending || (history.isPlaceholderData && !chartData)
+      ? { status: "loading" }
+      : history.error && !chartData
+        ? { status: "error", message: history.error.message, onRetry: () => void history.refetch() }
+        : !chartData || (chartData.rows.length === 0 && chartData.markers.length === 0)
+          ? { status: "empty", message: emptyMessage ?? `No weight changes recorded in the last ${range}` }
+          : { status: "data", data: chartData };
+
+  return (
+    <Card aria-labelledby="weight-history-title">
+      <CardHeader
+        id="weight-history-title"
+        title="Traffic weight"
+        meta={
+          history.isPlaceholderData
+            ? "loading range…"
+            : history.error && chartData
+              ? `refresh failed: ${history.error.message}`
+              : history.data && <RelativeTime at={history.data.to} prefix="as of " />
+        }
+        actions={<RangeSelector ranges={RANGES} value={range} onChange={setRange} />}
+      />
+      <CardBody>
+        <WeightChart state={state} range={range} />
+      </CardBody>
+    </Card>
+  );
+}
+
+function DetailSkeleton() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy>
+      <Skeleton className="h-8 w-72" />
+      <Skeleton className="h-20 w-full" />
+      <div className="grid gap-4 xl:grid-cols-[minmax(300px,380px)_minmax(0,1fr)]">
+        <SkeletonRows rows={8} label="Loading rollout…" />
+        <Skeleton className="h-80 w-full" />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * One rollout, kept live: the tab's stream invalidates this rollout's detail and history queries whenever a
+ * delta for it arrives, so they refetch within a second of the change.
+ */
+export function RolloutDetailView({ cluster, namespace, name }: Props) {
+  const detail = useRolloutDetail(cluster, namespace, name);
+  const now = useNow(10_000);
+
+  if (detail.isPending) return <DetailSkeleton />;
+  if (!detail.data) {
+    const notFound = detail.error instanceof FetchError && detail.error.status === 404;
+    return (
+      <div className="flex flex-col gap-3">
+        <ErrorState
+          title={notFound ? "Rollout not found" : "Could not load this rollout"}
+          message={detail.error?.message}
+          onRetry={notFound ? undefined : () => void detail.refetch()}
+        />
+        <Link href="/" className={buttonClasses("secondary", "self-start")}>
+          Back to all rollouts
+        </Link>
+      </div>
+    );
+  }
+
+  const { rollout, cluster: clusterState, events, analysisRuns, revisions } = detail.data;
+  const currentTimings = revisions.find((r) => r.revision === String(rollout.revision))?.steps ?? revisions.find((r) => r.outcome === "in-progress")?.steps;
+  const gone = detail.error instanceof FetchError && detail.error.status === 404;
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="rollout-detail" data-key={rollout.key}>
+      {detail.error && (
+        <ErrorState
+          title={gone ? "This rollout no longer exists; showing its last known state" : "Could not refresh this rollout; showing the last known state"}
+          message={detail.error.message}
+          onRetry={gone ? undefined : () => void detail.refetch()}
+        />
+      )}
+      {clusterState.connection !== "connected" && (
+        <p
+          data-testid="cluster-stale-notice"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
+        >
+          Cluster {clusterState.name} is {connectionLabel(clusterState.connection).toLowerCase()} (<RelativeTime at={clusterState.since} now={now} />
+          ){clusterState.error ? `: ${clusterState.error}` : ""}. What you see may be out of date.
+        </p>
+      )}
+
+      <RolloutHeader rollout={rollout} cluster={clusterState} />
+
+      <div className="grid items-start gap-4 xl:grid-cols-[minmax(300px,380px)_minmax(0,1fr)] 2xl:grid-cols-[minmax(320px,400px)_minmax(0,1fr)_minmax(360px,480px)]">
+        <div className="flex flex-col gap-4 xl:row-span-2 2xl:row-span-1">
+          <Card aria-labelledby="weights-title">
+            <CardHeader id="weights-title" title={rollout.strategy === "blueGreen" ? "Services" : "Current weights"} />
+            <CardBody className="flex flex-col gap-3">
+              {rollout.pause && <PauseCallout pause={rollout.pause} />}
+              <WeightsPanel rollout={rollout} />
+            </CardBody>
+          </Card>
+          <Card aria-labelledby="steps-title">
+            <CardHeader
+              id="steps-title"
+              title="Steps"
+              meta={rollout.stepProgress.total > 0 && `${rollout.stepProgress.current ?? rollout.stepProgress.total}/${rollout.stepProgress.total}`}
+            />
+            <CardBody className="p-2">
+              {rollout.steps.length === 0 ? (
+                <EmptyState title={rollout.strategy === "blueGreen" ? "Blue-green rollouts have no steps" : "No steps defined"} className="py-4" />
+              ) : (
+                <StepsList steps={rollout.steps} timings={currentTimings} paused={rollout.pause !== null} />
+              )}
+            </CardBody>
+          </Card>
+          <Card aria-labelledby="conditions-title">
+            <CardHeader id="conditions-title" title="Conditions" />
+            <CardBody>
+              <ConditionsList conditions={rollout.conditions} now={now} />
+            </CardBody>
+          </Card>
+        </div>
+
+        <div className="flex min-w-0 flex-col gap-4">
+          <WeightHistoryCard
+            cluster={cluster}
+            namespace={namespace}
+            name={name}
+            emptyMessage={rollout.strategy === "blueGreen" ? "Blue-green rollouts switch services instead of shifting weight" : undefined}
+          />
+          <Card aria-labelledby="analysis-title">
+            <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
+            {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRuns runs={analysisRuns} now={now} />}
+          </Card>
+          <Card aria-labelledby="revisions-title">
+            <CardHeader id="revisions-title" title="Revision history" meta={revisions.length > 0 && revisions.length} />
+            {revisions.length === 0 ? (
+              <EmptyState title="No revisions recorded yet" className="py-6" />
+            ) : (
+              <RevisionTable revisions={revisions} currentRevision={rollout.revision} now={now} />
+            )}
+          </Card>
+        </div>
+
+        <Card aria-labelledby="events-title" className="xl:col-start-2 2xl:col-start-3 2xl:row-start-1">
+          <CardHeader id="events-title" title="Recent events" />
+          {events.length === 0 ? <EmptyState title="No events" className="py-6">Kubernetes keeps events for about an hour.</EmptyState> : <EventList events={events} now={now} />}
+        </Card>
+      </div>
+    </div>
+  );
+}

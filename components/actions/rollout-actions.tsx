@@ -1,0 +1,195 @@
+"use client";
+
+import { useId, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { Skeleton } from "@/components/ui/skeleton";
+import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction } from "@/lib/actions/schema";
+import { FetchError } from "@/lib/queries/fetch-json";
+import { useRolloutActions, useRunRolloutAction, type RolloutActionsView } from "@/lib/queries/use-rollout-actions";
+import { ACTION_LABELS, DESTRUCTIVE_ACTIONS } from "./action-labels";
+import { ConfirmActionDialog } from "./confirm-action-dialog";
+
+export interface RolloutActionsProps {
+  cluster: string;
+  namespace: string;
+  name: string;
+  /**
+   * The Rollout as the page shows it (a `RolloutSummary` or `FleetRollout` fits). When its resourceVersion changes
+   * the options are fetched again, so the buttons and the confirmation text describe what the user sees.
+   */
+  rollout?: { resourceVersion: string | null } | null;
+  /** `full` for the detail page; `compact` for a row of the attention queue. */
+  variant?: "full" | "compact";
+  /** Which buttons, in order. Default: all seven (full); promote, promote-full, abort, retry (compact). */
+  actions?: readonly RolloutAction[];
+  className?: string;
+}
+
+const COMPACT_ACTIONS: readonly RolloutAction[] = ["promote", "promote-full", "abort", "retry"];
+
+interface Pending {
+  action: RolloutAction;
+  /** Frozen when the dialog opened: the state the user is confirming against. */
+  expected: ActionExpectation;
+  effect: string;
+  requests: string[];
+  typedConfirmation: boolean;
+}
+
+type Feedback = { kind: "done" | "error"; text: string } | null;
+
+function toExpectation(view: RolloutActionsView): ActionExpectation {
+  const { resourceVersion, revision, stepIndex } = view.expected;
+  return { ...(resourceVersion ? { resourceVersion } : {}), ...(revision ? { revision } : {}), stepIndex };
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof FetchError) {
+    if (error.code === "stale") return `${error.message}. The buttons now show the current state.`;
+    if (error.status === 403 && error.code !== "csrf") return `Permission denied: ${error.message}`;
+    return error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Promote / promote full / abort / retry / pause / resume / restart for one Rollout. Each button is enabled only
+ * when the Rollout's state allows the action and the user may do it (the server asks the cluster); a disabled
+ * button carries the reason. Clicking opens a confirmation that states the effect; in a production cluster,
+ * promote full and abort need the rollout's name typed. The request carries the state the dialog showed, so
+ * the server refuses if the Rollout has moved on, and a second click while one is in flight does nothing.
+ */
+export function RolloutActions({ cluster, namespace, name, rollout, variant = "full", actions, className }: RolloutActionsProps) {
+  const compact = variant === "compact";
+  const shown = actions ?? (compact ? COMPACT_ACTIONS : ROLLOUT_ACTIONS);
+  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name, rollout?.resourceVersion);
+  const run = useRunRolloutAction(cluster, namespace, name);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const inFlight = useRef(false);
+  const descriptionId = useId();
+
+  if (isPending) {
+    return (
+      <div className={cn("flex gap-1.5", className)} aria-hidden>
+        {shown.map((a) => (
+          <Skeleton key={a} className={compact ? "h-6 w-14" : "h-7 w-20"} />
+        ))}
+      </div>
+    );
+  }
+  if (!view) {
+    const message = error instanceof FetchError && error.status === 401 ? "Sign in to act on this rollout" : `Actions unavailable: ${errorText(error)}`;
+    return (
+      <p role="status" data-testid="rollout-actions-unavailable" className={cn("text-xs text-slate-500 dark:text-slate-400", className)}>
+        {message}
+      </p>
+    );
+  }
+  if (view.readOnly) {
+    return compact ? null : (
+      <div className={className} data-testid="rollout-actions-read-only">
+        <Badge tone="neutral" title={view.actingAs}>
+          Read-only
+        </Badge>
+      </div>
+    );
+  }
+
+  const open = (action: RolloutAction) => {
+    const option = view.actions[action];
+    if (!option.enabled || inFlight.current) return;
+    setFeedback(null);
+    run.reset();
+    setPending({ action, expected: toExpectation(view), effect: option.effect, requests: option.requests, typedConfirmation: option.typedConfirmation });
+  };
+
+  const confirm = () => {
+    if (!pending || inFlight.current) return;
+    inFlight.current = true;
+    const { action, expected } = pending;
+    run.mutate(
+      { action, expected },
+      {
+        onSuccess: (result) => {
+          setPending(null);
+          setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
+        },
+        onError: (err) => {
+          // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.
+          setPending(null);
+          setFeedback({ kind: "error", text: errorText(err) });
+        },
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
+  const deniedEverywhere = shown.every((a) => !view.actions[a].permitted);
+  const deniedReason = deniedEverywhere ? view.actions[shown[0]]?.reason : undefined;
+
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-1.5", className)} data-testid="rollout-actions" data-variant={variant}>
+      <div role="group" aria-label={`Actions for ${name}`} className="flex flex-wrap items-center gap-1.5">
+        {shown.map((action) => {
+          const option = view.actions[action];
+          return (
+            <span key={action} title={option.enabled ? option.effect : option.reason} data-testid={`action-${action}-wrapper`}>
+              <Button
+                data-testid={`action-${action}`}
+                data-reason={option.reason}
+                disabled={!option.enabled || run.isPending}
+                aria-describedby={option.enabled ? undefined : `${descriptionId}-${action}`}
+                onClick={() => open(action)}
+                className={compact ? "px-2 py-0.5 text-xs" : undefined}
+              >
+                {ACTION_LABELS[action]}
+              </Button>
+              {!option.enabled && (
+                <span id={`${descriptionId}-${action}`} className="sr-only">
+                  {option.reason}
+                </span>
+              )}
+            </span>
+          );
+        })}
+      </div>
+      {!compact && deniedReason && (
+        <p data-testid="rollout-actions-denied" className="text-xs text-amber-800 dark:text-amber-300">
+          {deniedReason}
+        </p>
+      )}
+      {!compact && (
+        <p data-testid="rollout-actions-acting-as" className="text-xs text-slate-500 dark:text-slate-400">
+          {view.actingAs}
+        </p>
+      )}
+      {feedback && (
+        <p
+          role={feedback.kind === "error" ? "alert" : "status"}
+          data-testid={`rollout-action-${feedback.kind}`}
+          className={cn("text-xs", feedback.kind === "error" ? "text-rose-700 dark:text-rose-300" : "text-emerald-700 dark:text-emerald-300")}
+        >
+          {feedback.text}
+        </p>
+      )}
+      {pending && (
+        <ConfirmActionDialog
+          title={`${ACTION_LABELS[pending.action]} ${name}`}
+          effect={pending.effect}
+          requests={pending.requests}
+          typedConfirmation={pending.typedConfirmation ? name : null}
+          clusterLabel={view.production ? "production" : ""}
+          destructive={DESTRUCTIVE_ACTIONS.has(pending.action)}
+          pending={run.isPending}
+          onConfirm={confirm}
+          onCancel={() => !run.isPending && setPending(null)}
+        />
+      )}
+    </div>
+  );
+}

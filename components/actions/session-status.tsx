@@ -1,0 +1,47 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { fetchJson } from "@/lib/queries/fetch-json";
+import { getCsrfToken, useSession } from "@/lib/queries/use-session";
+
+/**
+ * Who is signed in and on whose authority actions run, for the app header: "Signed in as alice · Sign out",
+ * "Sign in" when signed out (mode oidc), or, in mode none, that actions run as the kubeconfig identity.
+ */
+export function SessionStatus({ className }: { className?: string }) {
+  const { data: session } = useSession();
+  const client = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+  if (!session) return null;
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      const token = await getCsrfToken(client);
+      await fetchJson("/api/auth/signout", { method: "POST", headers: { "x-csrf-token": token } });
+      window.location.assign("/signin");
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  return (
+    <div data-testid="session-status" className={cn("flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400", className)}>
+      <span title={session.user?.groups.length ? `Groups: ${session.user.groups.join(", ")}` : undefined}>{session.identityNote}</span>
+      {session.readOnly && <span className="rounded bg-slate-100 px-1.5 py-0.5 font-medium dark:bg-slate-800">read-only</span>}
+      {session.mode === "oidc" && session.user && (
+        <Button variant="ghost" className="px-1.5 py-0.5 text-xs" onClick={signOut} disabled={signingOut}>
+          Sign out
+        </Button>
+      )}
+      {session.mode === "oidc" && !session.user && session.signInUrl && (
+        <a href={session.signInUrl} className={buttonClasses("secondary", "px-1.5 py-0.5 text-xs")}>
+          Sign in
+        </a>
+      )}
+    </div>
+  );
+}

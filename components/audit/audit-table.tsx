@@ -1,0 +1,66 @@
+"use client";
+
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { AuditBefore, AuditEntryView } from "@/lib/audit/schema";
+import { AuditOutcomeBadge } from "./audit-outcome-badge";
+
+function formatBefore(before: AuditBefore | null): string {
+  if (!before) return "—";
+  const parts: string[] = [];
+  if (before.revision !== null) parts.push(`rev ${before.revision}`);
+  if (before.totalSteps > 0) parts.push(`step ${before.stepIndex === null ? "–" : Math.min(before.stepIndex + 1, before.totalSteps)}/${before.totalSteps}`);
+  const weight = before.canaryPercent ?? before.requestedPercent;
+  if (weight !== null) parts.push(`canary ${Math.round(weight * 10) / 10} %`);
+  if (before.phase) parts.push(before.phase);
+  return parts.join(" · ") || "—";
+}
+
+/** The audit log rows, newest first. */
+export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[]; now: number }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="audit-table">
+        <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+          <tr className="border-b border-slate-200 dark:border-slate-800">
+            <th className="px-3 py-2 font-medium">When</th>
+            <th className="px-3 py-2 font-medium">Who</th>
+            <th className="px-3 py-2 font-medium">Rollout</th>
+            <th className="px-3 py-2 font-medium">Action</th>
+            <th className="px-3 py-2 font-medium">Outcome</th>
+            <th className="px-3 py-2 font-medium">Before</th>
+            <th className="px-3 py-2 font-medium">Message</th>
+            <th className="px-3 py-2 font-medium">Request / client</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id} data-testid="audit-row" data-outcome={e.outcome} data-action={e.action} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+              <td className="px-3 py-1.5">
+                <RelativeTime at={e.at} now={now} />
+              </td>
+              <td className="px-3 py-1.5" title={e.groups.length ? `Groups: ${e.groups.join(", ")}` : undefined}>
+                {e.user}
+              </td>
+              <td className="px-3 py-1.5">
+                <span className="font-medium">{e.rollout}</span>
+                <span className="block text-xs text-slate-500 dark:text-slate-400">
+                  {e.cluster} / {e.namespace}
+                </span>
+              </td>
+              <td className="px-3 py-1.5 font-mono text-xs">{e.action}</td>
+              <td className="px-3 py-1.5">
+                <AuditOutcomeBadge outcome={e.outcome} />
+              </td>
+              <td className="px-3 py-1.5 text-xs tabular-nums text-slate-600 dark:text-slate-300">{formatBefore(e.before)}</td>
+              <td className="max-w-md px-3 py-1.5 text-xs break-words text-slate-700 dark:text-slate-300">{e.message ?? ""}</td>
+              <td className="px-3 py-1.5 font-mono text-[11px] text-slate-500 dark:text-slate-400">
+                <span className="block">{e.requestId}</span>
+                <span className="block">{e.clientAddress ?? "—"}</span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

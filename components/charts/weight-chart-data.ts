@@ -1,0 +1,138 @@
+import type { MeasuredTraffic, RolloutHistory, TimelineMarkerKind } from "@/lib/rollouts/detail-types";
+
+/** One x position of the chart; every series is aligned on `t` (epoch ms), never on array index. */
+export interface WeightChartRow {
+  t: number;
+  requested: number | null;
+  applied: number | null;
+  measured: number | null;
+  verified: boolean | null;
+}
+
+export interface WeightChartMarker {
+  t: number;
+  kind: TimelineMarkerKind;
+  label: string;
+  actor?: string;
+}
+
+export type MeasuredStatus =
+  | { status: "none" }
+  | { status: "error"; message: string; source: string }
+  | { status: "no-traffic"; source: string }
+  | { status: "ok"; source: string };
+
+export interface WeightChartData {
+  from: number;
+  to: number;
+  rows: WeightChartRow[];
+  /** Intervals where the router reported verified=false, drawn as a band. */
+  unverified: Array<{ from: number; to: number }>;
+  markers: WeightChartMarker[];
+  measured: MeasuredStatus;
+  /** Recorded weight points in the range (before alignment). */
+  pointCount: number;
+}
+
+function describeMeasured(measured: MeasuredTraffic | null): MeasuredStatus {
+  if (!measured) return { status: "none" };
+  if (measured.error) return { status: "error", message: measured.error, source: measured.source };
+  const hasTraffic = measured.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond === null || p.requestsPerSecond > 0));
+  return hasTraffic ? { status: "ok", source: measured.source } : { status: "no-traffic", source: measured.source };
+}
+
+/** The note under the chart about the third, measured line; null when the line is drawn. */
+export function measuredNote(measured: MeasuredStatus): string | null {
+  switch (measured.status) {
+    case "none":
+      return "measured traffic: no metrics source configured";
+    case "error":
+      // Some sources already say what failed ("measured traffic needs Prometheus…"); do not say it twice.
+      return /^measured traffic\b/i.test(measured.message) ? measured.message : `measured traffic: ${measured.message}`;
+    case "no-traffic":
+      return "measured traffic: no traffic";
+    case "ok":
+      return null;
+  }
+}
+
+const parse = (iso: string) => Date.parse(iso);
+
+/**
+ * Turns a RolloutHistory into chart rows. Weight points are step functions: the value holds until the next
+ * point, so requested/applied are carried forward onto every timestamp (measured samples included) and onto the
+ * end of the range. A point recorded before `from` (the state the window opened with) is moved to `from`.
+ * Measured samples are not carried: a gap is a gap.
+ */
+export function toWeightChartData(history: RolloutHistory): WeightChartData {
+  const from = parse(history.from);
+  const to = parse(history.to);
+  const weights = history.points
+    .map((p) => ({ ...p, t: Math.max(from, parse(p.at)) }))
+    .filter((p) => !Number.isNaN(p.t) && p.t <= to)
+    .sort((a, b) => a.t - b.t);
+  const measured = describeMeasured(history.measured);
+  const samples =
+    measured.status === "ok" && history.measured
+      ? history.measured.points
+          .map((p) => ({ t: parse(p.at), value: p.canaryPercent }))
+          .filter((p) => !Number.isNaN(p.t) && p.t >= from && p.t <= to)
+      : [];
+
+  const byTime = new Map<number, WeightChartRow>();
+  const rowAt = (t: number) => {
+    let row = byTime.get(t);
+    if (!row) {
+      row = { t, requested: null, applied: null, measured: null, verified: null };
+      byTime.set(t, row);
+    }
+    return row;
+  };
+  // Later points at the same (clamped) time win: they are the newer state.
+  for (const p of weights) Object.assign(rowAt(p.t), { requested: p.requested, applied: p.canary, verified: p.verified });
+  for (const s of samples) rowAt(s.t).measured = s.value;
+  if (weights.length > 0) rowAt(to);
+
+  const rows = [...byTime.values()].sort((a, b) => a.t - b.t);
+  const weightTimes = new Set(weights.map((p) => p.t));
+  let last: WeightChartRow | null = null;
+  for (const row of rows) {
+    if (weightTimes.has(row.t)) last = row;
+    else if (last) Object.assign(row, { requested: last.requested, applied: last.applied, verified: last.verified });
+  }
+
+  const unverified: WeightChartData["unverified"] = [];
+  let openAt: number | null = null;
+  for (const p of weights) {
+    if (p.verified === false && openAt === null) openAt = p.t;
+    else if (p.verified !== false && openAt !== null) {
+      unverified.push({ from: openAt, to: p.t });
+      openAt = null;
+    }
+  }
+  if (openAt !== null) unverified.push({ from: openAt, to });
+
+  const markers = history.markers
+    .map((m) => ({ t: parse(m.at), kind: m.kind, label: m.label, ...(m.actor ? { actor: m.actor } : {}) }))
+    .filter((m) => !Number.isNaN(m.t) && m.t >= from && m.t <= to)
+    .sort((a, b) => a.t - b.t);
+
+  return { from, to, rows, unverified, markers, measured, pointCount: history.points.length };
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const TICK_STEPS = [MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR];
+
+/**
+ * Round-time ticks for a time axis (every 2 min, 10 min, 1 h, 1 day…), at most about `target` of them, aligned to
+ * the wall clock of the given UTC offset (minutes east of UTC, as `-Date#getTimezoneOffset()`).
+ */
+export function timeTicks(from: number, to: number, target = 8, utcOffsetMinutes = 0): number[] {
+  if (!(to > from)) return [];
+  const step = TICK_STEPS.find((s) => (to - from) / s <= target) ?? TICK_STEPS[TICK_STEPS.length - 1];
+  const offset = utcOffsetMinutes * MINUTE;
+  const ticks: number[] = [];
+  for (let t = Math.ceil((from + offset) / step) * step - offset; t <= to; t += step) ticks.push(t);
+  return ticks;
+}

@@ -1,0 +1,170 @@
+"use client";
+
+import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { cn } from "@/components/ui/cn";
+import { InfoIcon } from "@/components/ui/icons";
+import { formatPercent } from "@/lib/format/percent";
+import { formatAbsoluteTime, formatAxisTime } from "@/lib/format/relative-time";
+import { ChartFrame, type ChartState } from "./chart-state";
+import { MARKER_STYLE, MarkerLayer, UnverifiedBands } from "./timeline-layers";
+import { measuredNote, timeTicks, type WeightChartData, type WeightChartRow } from "./weight-chart-data";
+
+const HEIGHT = 300;
+
+const SERIES = {
+  requested: { label: "Requested (steps)", color: "var(--chart-requested)" },
+  applied: { label: "Applied (router)", color: "var(--chart-applied)" },
+  measured: { label: "Measured", color: "var(--chart-measured)" },
+} as const;
+
+function WeightTooltip({ active, payload, span }: TooltipContentProps & { span: number }) {
+  const row = payload?.[0]?.payload as WeightChartRow | undefined;
+  if (!active || !row) return null;
+  return (
+    <div className="rounded-md border px-3 py-2 text-xs shadow-md" style={{ background: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)" }}>
+      <p className="mb-1 font-medium">{span > 86_400_000 ? formatAbsoluteTime(row.t) : formatAxisTime(row.t, 0)}</p>
+      <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 tabular-nums">
+        <dt style={{ color: SERIES.requested.color }}>Requested</dt>
+        <dd className="text-right">{formatPercent(row.requested)}</dd>
+        <dt style={{ color: SERIES.applied.color }}>Applied</dt>
+        <dd className="text-right">{formatPercent(row.applied)}</dd>
+        {row.measured !== null && (
+          <>
+            <dt style={{ color: SERIES.measured.color }}>Measured</dt>
+            <dd className="text-right">{formatPercent(row.measured)}</dd>
+          </>
+        )}
+        <dt>Verified</dt>
+        <dd className="text-right">{row.verified === null ? "n/a" : row.verified ? "yes" : "NO"}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function LegendSwatch({ color, dashed, band, label }: { color: string; dashed?: boolean; band?: boolean; label: string }) {
+  return (
+    <li className="flex items-center gap-1.5">
+      {band ? (
+        <span className="inline-block h-3 w-4 rounded-sm opacity-40" style={{ background: color }} />
+      ) : (
+        <svg width="18" height="6" aria-hidden>
+          <line x1="0" y1="3" x2="18" y2="3" stroke={color} strokeWidth="2" strokeDasharray={dashed ? "4 3" : undefined} />
+        </svg>
+      )}
+      {label}
+    </li>
+  );
+}
+
+function WeightChartPlot({ data }: { data: WeightChartData }) {
+  const span = data.to - data.from;
+  const showMeasured = data.measured.status === "ok";
+  const note = measuredNote(data.measured);
+  const markerKinds = [...new Set(data.markers.map((m) => m.kind))];
+  return (
+    <div className="flex flex-col gap-2">
+      <div style={{ height: HEIGHT }} className="text-xs">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={data.rows} margin={{ top: 16, right: 16, bottom: 0, left: 0 }}>
+            <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
+            <XAxis
+              dataKey="t"
+              type="number"
+              scale="time"
+              domain={[data.from, data.to]}
+              ticks={timeTicks(data.from, data.to, 8, -new Date(data.from).getTimezoneOffset())}
+              allowDataOverflow
+              tickFormatter={(v: number) => formatAxisTime(v, span)}
+              stroke="var(--chart-axis)"
+              tick={{ fill: "var(--chart-axis)" }}
+            />
+            <YAxis
+              domain={[0, 100]}
+              ticks={[0, 25, 50, 75, 100]}
+              tickFormatter={(v: number) => `${v}%`}
+              width={44}
+              stroke="var(--chart-axis)"
+              tick={{ fill: "var(--chart-axis)" }}
+            />
+            <UnverifiedBands bands={data.unverified} />
+            <Tooltip content={(props) => <WeightTooltip {...props} span={span} />} isAnimationActive={false} />
+            <Line
+              dataKey="applied"
+              name={SERIES.applied.label}
+              type="stepAfter"
+              stroke={SERIES.applied.color}
+              strokeWidth={2.5}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+            <Line
+              dataKey="requested"
+              name={SERIES.requested.label}
+              type="stepAfter"
+              stroke={SERIES.requested.color}
+              strokeWidth={1.5}
+              // Dashes via inherited CSS: the strokeDasharray prop makes recharts measure the whole path on every render.
+              className="[stroke-dasharray:5_4]"
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+            {showMeasured && (
+              <Line
+                dataKey="measured"
+                name={SERIES.measured.label}
+                type="monotone"
+                stroke={SERIES.measured.color}
+                strokeWidth={1.5}
+                dot={{ r: 1.5 }}
+                isAnimationActive={false}
+                connectNulls
+              />
+            )}
+            <MarkerLayer markers={data.markers} />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Legend">
+        <LegendSwatch color={SERIES.requested.color} dashed label={SERIES.requested.label} />
+        <LegendSwatch color={SERIES.applied.color} label={SERIES.applied.label} />
+        {showMeasured && <LegendSwatch color={SERIES.measured.color} label={`${SERIES.measured.label} (${data.measured.status === "ok" ? data.measured.source : ""})`} />}
+        {data.unverified.length > 0 && <LegendSwatch color="var(--chart-unverified)" band label="Not verified by router" />}
+        {markerKinds.map((kind) => (
+          <li key={kind} className="flex items-center gap-1.5">
+            <span className="inline-block size-2 rounded-full" style={{ background: MARKER_STYLE[kind]?.color }} />
+            {MARKER_STYLE[kind]?.label ?? kind}
+          </li>
+        ))}
+        {note && (
+          <li data-testid="measured-note" data-status={data.measured.status} className={cn("flex basis-full items-start gap-1.5 text-slate-500 dark:text-slate-400", data.measured.status === "error" && "text-amber-800 dark:text-amber-300")}>
+            <InfoIcon className="mt-px size-3.5 shrink-0" />
+            <span>{note}</span>
+          </li>
+        )}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * Canary weight over time on a real time axis: requested and applied as step lines, verified=false as bands,
+ * timeline markers as reference lines. A measured line and audit "action" markers draw when the data has them.
+ */
+export function WeightChart({ state, range }: { state: ChartState<WeightChartData>; range: string }) {
+  return (
+    <figure
+      data-testid="weight-chart"
+      data-state={state.status}
+      data-points={state.status === "data" ? state.data.pointCount : 0}
+      data-markers={state.status === "data" ? state.data.markers.length : 0}
+      aria-label={`Canary weight over the last ${range}`}
+      className="m-0"
+    >
+      <ChartFrame state={state} height={HEIGHT} title="weight history">
+        {(data) => <WeightChartPlot data={data} />}
+      </ChartFrame>
+    </figure>
+  );
+}

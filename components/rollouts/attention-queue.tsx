@@ -1,0 +1,111 @@
+"use client";
+
+import Link from "next/link";
+import { memo, useState } from "react";
+import { Button, focusRing } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { EmptyState } from "@/components/ui/empty-state";
+import { rolloutHref } from "@/lib/format/hrefs";
+import { attentionLabel, type AttentionEntry, type AttentionSeverity } from "./attention-queue-model";
+import { comparableRequestedPercent } from "./fleet-filter";
+import { PauseClock } from "./pause-clock";
+import { PhaseBadge } from "./phase-badge";
+import { WeightBar } from "./weight-bar";
+
+const SEVERITY_STYLE: Record<AttentionSeverity, string> = {
+  critical: "border-l-rose-500",
+  warning: "border-l-amber-500",
+  info: "border-l-sky-400",
+};
+
+const CODE_STYLE: Record<AttentionSeverity, string> = {
+  critical: "text-rose-700 dark:text-rose-300",
+  warning: "text-amber-700 dark:text-amber-300",
+  info: "text-sky-700 dark:text-sky-300",
+};
+
+const COLLAPSED = 8;
+
+const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionEntry }) {
+  const r = entry.rollout;
+  return (
+    <li
+      data-testid="attention-item"
+      data-key={r.key}
+      data-severity={entry.severity}
+      data-codes={entry.reasons.map((x) => x.code).join(" ")}
+      className={cn("flex min-w-0 flex-col gap-1.5 rounded-md border border-l-4 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-950/40", SEVERITY_STYLE[entry.severity])}
+    >
+      <div className="flex min-w-0 items-center gap-2">
+        <PhaseBadge phase={r.phase} message={r.message} />
+        <Link href={rolloutHref(r.cluster, r.namespace, r.name)} className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)} title={r.key}>
+          {r.name}
+        </Link>
+        <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400">
+          {r.cluster} / {r.namespace}
+        </span>
+        {r.pause && <PauseClock pause={r.pause} className="ml-auto shrink-0 text-xs font-medium tabular-nums text-amber-700 dark:text-amber-300" />}
+      </div>
+      <ul className="flex flex-col gap-0.5 text-sm">
+        {entry.reasons.map((reason, i) => (
+          <li key={`${reason.code}-${i}`} className="flex min-w-0 gap-2">
+            <span className={cn("shrink-0 text-xs font-semibold uppercase tracking-wide leading-5", CODE_STYLE[entry.severity])}>{attentionLabel(reason.code)}</span>
+            <span className="min-w-0 truncate text-slate-700 dark:text-slate-300" title={reason.message}>
+              {reason.message}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {(r.step.total > 0 || r.canaryPercent !== null) && (
+        <div className="flex items-center gap-3 text-xs text-slate-500 dark:text-slate-400">
+          {r.step.total > 0 && (
+            <span className="tabular-nums" title={r.step.label ?? undefined}>
+              step {r.step.current ?? r.step.total}/{r.step.total}
+              {r.step.label ? ` · ${r.step.label}` : ""}
+            </span>
+          )}
+          <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} className="ml-auto w-48" />
+        </div>
+      )}
+    </li>
+  );
+});
+
+/** The fleet's "needs attention" queue, most severe first; the long tail folds away. */
+export function AttentionQueue({ entries, total }: { entries: AttentionEntry[]; total: number }) {
+  const [expanded, setExpanded] = useState(false);
+  const shown = expanded ? entries : entries.slice(0, COLLAPSED);
+  const critical = entries.filter((e) => e.severity === "critical").length;
+  return (
+    <Card aria-labelledby="attention-title" data-testid="attention-queue">
+      <CardHeader
+        id="attention-title"
+        title="Needs attention"
+        meta={
+          entries.length === 0
+            ? `0 of ${total.toLocaleString()} rollouts`
+            : `${entries.length.toLocaleString()} rollouts${critical ? ` · ${critical} critical` : ""}`
+        }
+        actions={
+          entries.length > COLLAPSED && (
+            <Button variant="ghost" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
+              {expanded ? "Show fewer" : `Show all ${entries.length.toLocaleString()}`}
+            </Button>
+          )
+        }
+      />
+      {entries.length === 0 ? (
+        <EmptyState title="Nothing needs attention" className="py-6">
+          No paused, aborted, degraded or unverified rollouts match the current filters.
+        </EmptyState>
+      ) : (
+        <ul className="grid grid-cols-1 gap-2 p-3 lg:grid-cols-2 2xl:grid-cols-3 min-[2200px]:grid-cols-4">
+          {shown.map((entry) => (
+            <AttentionItem key={entry.rollout.key} entry={entry} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

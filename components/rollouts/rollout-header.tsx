@@ -1,0 +1,146 @@
+import Link from "next/link";
+import { ConnectionBadge } from "@/components/clusters/connection-badge";
+import { describeConnection } from "@/components/clusters/cluster-chip";
+import { Badge } from "@/components/ui/badge";
+import { focusRing } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
+import { RelativeTime } from "@/components/ui/relative-time";
+import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
+import { clusterHref, overviewHref } from "@/lib/format/hrefs";
+import { attentionLabel } from "./attention-queue-model";
+import { PhaseBadge } from "./phase-badge";
+import { RouterList } from "./router-list";
+
+const STRATEGY_LABEL = { canary: "Canary", blueGreen: "Blue-green", none: "No strategy" } as const;
+
+function Field({ label, children, className }: { label: string; children: React.ReactNode; className?: string }) {
+  return (
+    <div className={cn("flex min-w-0 flex-col gap-0.5", className)}>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="min-w-0 text-sm">{children}</dd>
+    </div>
+  );
+}
+
+/** Identity, phase and where the rollout runs, with the slot the promote/abort actions will fill. */
+export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; cluster: ClusterStateView }) {
+  const namespace = r.namespace ?? "";
+  return (
+    <header className="flex flex-col gap-4" data-testid="rollout-header">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
+        <ol className="flex flex-wrap items-center gap-1.5">
+          <li>
+            <Link href="/" className={cn("hover:underline", focusRing)}>
+              Rollouts
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li>
+            <Link href={clusterHref(r.cluster)} className={cn("hover:underline", focusRing)}>
+              {r.cluster}
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li>
+            <Link href={overviewHref({ cluster: r.cluster, ns: namespace })} className={cn("hover:underline", focusRing)}>
+              {namespace}
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li aria-current="page" className="text-slate-700 dark:text-slate-300">
+            {r.name}
+          </li>
+        </ol>
+      </nav>
+
+      <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
+        <div className="flex min-w-0 flex-col gap-1">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="text-2xl font-semibold tracking-tight break-all" data-testid="rollout-name">
+              {r.name}
+            </h1>
+            <PhaseBadge phase={r.phase} message={r.message} />
+            {r.aborted && <Badge tone="red">Aborted</Badge>}
+            {r.promoteFull && <Badge tone="violet">Full promotion requested</Badge>}
+          </div>
+          {r.message && (
+            <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="phase-message">
+              {r.message}
+            </p>
+          )}
+        </div>
+        {/* Promote/abort buttons arrive with the actions issue; they render into this slot. */}
+        <div data-slot="rollout-actions" className="ml-auto flex items-center gap-2" />
+      </div>
+
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-4 xl:grid-cols-6 2xl:grid-cols-8">
+        <Field label="Namespace">{namespace}</Field>
+        <Field label="Cluster">
+          <span className="flex flex-wrap items-center gap-2">
+            <Link href={clusterHref(r.cluster)} className={cn("font-medium text-sky-700 hover:underline dark:text-sky-300", focusRing)}>
+              {r.cluster}
+            </Link>
+            <ConnectionBadge connection={cluster.connection} title={describeConnection(cluster)} />
+          </span>
+        </Field>
+        <Field label="Revision">
+          <span data-testid="revision" className="tabular-nums">
+            {r.revision ?? "—"}
+          </span>
+        </Field>
+        <Field label="Strategy">{STRATEGY_LABEL[r.strategy]}</Field>
+        <Field label="Traffic routers">
+          <RouterList routers={r.trafficRouters} />
+        </Field>
+        <Field label="Replicas">
+          <span className="tabular-nums" title="ready / desired (current, updated, available)">
+            {r.replicas.ready}/{r.replicas.desired} ready
+            <span className="text-slate-500 dark:text-slate-400">
+              {" "}
+              · {r.replicas.updated} updated · {r.replicas.available} available
+            </span>
+          </span>
+        </Field>
+        <Field label="Last change">
+          <RelativeTime at={r.lastChangedAt} />
+        </Field>
+        {r.pluginSteps.length > 0 && (
+          <Field label="Step plugins">
+            <span className="font-mono text-xs">{r.pluginSteps.join(", ")}</span>
+          </Field>
+        )}
+        <Field label={r.images.length > 1 ? "Images" : "Image"} className="col-span-2 md:col-span-4 xl:col-span-6 2xl:col-span-8">
+          <ul className="flex flex-col gap-0.5" data-testid="images">
+            {r.images.map((img) => (
+              <li key={img.container} className="flex min-w-0 gap-2 font-mono text-xs">
+                <span className="text-slate-500 dark:text-slate-400">{img.container}</span>
+                <span className="break-all">{img.image ?? "—"}</span>
+              </li>
+            ))}
+            {r.images.length === 0 && <li className="text-slate-500">—</li>}
+          </ul>
+        </Field>
+      </dl>
+
+      {(r.attention.length > 0 || r.parseError) && (
+        <ul className="flex flex-col gap-1" aria-label="Needs attention">
+          {r.parseError && (
+            <li className="rounded-md border border-rose-300 bg-rose-50 px-3 py-1.5 text-sm text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200">
+              <span className="font-semibold">Partly unreadable:</span> <span className="font-mono text-xs">{r.parseError}</span>
+            </li>
+          )}
+          {r.attention.map((a) => (
+            <li
+              key={`${a.code}:${a.message}`}
+              data-testid="rollout-attention"
+              data-code={a.code}
+              className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
+            >
+              <span className="font-semibold">{attentionLabel(a.code)}:</span> {a.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,124 @@
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { makeSummary } from "@/components/rollouts/summary.test-helper";
+import type { ClusterStateView } from "@/lib/fleet/types";
+import type { RolloutDetail } from "@/lib/rollouts/detail-types";
+import type { FleetSnapshot } from "@/lib/rollouts/service";
+import { createThrottledInvalidate, writeLiveDeltas, writeLiveSnapshot } from "./live-stream-cache";
+import { queryKeys } from "./query-keys";
+import type { ClusterDetailResponse } from "./use-cluster";
+import type { ClusterListResponse } from "./use-clusters";
+
+const clusterState = (name: string, connection: ClusterStateView["connection"] = "connected"): ClusterStateView => ({
+  name,
+  label: null,
+  controllerNamespace: "argo-rollouts",
+  connection,
+  since: "2026-08-18T09:00:00Z",
+  error: connection === "connected" ? null : "dial tcp 10.0.0.1:443: connect: connection refused",
+  watches: {},
+  rolloutCount: 1,
+});
+
+const checkout = makeSummary({ cluster: "prod", namespace: "shop", name: "checkout" });
+const cart = makeSummary({ cluster: "prod", namespace: "shop", name: "cart" });
+
+function setup() {
+  const client = new QueryClient();
+  writeLiveSnapshot(client, { rollouts: [checkout, cart], clusters: [clusterState("prod"), clusterState("staging")] }, false);
+  return client;
+}
+
+const isInvalidated = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+
+describe("writeLiveSnapshot", () => {
+  it("seeds the fleet and the cluster list", () => {
+    const client = setup();
+    expect(client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts).toHaveLength(2);
+    expect(client.getQueryData<ClusterListResponse>(queryKeys.clusters())?.clusters.map((c) => c.name)).toEqual(["prod", "staging"]);
+  });
+
+  it("invalidates derived queries only on a resync", () => {
+    const client = setup();
+    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), { rollout: {} });
+    writeLiveSnapshot(client, { rollouts: [checkout], clusters: [] }, false);
+    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(false);
+    writeLiveSnapshot(client, { rollouts: [checkout], clusters: [] }, true);
+    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(true);
+  });
+});
+
+describe("writeLiveDeltas", () => {
+  it("patches the fleet rows, keeping unchanged rows identical", () => {
+    const client = setup();
+    const paused = { ...checkout, phase: "Paused" as const };
+    writeLiveDeltas(client, [{ type: "upsert", rollout: paused }]);
+    const rows = client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts ?? [];
+    expect(rows.find((r) => r.key === checkout.key)?.phase).toBe("Paused");
+    expect(rows.find((r) => r.key === cart.key)).toBe(cart);
+  });
+
+  it("invalidates the detail and every history range of the changed rollout only, and its cluster's counts", () => {
+    const client = setup();
+    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), {});
+    client.setQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "6h"), {});
+    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "cart"), {});
+    client.setQueryData(queryKeys.cluster("prod"), {});
+    client.setQueryData(queryKeys.cluster("staging"), {});
+    writeLiveDeltas(client, [{ type: "upsert", rollout: checkout }]);
+    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(true);
+    expect(isInvalidated(client, queryKeys.rolloutHistory("prod", "shop", "checkout", "6h"))).toBe(true);
+    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "cart"))).toBe(false);
+    expect(isInvalidated(client, queryKeys.cluster("prod"))).toBe(true);
+    expect(isInvalidated(client, queryKeys.cluster("staging"))).toBe(false);
+  });
+
+  it("handles deletes by key", () => {
+    const client = setup();
+    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "cart"), {});
+    writeLiveDeltas(client, [{ type: "delete", key: cart.key }]);
+    expect(client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts.map((r) => r.key)).toEqual([checkout.key]);
+    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "cart"))).toBe(true);
+  });
+
+  it("patches a cluster's state wherever a cached response holds it", () => {
+    const client = setup();
+    client.setQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"), { cluster: clusterState("prod"), phaseCounts: { Healthy: 2 } });
+    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), { cluster: clusterState("prod") } as unknown as RolloutDetail);
+    client.setQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "1h"), { points: [] });
+    const down = clusterState("prod", "unreachable");
+    writeLiveDeltas(client, [{ type: "cluster", cluster: down }]);
+    expect(client.getQueryData<ClusterListResponse>(queryKeys.clusters())?.clusters.find((c) => c.name === "prod")).toEqual(down);
+    expect(client.getQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"))).toEqual({ cluster: down, phaseCounts: { Healthy: 2 } });
+    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail("prod", "shop", "checkout"))?.cluster).toEqual(down);
+    expect(client.getQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "1h"))).toEqual({ points: [] });
+  });
+});
+
+describe("createThrottledInvalidate", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("invalidates at once, then at most once per interval with a trailing call", () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const key = queryKeys.rolloutDetail("prod", "shop", "checkout");
+    const calls: number[] = [];
+    const original = client.invalidateQueries.bind(client);
+    client.invalidateQueries = ((...args: Parameters<QueryClient["invalidateQueries"]>) => {
+      calls.push(Date.now());
+      return original(...args);
+    }) as QueryClient["invalidateQueries"];
+    const { invalidate, dispose } = createThrottledInvalidate(client, 1_000);
+    const start = Date.now();
+    invalidate(key);
+    vi.advanceTimersByTime(100);
+    invalidate(key);
+    invalidate(key);
+    expect(calls).toEqual([start]);
+    vi.advanceTimersByTime(900);
+    expect(calls).toEqual([start, start + 1_000]);
+    vi.advanceTimersByTime(5_000);
+    expect(calls).toHaveLength(2);
+    dispose();
+  });
+});

@@ -1,0 +1,113 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { ClusterStateView } from "@/lib/fleet/types";
+import type { LiveDelta, LiveSnapshot } from "@/lib/live/delta-log";
+import type { RolloutDetail } from "@/lib/rollouts/detail-types";
+import type { FleetSnapshot } from "@/lib/rollouts/service";
+import { applyLiveDeltas } from "./apply-live-deltas";
+import { parseRolloutKey, queryKeys } from "./query-keys";
+import type { ClusterDetailResponse } from "./use-cluster";
+import type { ClusterListResponse } from "./use-clusters";
+
+/*
+ * How the /api/stream feed lands in the React Query cache (the only client store):
+ * - the fleet list is patched in place from the overview rows the stream carries;
+ * - cluster states are patched wherever a cached response holds one;
+ * - detail, history and per-cluster counts are richer than a delta, so they are invalidated (refetched if shown).
+ */
+
+/** Writes a full snapshot. `resync` is true when it replaces a stream we lost, so anything derived may be stale. */
+export function writeLiveSnapshot(client: QueryClient, snapshot: LiveSnapshot, resync: boolean): void {
+  client.setQueryData<FleetSnapshot>(queryKeys.fleet(), { ...snapshot, generatedAt: new Date().toISOString() });
+  client.setQueryData<ClusterListResponse>(queryKeys.clusters(), { clusters: snapshot.clusters });
+  patchClusterStates(client, snapshot.clusters);
+  if (resync) {
+    void client.invalidateQueries({ queryKey: queryKeys.rollouts() });
+    void client.invalidateQueries({ queryKey: queryKeys.clusterPrefix() });
+  }
+}
+
+export type Invalidate = (queryKey: readonly unknown[]) => void;
+
+/**
+ * Invalidates a key at most once per `intervalMs`, with a trailing call for changes that arrived in between. A
+ * rollout that changes many times a second thus refetches about once a second instead of cancelling its own
+ * refetch forever; the first change after a quiet spell still goes out at once.
+ */
+export function createThrottledInvalidate(client: QueryClient, intervalMs = 1_000): { invalidate: Invalidate; dispose: () => void } {
+  const last = new Map<string, number>();
+  const trailing = new Map<string, ReturnType<typeof setTimeout>>();
+  const run = (id: string, queryKey: readonly unknown[]) => {
+    last.set(id, Date.now());
+    void client.invalidateQueries({ queryKey });
+  };
+  return {
+    invalidate(queryKey) {
+      const id = JSON.stringify(queryKey);
+      if (trailing.has(id)) return;
+      const wait = (last.get(id) ?? 0) + intervalMs - Date.now();
+      if (wait <= 0) return run(id, queryKey);
+      trailing.set(
+        id,
+        setTimeout(() => {
+          trailing.delete(id);
+          run(id, queryKey);
+        }, wait),
+      );
+    },
+    dispose() {
+      for (const timer of trailing.values()) clearTimeout(timer);
+      trailing.clear();
+    },
+  };
+}
+
+/** Applies one batch of deltas. */
+export function writeLiveDeltas(
+  client: QueryClient,
+  deltas: LiveDelta[],
+  invalidate: Invalidate = (queryKey) => void client.invalidateQueries({ queryKey }),
+): void {
+  if (deltas.length === 0) return;
+  client.setQueryData<FleetSnapshot>(queryKeys.fleet(), (old) => (old ? applyLiveDeltas(old, deltas) : old));
+
+  const clusterStates = new Map<string, ClusterStateView>();
+  const touched = new Map<string, { cluster: string; namespace: string; name: string }>();
+  for (const delta of deltas) {
+    if (delta.type === "cluster") {
+      clusterStates.set(delta.cluster.name, delta.cluster);
+    } else if (delta.type === "upsert") {
+      const { key, cluster, namespace, name } = delta.rollout;
+      touched.set(key, { cluster, namespace, name });
+    } else {
+      const parts = parseRolloutKey(delta.key);
+      if (parts) touched.set(delta.key, parts);
+    }
+  }
+  if (clusterStates.size > 0) {
+    const states = [...clusterStates.values()];
+    client.setQueryData<ClusterListResponse>(queryKeys.clusters(), (old) => old && { clusters: mergeClusters(old.clusters, states) });
+    patchClusterStates(client, states);
+  }
+  const clustersWithChanges = new Set<string>();
+  for (const { cluster, namespace, name } of touched.values()) {
+    clustersWithChanges.add(cluster);
+    invalidate(queryKeys.rollout(cluster, namespace, name));
+  }
+  for (const cluster of clustersWithChanges) invalidate(queryKeys.cluster(cluster));
+}
+
+function mergeClusters(current: ClusterStateView[], updates: ClusterStateView[]): ClusterStateView[] {
+  const byName = new Map(current.map((c) => [c.name, c]));
+  for (const update of updates) byName.set(update.name, update);
+  return [...byName.values()];
+}
+
+function patchClusterStates(client: QueryClient, states: ClusterStateView[]): void {
+  for (const state of states) {
+    client.setQueryData<ClusterDetailResponse>(queryKeys.cluster(state.name), (old) => old && { ...old, cluster: state });
+    client.setQueriesData<RolloutDetail>(
+      { queryKey: queryKeys.rollouts(), predicate: (q) => q.queryKey[1] === state.name && q.queryKey[4] === "detail" },
+      (old) => old && { ...old, cluster: state },
+    );
+  }
+}
