@@ -38,7 +38,7 @@ test.describe("fleet overview", () => {
   test("the detail chart keeps the history recorded before an app restart", async ({ page }) => {
     await createTestRollout("prod-us", "shop", "e2e-history", TEST_STEPS);
     await page.goto("/rollouts/prod-us/shop/e2e-history");
-    await expect(page.getByTestId("canary-weight").first()).toHaveText(/20\s*%/, { timeout: 15_000 });
+    await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 15_000 });
     await promoteTestRollout("prod-us", "shop", "e2e-history");
     const chart = page.getByTestId("weight-chart");
     await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);

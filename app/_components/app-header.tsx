@@ -1,5 +1,6 @@
 "use client";
 
+import { SessionStatus } from "@/components/actions/session-status";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { ClusterChip, ClusterDot } from "@/components/clusters/cluster-chip";
@@ -11,7 +12,9 @@ import { LiveIndicator } from "./live-indicator";
 
 const NAV = [
   { href: "/", label: "Rollouts", match: (p: string) => p === "/" || p.startsWith("/rollouts") },
+  { href: "/plugins", label: "Plugins", match: (p: string) => p.startsWith("/plugins") },
   { href: "/clusters", label: "Clusters", match: (p: string) => p.startsWith("/clusters") },
+  { href: "/audit", label: "Audit", match: (p: string) => p.startsWith("/audit") },
 ];
 
 /** Beyond this many clusters, connected ones shrink to dots so the header stays one line on a 1280 px screen. */
@@ -98,7 +101,8 @@ export function AppHeader() {
             );
           })}
         </nav>
-        <div className="ml-auto shrink-0 lg:order-last lg:ml-0">
+        <div className="ml-auto flex shrink-0 items-center gap-3 lg:order-last lg:ml-0">
+          <SessionStatus />
           <LiveIndicator />
         </div>
         <div className="min-w-0 basis-full lg:flex-1 lg:basis-0">

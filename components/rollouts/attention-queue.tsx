@@ -1,5 +1,6 @@
 "use client";
 
+import { RolloutActions } from "@/components/actions/rollout-actions";
 import Link from "next/link";
 import { memo, useState } from "react";
 import { Button, focusRing } from "@/components/ui/button";
@@ -68,6 +69,7 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
           <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} className="ml-auto w-48" />
         </div>
       )}
+      <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} rollout={r} variant="compact" />
     </li>
   );
 });

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { RolloutActions } from "@/components/actions/rollout-actions";
 import { ConnectionBadge } from "@/components/clusters/connection-badge";
 import { describeConnection } from "@/components/clusters/cluster-chip";
 import { Badge } from "@/components/ui/badge";
@@ -22,7 +23,7 @@ function Field({ label, children, className }: { label: string; children: React.
   );
 }
 
-/** Identity, phase and where the rollout runs, with the slot the promote/abort actions will fill. */
+/** Identity, phase and where the rollout runs, with the promote/abort actions the signed-in user may take. */
 export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; cluster: ClusterStateView }) {
   const namespace = r.namespace ?? "";
   return (
@@ -69,8 +70,9 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
             </p>
           )}
         </div>
-        {/* Promote/abort buttons arrive with the actions issue; they render into this slot. */}
-        <div data-slot="rollout-actions" className="ml-auto flex items-center gap-2" />
+        <div data-slot="rollout-actions" className="ml-auto flex items-center gap-2">
+          <RolloutActions cluster={r.cluster} namespace={namespace} name={r.name} rollout={r} />
+        </div>
       </div>
 
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-4 xl:grid-cols-6 2xl:grid-cols-8">

@@ -2,6 +2,7 @@ export type ApiErrorCode =
   | "bad_request"
   | "unauthorized"
   | "forbidden"
+  | "csrf"
   | "not_found"
   | "conflict"
   | "stale"
@@ -12,6 +13,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  csrf: 403,
   not_found: 404,
   conflict: 409,
   stale: 409,

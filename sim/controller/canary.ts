@@ -26,7 +26,6 @@ import {
   shouldFullPromoteCanary,
 } from "./sync-status";
 import { reconcileTrafficRouting } from "./traffic-routing";
-import type { ReplicaSet } from "./types";
 
 const DEFAULT_SCALE_DOWN_DELAY_SECONDS = 30;
 const DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = 30;
@@ -183,4 +182,3 @@ export function rolloutCanary(ctx: ReconcileContext, desiredHash: string): strin
   return null;
 }
 
-export type { ReplicaSet };

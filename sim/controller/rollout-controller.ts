@@ -20,74 +20,15 @@ import type { AppliedRoute, RouterEnv } from "./traffic-routers";
 import { TransitionLog } from "./transition-log";
 import type { AnalysisRun, Rollout } from "./types";
 import { WorkloadSimulator } from "./workload-simulator";
-
-export interface ControllerOptions {
-  store: ObjectStore;
-  clusterName: string;
-  seed: number;
-  /** Simulated seconds per real second (durations in specs shrink by this factor). */
-  timeScale: number;
-  /** Epoch milliseconds; inject a fake clock in tests. */
-  now?: () => number;
-  /** Port of the controller's /metrics server; 0 (default) picks a free one. */
-  metricsPort?: number;
-  metricsHost?: string;
-  /** Controller namespace (POD_NAMESPACE); default argo-rollouts. */
-  namespace?: string;
-  pluginProfiles?: Record<string, PluginProfileInput>;
-  /** Plugins that get the simulator-only rollscope_sim_plugin_rpc_* metrics; default argoproj-labs/gatewayAPI. */
-  rpcMetricsPlugins?: string[];
-  /** Simulated seconds a new Pod takes to become Ready; default 5. */
-  podReadySeconds?: number;
-  /** Run the timer loop (default true); false leaves reconciling to tick(). */
-  autoReconcile?: boolean;
-  /** Real milliseconds between loop passes; default derived from timeScale (20–200). */
-  loopIntervalMs?: number;
-  /** Real milliseconds of work per timer pass before the rest waits for the next pass (keeps the event loop free). */
-  loopBudgetMs?: number;
-  /** Entries kept by the transition log and the event log (oldest dropped first); default 50 000 and 20 000. */
-  transitionLogLimit?: number;
-  eventLogLimit?: number;
-}
-
-export type ControllerStatus = "Running" | "CrashLoopBackOff";
-
-export interface ControllerState {
-  status: ControllerStatus;
-  /** The fatal log line while crash-looping. */
-  reason?: string;
-  restartCount: number;
-  podName: string;
-  /** When the current Pod started (a restart() makes a new Pod). */
-  podStartTime: string;
-  /** resourceVersion of argo-rollouts-config as last read (absent when it did not exist). */
-  configResourceVersion?: string;
-}
-
-export interface ControllerHandle {
-  readonly transitions: TransitionLog;
-  /** Every event the controller recorded, before the EventCorrelator deduped or dropped it (bounded). */
-  readonly eventLog: readonly EventLogEntry[];
-  readonly state: ControllerState;
-  readonly metrics: ControllerMetrics;
-  readonly metricsUrl: string;
-  readonly metricsPort: number;
-  /** The plugins the running controller loaded (empty while crash-looping). */
-  readonly pluginConfig: PluginConfig;
-  /** A `kubectl rollout restart` of the controller: new Pod, argo-rollouts-config read again, plugins restarted. */
-  restart(): void;
-  stop(): Promise<void>;
-  /** One synchronous pass over every ReplicaSet, AnalysisRun and Rollout (for tests). */
-  tick(): void;
-  setPluginProfile(name: string, profile: PluginProfileInput): void;
-  pluginProfile(name: string): PluginProfile;
-}
+import type { ControllerHandle, ControllerOptions, ControllerState } from "./controller-types";
+import { WorkQueue } from "./work-queue";
+import { ensureMetricsService } from "./metrics-service";
 
 const EMPTY_CONFIG: PluginConfig = { trafficRouterPlugins: [], metricProviderPlugins: [], stepPlugins: [] };
 const RESYNC_SECONDS = 300;
 const METRIC_CLEANUP_SECONDS = 65;
 const MAX_BACKOFF_SECONDS = 300;
-const TRAFFIC_INTERVAL_MS = 1000;
+const TRAFFIC_INTERVAL_MS = 2000;
 
 /** The simulated Argo Rollouts controller of one cluster. */
 export class RolloutController implements ControllerHandle {
@@ -109,8 +50,7 @@ export class RolloutController implements ControllerHandle {
   private readonly started = new Set<string>();
   private readonly applied = new Map<string, Map<string, AppliedRoute>>();
   private readonly precise = new Map<string, number>();
-  private readonly dirty = { rollouts: new Set<string>(), replicaSets: new Set<string>(), analysisRuns: new Set<string>(), experiments: new Set<string>() };
-  private readonly due = new Map<string, number>();
+  private readonly queue = new WorkQueue();
   /** Rollouts queued by the periodic resync, and the inputs of their last reconcile that changed nothing. */
   private readonly resyncPending = new Set<string>();
   private readonly noopFingerprint = new Map<string, string>();
@@ -207,7 +147,7 @@ export class RolloutController implements ControllerHandle {
 
   async start(): Promise<void> {
     this.server = await startMetricsServer(this.metrics.registry, this.options.metricsHost ?? "127.0.0.1", this.options.metricsPort ?? 0);
-    this.ensureMetricsService();
+    ensureMetricsService(this.store, this.namespace, `http://${this.options.metricsHost ?? "127.0.0.1"}:${this.metricsPort}`);
     this.cache.load(this.store);
     // Spread periodic work so many simulated clusters in one process do not all resync at once.
     const now = this.clock.now();
@@ -258,7 +198,7 @@ export class RolloutController implements ControllerHandle {
   setPluginProfile(name: string, profile: PluginProfileInput): void {
     this.profiles.set(name, normalizeProfile(profile));
     this.profileVersion++;
-    for (const key of this.allRolloutKeys()) this.dirty.rollouts.add(key);
+    this.queue.addAll("rollout", this.allRolloutKeys());
   }
 
   pluginProfile(name: string): PluginProfile {
@@ -278,7 +218,7 @@ export class RolloutController implements ControllerHandle {
       this.config = result.config;
       this.deps.pluginConfig = result.config;
       this.crash = null;
-      for (const key of this.allRolloutKeys()) this.dirty.rollouts.add(key);
+      this.queue.addAll("rollout", this.allRolloutKeys());
       return;
     }
     this.config = EMPTY_CONFIG;
@@ -297,36 +237,12 @@ export class RolloutController implements ControllerHandle {
     if (!this.crash) this.pod.running(this.restartCount);
   }
 
-  private ensureMetricsService(): void {
-    this.store.ensureNamespace(this.namespace);
-    const target = `http://${this.options.metricsHost ?? "127.0.0.1"}:${this.metricsPort}`;
-    const annotations = { "sim.rollscope.dev/proxy-target": target };
-    const existing = this.store.tryGet(T.services, this.namespace, "argo-rollouts-metrics");
-    if (existing) {
-      this.store.update(T.services, this.namespace, "argo-rollouts-metrics", (draft) => {
-        draft.metadata.annotations = { ...(draft.metadata.annotations ?? {}), ...annotations };
-      });
-      return;
-    }
-    this.store.create(T.services, this.namespace, {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata: {
-        name: "argo-rollouts-metrics",
-        namespace: this.namespace,
-        labels: { "app.kubernetes.io/name": "argo-rollouts-metrics", "app.kubernetes.io/component": "server", "app.kubernetes.io/part-of": "argo-rollouts" },
-        annotations,
-      },
-      spec: { selector: { "app.kubernetes.io/name": "argo-rollouts" }, ports: [{ name: "metrics", port: 8090, protocol: "TCP", targetPort: 8090 }] },
-    });
-  }
-
   private onStoreEvent(event: StoreEvent): void {
     const change = this.cache.apply(event);
-    if (change.rollout) this.dirty.rollouts.add(change.rollout);
-    if (change.replicaSet) this.dirty.replicaSets.add(change.replicaSet);
-    if (change.analysisRun) this.dirty.analysisRuns.add(change.analysisRun);
-    if (change.experiment) this.dirty.experiments.add(change.experiment);
+    if (change.rollout) this.queue.add("rollout", change.rollout);
+    if (change.replicaSet) this.queue.add("replicaSet", change.replicaSet);
+    if (change.analysisRun) this.queue.add("analysisRun", change.analysisRun);
+    if (change.experiment) this.queue.add("experiment", change.experiment);
     if (change.deletedRollout) this.onRolloutDeleted(change.deletedRollout as Rollout);
   }
 
@@ -335,7 +251,7 @@ export class RolloutController implements ControllerHandle {
     const key = objectKey(ro);
     this.applied.delete(key);
     this.transitions.forget(ns, ro.metadata.name);
-    this.due.delete(`ro:${key}`);
+    this.queue.forget("rollout", key);
     this.noopFingerprint.delete(key);
     const cleanup = setTimeout(() => {
       if (!this.store.tryGet(T.rollouts, ns, ro.metadata.name)) this.metrics.forgetRollout(ns, ro.metadata.name);
@@ -367,28 +283,6 @@ export class RolloutController implements ControllerHandle {
     };
   }
 
-  private takeDue(prefix: string, now: number): string[] {
-    const keys: string[] = [];
-    for (const [key, at] of this.due) {
-      if (at <= now && key.startsWith(prefix)) {
-        keys.push(key.slice(prefix.length));
-        this.due.delete(key);
-      }
-    }
-    return keys;
-  }
-
-  private setDue(key: string, atMs: number): void {
-    const existing = this.due.get(key);
-    if (existing === undefined || atMs < existing) this.due.set(key, atMs);
-  }
-
-  private drain(set: Set<string>, extra: string[], all?: string[]): string[] {
-    const keys = new Set([...(all ?? []), ...set, ...extra]);
-    set.clear();
-    return [...keys].sort();
-  }
-
   /** What a reconcile reads: when none of it changed since a pass that wrote nothing, a resync can skip it. */
   private fingerprint(key: string, ro: Rollout): string {
     const parts = [ro.metadata.resourceVersion ?? "", this.config.resourceVersion ?? "", String(this.profileVersion), String(this.started.size)];
@@ -411,30 +305,29 @@ export class RolloutController implements ControllerHandle {
       this.lastResyncMs = now;
       for (const key of this.allRolloutKeys()) this.resyncPending.add(key);
     }
-    const rsKeys = this.drain(this.dirty.replicaSets, this.takeDue("rs:", now), everything ? this.store.list(T.replicaSets).items.map(objectKey) : undefined);
+    const all = (type: typeof T.replicaSets) => (everything ? this.store.list(type).items.map(objectKey) : []);
+    const rsKeys = this.queue.take("replicaSet", now, all(T.replicaSets));
     for (const [i, key] of rsKeys.entries()) {
       // Pods get half the budget so rollouts are not starved while many ReplicaSets scale.
       if (overBudget(0.5)) {
-        for (const rest of rsKeys.slice(i)) this.dirty.replicaSets.add(rest);
+        this.queue.addAll("replicaSet", rsKeys.slice(i));
         break;
       }
       const next = this.workloads.reconcile(key);
-      if (next !== null) this.setDue(`rs:${key}`, next);
+      if (next !== null) this.queue.addAt("replicaSet", key, next);
     }
-    const arKeys = this.drain(this.dirty.analysisRuns, this.takeDue("ar:", now), everything ? this.store.list(T.analysisRuns).items.map(objectKey) : undefined);
-    for (const key of arKeys) {
+    for (const key of this.queue.take("analysisRun", now, all(T.analysisRuns))) {
       const next = this.analysis.reconcile(key);
-      if (next !== null) this.setDue(`ar:${key}`, next);
+      if (next !== null) this.queue.addAt("analysisRun", key, next);
     }
-    const exKeys = this.drain(this.dirty.experiments, this.takeDue("ex:", now), everything ? this.store.list(T.experiments).items.map(objectKey) : undefined);
-    for (const key of exKeys) {
+    for (const key of this.queue.take("experiment", now, all(T.experiments))) {
       const next = advanceExperiment(this.client, this.clock, this.precise, key);
-      if (next !== null) this.setDue(`ex:${key}`, next);
+      if (next !== null) this.queue.addAt("experiment", key, next);
     }
-    const roKeys = this.drain(this.dirty.rollouts, this.takeDue("ro:", now), everything ? this.allRolloutKeys() : undefined);
+    const roKeys = this.queue.take("rollout", now, everything ? this.allRolloutKeys() : []);
     for (const [i, key] of roKeys.entries()) {
       if (overBudget()) {
-        for (const rest of roKeys.slice(i)) this.dirty.rollouts.add(rest);
+        this.queue.addAll("rollout", roKeys.slice(i));
         break;
       }
       this.resyncPending.delete(key);
@@ -453,7 +346,7 @@ export class RolloutController implements ControllerHandle {
     }
     this.recorder.sweep();
     if (this.precise.size > 200_000) this.precise.clear();
-    return this.dirty.rollouts.size + this.dirty.replicaSets.size + this.resyncPending.size > 0;
+    return this.queue.pending("rollout") + this.queue.pending("replicaSet") + this.resyncPending.size > 0;
   }
 
   private reconcileOne(key: string): void {
@@ -479,7 +372,7 @@ export class RolloutController implements ControllerHandle {
       // The workqueue's per-item exponential back-off (5 ms doubling), capped at 10 s as in the field report.
       requeueSeconds = Math.min(0.005 * 2 ** (failures - 1), 10);
     } else this.errorCounts.delete(key);
-    if (requeueSeconds !== null) this.setDue(`ro:${key}`, this.clock.now() + this.clock.realMs(requeueSeconds));
+    if (requeueSeconds !== null) this.queue.addAt("rollout", key, this.clock.now() + this.clock.realMs(requeueSeconds));
     const quiet = !error && requeueSeconds === null && this.store.resourceVersion === revisionBefore;
     if (quiet) this.noopFingerprint.set(key, this.fingerprint(key, ro));
     else this.noopFingerprint.delete(key);

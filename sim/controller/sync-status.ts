@@ -241,6 +241,7 @@ export function resetRolloutStatus(ctx: ReconcileContext, newStatus: RolloutStat
   if (newStatus.canary) {
     delete newStatus.canary.currentStepAnalysisRunStatus;
     delete newStatus.canary.currentBackgroundAnalysisRunStatus;
+    delete newStatus.canary.stepPluginStatuses;
   }
   if (stepsOf(ctx.ro).length > 0) newStatus.currentStepIndex = 0;
   else delete newStatus.currentStepIndex;

@@ -1,6 +1,6 @@
 import { Counter, type Registry } from "prom-client";
 import { SIM_ANALYSIS_OUTCOME } from "../controller/context";
-import { fnv32a, Prng } from "../controller/prng";
+import { fnv32a, type Prng } from "../controller/prng";
 import type { AppliedRoute } from "../controller/traffic-routers";
 import { primaryRouterKey } from "../controller/traffic-routers";
 import type { Rollout } from "../controller/types";
@@ -128,4 +128,3 @@ export class ServiceTrafficSimulator {
   }
 }
 
-export { Prng };

@@ -104,14 +104,14 @@ export function rateDriver(changesPerSecond: number, weightChangesPerRevision: n
         const now = ctx.clock.now();
         budget += ((now - last) / 1000) * revisionsPerSecond;
         last = now;
-        let attempts = 0;
-        while (budget >= 1 && attempts < 50) {
-          attempts++;
-          const cluster = ctx.prng.pick(ctx.clusters);
-          const items = cluster.store.list(T.rollouts).items as Rollout[];
-          if (items.length === 0) break;
-          const ro = ctx.prng.pick(items);
-          if (ro.status?.phase !== "Healthy") continue;
+        if (budget < 1) return;
+        // Healthy rollouts, listed once per tick.
+        const candidates = ctx.clusters.flatMap((cluster) =>
+          (cluster.store.list(T.rollouts).items as Rollout[]).filter((ro) => ro.status?.phase === "Healthy").map((ro) => ({ cluster, ro })),
+        );
+        while (budget >= 1 && candidates.length > 0) {
+          const index = Math.floor(ctx.prng.next() * candidates.length);
+          const [{ cluster, ro }] = candidates.splice(index, 1);
           bumpImage(cluster.store, ro.metadata.namespace ?? "default", ro.metadata.name, ctx.prng);
           budget--;
         }

@@ -18,6 +18,8 @@ export interface AppProcess {
   url: string;
   port: number;
   databaseUrl: string;
+  /** The server's process id (for RSS readings); changes on restart. */
+  pid(): number | undefined;
   logs(): string;
   stop(): Promise<void>;
   restart(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
     url,
     port,
     databaseUrl,
+    pid: () => child?.pid,
     logs: () => output,
     stop,
     async restart() {

@@ -341,6 +341,61 @@ describe("simulated controller: traffic-router plugins", () => {
     expect(env.ro().status?.canary?.weights?.verified).toBeUndefined();
   });
 
+  it("plugin start and ping failures: no event, only rollout_reconcile_error; simulated RPC latency shows in rollout_reconcile", async () => {
+    const env = await setup({ blueprints: [checkout({ steps: [{ setWeight: 20 }, { pause: {} }], managedRoutes: undefined })] });
+    const errors = async () => sample(await scrape(env.ctl), "rollout_reconcile_error", { name: "checkout" });
+    env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { startFailure: "fork/exec /home/argo-rollouts/plugin-bin/argoproj-labs/gatewayAPI: exec format error" });
+    env.ctl.restart();
+    env.newRevision();
+    for (let i = 0; i < 10; i++) env.step();
+    expect(await errors()).toBeGreaterThan(0);
+    expect(env.ro().status?.currentPodHash).not.toBe(env.ro().status?.stableRS);
+    expect(env.ro().status?.canary?.weights?.canary.weight).toBe(0);
+    expect(env.events().filter((e) => e.type === "Warning")).toHaveLength(0);
+
+    env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { pingFailure: "connection is shut down" });
+    const before = await errors();
+    for (let i = 0; i < 5; i++) env.step();
+    expect(await errors()).toBeGreaterThan(before);
+    expect(env.events().filter((e) => e.type === "Warning")).toHaveLength(0);
+
+    env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { latencyMs: 400 });
+    const slowBefore = sample(await scrape(env.ctl), "rollout_reconcile_count", { name: "checkout" }) - sample(await scrape(env.ctl), "rollout_reconcile_bucket", { name: "checkout", le: "1" });
+    env.settle("weight 20", () => env.ro().status?.canary?.weights?.canary.weight === 20);
+    const metrics = await scrape(env.ctl);
+    // Four RPCs (Type, UpdateHash, SetWeight, VerifyWeight) at 400 ms each put a pass above the 1 s bucket.
+    expect(sample(metrics, "rollout_reconcile_count", { name: "checkout" }) - sample(metrics, "rollout_reconcile_bucket", { name: "checkout", le: "1" })).toBeGreaterThan(slowBefore);
+  });
+
+  it("a stuck router: the weight is written, but the measured mesh traffic does not follow (contour's VerifyWeight notices)", async () => {
+    const env = await setup({
+      blueprints: [
+        checkout({ steps: [{ setWeight: 50 }, { pause: {} }], managedRoutes: undefined }),
+        checkout({ name: "catalog", router: { plugin: "argoproj-labs/contour", config: { httpProxies: ["catalog"] } }, steps: [{ setWeight: 30 }, { pause: {} }], managedRoutes: undefined }),
+      ],
+      profiles: { "argoproj-labs/gatewayAPI": { stuckRouter: "old" }, "argoproj-labs/contour": { stuckRouter: "half" } },
+    });
+    env.newRevision();
+    env.newRevision("catalog");
+    env.settle("weight 50 on checkout", () => env.ro().status?.canary?.weights?.canary.weight === 50);
+    for (let i = 0; i < 10; i++) env.step();
+    const metrics = await scrape(env.ctl);
+    // gatewayAPI always answers Verified, so only traffic shows the problem.
+    expect(env.ro().status?.canary?.weights?.verified).toBe(true);
+    expect(env.ro().status?.phase).toBe("Paused");
+    expect(sample(metrics, "istio_requests_total", { destination_service_name: "checkout-canary" })).toBe(0);
+    expect(sample(metrics, "istio_requests_total", { destination_service_name: "checkout-stable" })).toBeGreaterThan(0);
+    // contour really checks its HTTPProxy weights: 30 applied but 50 % measured (stuck at half) is not verified.
+    expect(env.ro("catalog").status?.canary?.weights).toMatchObject({ canary: { weight: 30 }, verified: false });
+    expect(env.ro("catalog").status?.currentStepIndex).toBe(0);
+    for (let i = 0; i < 10; i++) env.step();
+    const later = await scrape(env.ctl);
+    const delta = (svc: string) => sample(later, "istio_requests_total", { destination_service_name: svc }) - sample(metrics, "istio_requests_total", { destination_service_name: svc });
+    const share = delta("catalog-canary") / (delta("catalog-canary") + delta("catalog-stable"));
+    expect(share).toBeGreaterThan(0.4);
+    expect(share).toBeLessThan(0.6);
+  });
+
   it("a plugin referenced but not registered: reconcile errors, no event, status not persisted", async () => {
     const env = await setup({
       blueprints: [checkout(), checkout({ name: "notifications", router: { plugin: "hashicorp/consul", config: { serviceName: "notifications" } }, managedRoutes: undefined })],

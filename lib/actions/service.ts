@@ -1,0 +1,374 @@
+import "server-only";
+import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "@/lib/auth/permissions-service";
+import type { ActionPermission } from "@/lib/auth/rollout-access";
+import type { AuthUser } from "@/lib/auth/types";
+import { appendAuditEntry } from "@/lib/audit/service";
+import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { getFleet } from "@/lib/fleet/fleet";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { ApiError, type ApiErrorCode } from "@/lib/http/api-error";
+import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
+import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
+import { deriveActionAvailability, type ActionAvailability } from "./availability";
+import { describeActionEffect } from "./effect";
+import { deriveActionEffectState } from "./effect-state";
+import { planActionRequests, type KubeRequest } from "./plan";
+import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "./run-action-plan";
+import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "./schema";
+import { fingerprintRollout } from "./rollout-fingerprint";
+import { describeStaleness, observeRollout, STALE_MESSAGE } from "./staleness";
+
+export interface RolloutActionTarget {
+  cluster: string;
+  namespace: string;
+  name: string;
+}
+
+export interface RolloutActionOption {
+  /** State allows it, the user may do it, and the dashboard is not read-only. */
+  enabled: boolean;
+  /** Why not, when disabled: the permission reason first, then the state reason. */
+  reason?: string;
+  /** The user's permission alone (RBAC or role mapping). */
+  permitted: boolean;
+  /** One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 2/4)". */
+  effect: string;
+  /** In a cluster labelled production, promote-full and abort need the rollout's name typed. */
+  typedConfirmation: boolean;
+  /** The requests it would send now, e.g. `PATCH rollouts/checkout/status {"status":{"abort":true}}`. */
+  requests: string[];
+}
+
+/** What the action buttons of one Rollout show. */
+export interface RolloutActionsView {
+  cluster: string;
+  namespace: string;
+  name: string;
+  readOnly: boolean;
+  /** On whose authority actions run, e.g. "Actions run as alice (impersonated)…". */
+  actingAs: string;
+  production: boolean;
+  /** The state these options were computed from: send it back as `expected`. */
+  expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null };
+  actions: Record<RolloutAction, RolloutActionOption>;
+}
+
+export interface RolloutActionResult {
+  action: RolloutAction;
+  outcome: "done";
+  message: string;
+  /** Every request that reached the API server, in order. */
+  requests: SentKubeRequest[];
+}
+
+export interface ActionRequestContext {
+  user: AuthUser;
+  requestId: string;
+  clientAddress: string | null;
+}
+
+const READ_ONLY_REASON = "Rollscope is in read-only mode: actions are disabled";
+
+function clusterOrThrow(cluster: string): ClusterWatcher {
+  const watcher = getFleet().cluster(cluster);
+  if (!watcher) throw new ApiError("not_found", `no cluster named "${cluster}" is configured`);
+  return watcher;
+}
+
+function rolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): { view: FleetRollout; raw: RolloutResource } {
+  const view = watcher.rollout(namespace, name);
+  const parsed = parseRollout(watcher.rawRollout(namespace, name));
+  if (!view || !parsed.ok) throw new ApiError("not_found", `Rollout ${namespace}/${name} not found in cluster ${watcher.name}`);
+  return { view, raw: parsed.rollout };
+}
+
+function isProduction(watcher: ClusterWatcher): boolean {
+  return /^prod(uction)?$/i.test(watcher.config.label ?? "");
+}
+
+function rolloutPath(namespace: string, name: string): string {
+  return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
+}
+
+function describeRequest(request: KubeRequest, name: string): string {
+  if (request.kind === "get") return `GET rollouts/${name}`;
+  const target = request.target === "status" ? `rollouts/${name}/status` : `rollouts/${name}`;
+  return `PATCH ${target} ${JSON.stringify(request.body)}`;
+}
+
+function toAuditBefore(view: FleetRollout): AuditBefore {
+  return {
+    revision: view.revision,
+    stepIndex: view.stepProgress.index,
+    totalSteps: view.stepProgress.total,
+    phase: view.phase,
+    requestedPercent: view.requestedWeight?.percent ?? null,
+    canaryPercent: view.appliedWeights?.canaryPercent ?? null,
+    stablePercent: view.appliedWeights?.stablePercent ?? null,
+    resourceVersion: view.resourceVersion,
+  };
+}
+
+function combine(availability: ActionAvailability, permission: ActionPermission | undefined, readOnly: boolean): Pick<RolloutActionOption, "enabled" | "reason" | "permitted"> {
+  if (readOnly) return { enabled: false, reason: READ_ONLY_REASON, permitted: false };
+  if (permission && !permission.allowed) return { enabled: false, reason: permission.reason, permitted: false };
+  return availability.enabled ? { enabled: true, permitted: true } : { enabled: false, reason: availability.reason, permitted: true };
+}
+
+/** The buttons for one Rollout: state (as upstream allows), the user's permission, the effect and the plan. */
+export async function getRolloutActionsView(target: RolloutActionTarget, user: AuthUser, now = new Date()): Promise<RolloutActionsView> {
+  const fleet = getFleet();
+  const watcher = clusterOrThrow(target.cluster);
+  const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+  trackRolloutVersions();
+  recordVersion(`${target.cluster}/${target.namespace}/${target.name}`, raw);
+  const readOnly = fleet.config.readOnly;
+  const authorization = readOnly ? null : await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, user, fleet.config.authorization);
+  const availability = deriveActionAvailability(raw, { phase: view.phase });
+  const effectState = deriveActionEffectState(raw, { strategy: view.strategy, requestedPercent: view.requestedWeight?.percent ?? null, maxTrafficWeight: view.maxTrafficWeight });
+  const production = isProduction(watcher);
+  const actions = Object.fromEntries(
+    ROLLOUT_ACTIONS.map((action): [RolloutAction, RolloutActionOption] => [
+      action,
+      {
+        ...combine(availability[action], authorization?.permissions[action], readOnly),
+        effect: describeActionEffect(action, effectState),
+        typedConfirmation: production && (action === "promote-full" || action === "abort"),
+        requests: planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
+      },
+    ]),
+  ) as Record<RolloutAction, RolloutActionOption>;
+  const observed = observeRollout(raw);
+  return {
+    ...target,
+    readOnly,
+    actingAs: readOnly ? READ_ONLY_REASON : (authorization?.actingAs ?? ""),
+    production,
+    expected: observed,
+    actions,
+  };
+}
+
+/** A refusal decided before or instead of the cluster's answer, with its audit outcome. */
+class ActionRefusal extends Error {
+  constructor(
+    readonly outcome: AuditOutcome,
+    readonly apiError: ApiError,
+  ) {
+    super(apiError.message);
+  }
+}
+
+function refuse(outcome: AuditOutcome, code: ApiErrorCode, message: string): ActionRefusal {
+  return new ActionRefusal(outcome, new ApiError(code, message));
+}
+
+/** How a failure is audited and answered. Kubernetes messages name the user and verb, never credentials. */
+function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutcome; apiError: ApiError } {
+  if (err instanceof ActionRefusal) return { outcome: err.outcome, apiError: err.apiError };
+  if (err instanceof ApiError) return { outcome: err.code === "forbidden" ? "denied" : "error", apiError: err };
+  if (err instanceof KubeApiError) {
+    if (err.code === 401 || err.code === 403) return { outcome: "denied", apiError: new ApiError("forbidden", `the cluster refused: ${err.message}`) };
+    if (err.code === 409) return { outcome: "conflict", apiError: new ApiError("conflict", `the cluster reported a conflict: ${err.message}`) };
+    if (err.code === 404) return { outcome: "error", apiError: new ApiError("not_found", err.message) };
+    return { outcome: "error", apiError: new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`) };
+  }
+  console.error(`[${requestId}] rollout action failed`, err);
+  return { outcome: "error", apiError: new ApiError("internal", `internal error (request ${requestId})`) };
+}
+
+const globalForActions = globalThis as unknown as {
+  rollscopeActionLocks?: Map<string, Promise<unknown>>;
+  rollscopeActedVersions?: Map<string, Set<string>>;
+  rollscopeSeenVersions?: { subscribed: boolean; byRollout: Map<string, Map<string, string>> };
+};
+const locks = (globalForActions.rollscopeActionLocks ??= new Map());
+/** Per Rollout, resourceVersions an action of this process has already changed (the watch may not show it yet). */
+const actedVersions = (globalForActions.rollscopeActedVersions ??= new Map());
+/** Per Rollout, the fingerprints of its recent resourceVersions, to tell a relevant change from a replica count. */
+const seenVersions = (globalForActions.rollscopeSeenVersions ??= { subscribed: false, byRollout: new Map() });
+const SEEN_PER_ROLLOUT = 50;
+
+/** Keeps the newest entries only: Maps and Sets iterate in insertion order. */
+function trim<T>(collection: Map<string, T> | Set<string>): void {
+  if (collection.size > SEEN_PER_ROLLOUT) collection.delete(collection.keys().next().value as string);
+}
+
+function rememberActed(key: string, version: string): void {
+  const versions = actedVersions.get(key) ?? new Set<string>();
+  versions.add(version);
+  trim(versions);
+  actedVersions.set(key, versions);
+}
+
+function recordVersion(key: string, rollout: RolloutResource): void {
+  const version = rollout.metadata.resourceVersion;
+  if (!version) return;
+  const versions = seenVersions.byRollout.get(key) ?? new Map<string, string>();
+  versions.set(version, fingerprintRollout(rollout));
+  trim(versions);
+  seenVersions.byRollout.set(key, versions);
+}
+
+/** From the first actions view on, every version the watch delivers is fingerprinted. */
+function trackRolloutVersions(): void {
+  if (seenVersions.subscribed) return;
+  seenVersions.subscribed = true;
+  getFleet().subscribeRaw((cluster, kind, type, obj) => {
+    if (kind !== "rollouts" || type !== "upsert") return;
+    const parsed = parseRollout(obj);
+    if (parsed.ok) recordVersion(`${cluster}/${parsed.rollout.metadata.namespace ?? ""}/${parsed.rollout.metadata.name}`, parsed.rollout);
+  });
+}
+
+/** Runs actions on one Rollout one at a time, so two clicks are checked against each other's result. */
+async function withRolloutLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const settled = run.catch(() => undefined);
+  locks.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === settled) locks.delete(key);
+  }
+}
+
+/**
+ * Refuses unless the Rollout is still what the user confirmed: same revision and step, and either the same
+ * resourceVersion or one whose fingerprint matches the version the user saw. A version this process already acted
+ * on (on either side) is stale: the watch may simply not have delivered the change yet.
+ */
+function checkFresh(key: string, expected: ActionExpectation, current: RolloutResource): void {
+  const moved = describeStaleness({ revision: expected.revision, stepIndex: expected.stepIndex }, observeRollout(current));
+  if (moved) throw refuse("stale", "stale", `${STALE_MESSAGE} (${moved})`);
+  const currentVersion = current.metadata.resourceVersion ?? null;
+  const acted = actedVersions.get(key);
+  if (expected.resourceVersion && acted?.has(expected.resourceVersion)) {
+    throw refuse("stale", "stale", `${STALE_MESSAGE} (an action was already applied to resourceVersion ${expected.resourceVersion})`);
+  }
+  if (currentVersion && acted?.has(currentVersion)) {
+    throw refuse("stale", "stale", `${STALE_MESSAGE} (an action on resourceVersion ${currentVersion} is still being applied)`);
+  }
+  if (expected.resourceVersion && expected.resourceVersion !== currentVersion) {
+    const seen = seenVersions.byRollout.get(key)?.get(expected.resourceVersion);
+    if (seen === undefined || seen !== fingerprintRollout(current)) {
+      throw refuse("stale", "stale", `${STALE_MESSAGE} (resourceVersion ${expected.resourceVersion} → ${currentVersion ?? "none"})`);
+    }
+  }
+}
+
+function kubeClient(watcher: ClusterWatcher, target: RolloutActionTarget, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
+  const headers = impersonationHeaders(impersonate);
+  const path = rolloutPath(target.namespace, target.name);
+  let lastResourceVersion: string | undefined;
+  const client: ActionPlanClient = {
+    async getRollout() {
+      const parsed = parseRollout(await kubeRequest<unknown>(watcher.clients.kubeConfig, path, { headers }));
+      if (!parsed.ok) throw new ApiError("conflict", `the Rollout no longer matches the expected schema: ${parsed.error}`);
+      onGet(parsed.rollout);
+      return parsed.rollout;
+    },
+    async patchRollout(patch: WirePatch) {
+      const url = patch.target === "status" ? `${path}/status` : path;
+      const updated = await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, url, {
+        method: "PATCH",
+        body: patch.body,
+        contentType: "application/merge-patch+json",
+        headers,
+      });
+      lastResourceVersion = updated.metadata?.resourceVersion ?? lastResourceVersion;
+    },
+    isNotFound: (error) => error instanceof KubeApiError && error.code === 404,
+  };
+  return { client, lastResourceVersion: () => lastResourceVersion };
+}
+
+async function executeAction(
+  watcher: ClusterWatcher,
+  target: RolloutActionTarget,
+  request: RolloutActionRequest,
+  authorization: RolloutAuthorization,
+): Promise<SentKubeRequest[]> {
+  const key = `${target.cluster}/${target.namespace}/${target.name}`;
+  return withRolloutLock(key, async () => {
+    const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+    checkFresh(key, request.expected, raw);
+    const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
+    if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
+    const plan = planActionRequests(request.action, raw, new Date());
+    // Upstream's promote GETs first; its answer is the freshest state there is, so the expectation is checked again.
+    const { client, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(key, request.expected, fresh));
+    const sent = await runActionPlan(plan, client);
+    const after = lastResourceVersion();
+    if (after && after !== raw.metadata.resourceVersion) {
+      if (request.expected.resourceVersion) rememberActed(key, request.expected.resourceVersion);
+      if (raw.metadata.resourceVersion) rememberActed(key, raw.metadata.resourceVersion);
+    }
+    return [...sent];
+  });
+}
+
+function summarize(sent: readonly SentKubeRequest[]): string {
+  const patches = sent.filter((r) => r.kind === "patch");
+  if (patches.length === 0) return "nothing to patch";
+  return patches.map((p) => (p.kind === "patch" ? `${p.target} ${p.outcome === "ok" ? "patched" : "not found"}` : "")).join(", ");
+}
+
+/**
+ * Carries out one action as `kubectl argo rollouts <action>` would, for this user, and audits the attempt whatever
+ * happens: read-only mode and missing permission are `denied`, a Rollout that moved on since the user looked is
+ * `stale`, an action the state does not allow is `conflict`, a cluster or internal failure is `error`.
+ */
+export async function runRolloutAction(target: RolloutActionTarget, request: RolloutActionRequest, ctx: ActionRequestContext): Promise<RolloutActionResult> {
+  const audit = {
+    user: ctx.user.name,
+    groups: ctx.user.groups,
+    ...target,
+    rollout: target.name,
+    action: request.action,
+    requestId: ctx.requestId,
+    clientAddress: ctx.clientAddress,
+  };
+  let before: AuditBefore | null = null;
+  let sent: SentKubeRequest[];
+  try {
+    const fleet = getFleet();
+    if (fleet.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
+    const watcher = clusterOrThrow(target.cluster);
+    const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
+    trackRolloutVersions();
+    before = toAuditBefore(view);
+    if (!request.expected.resourceVersion) {
+      throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");
+    }
+    const authorization = await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, ctx.user, fleet.config.authorization);
+    const permission = authorization.permissions[request.action];
+    if (!permission.allowed) throw refuse("denied", "forbidden", permission.reason ?? "not allowed");
+    sent = await executeAction(watcher, target, request, authorization);
+  } catch (err) {
+    const { outcome, apiError } = classifyFailure(err, ctx.requestId);
+    await appendAuditEntry({ ...audit, before, outcome, message: apiError.message }).catch(() => undefined);
+    throw apiError;
+  }
+  const message = summarize(sent);
+  try {
+    await appendAuditEntry({ ...audit, before, outcome: "done", message });
+  } catch {
+    throw new ApiError("internal", `the action was sent, but writing the audit log failed (request ${ctx.requestId})`);
+  }
+  return { action: request.action, outcome: "done", message, requests: sent };
+}
+
+/** What the user may do to one Rollout (RBAC or role mapping only, not the Rollout's state). */
+export async function getRolloutPermissions(
+  target: RolloutActionTarget,
+  user: AuthUser,
+): Promise<{ readOnly: boolean; actingAs: string; permissions: Record<RolloutAction, ActionPermission> }> {
+  const fleet = getFleet();
+  const watcher = clusterOrThrow(target.cluster);
+  rolloutOrThrow(watcher, target.namespace, target.name);
+  const authorization = await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, user, fleet.config.authorization);
+  return { readOnly: fleet.config.readOnly, actingAs: authorization.actingAs, permissions: { ...authorization.permissions } };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/** done: the requests went through; denied: RBAC or a role said no; stale: the Rollout moved on since the user
+ * looked; conflict: the action does not apply in the Rollout's state (or the API server answered 409); error: anything else. */
+export const AUDIT_OUTCOMES = ["done", "denied", "stale", "conflict", "error"] as const;
+export const AuditOutcome = z.enum(AUDIT_OUTCOMES);
+export type AuditOutcome = z.infer<typeof AuditOutcome>;
+
+/** The Rollout as the server saw it just before acting. */
+export const AuditBefore = z.object({
+  revision: z.number().nullable(),
+  stepIndex: z.number().nullable(),
+  totalSteps: z.number(),
+  phase: z.string().nullable(),
+  requestedPercent: z.number().nullable(),
+  canaryPercent: z.number().nullable(),
+  stablePercent: z.number().nullable(),
+  resourceVersion: z.string().nullable(),
+});
+export type AuditBefore = z.infer<typeof AuditBefore>;
+
+export interface AuditEntryView {
+  id: number;
+  at: string;
+  user: string;
+  groups: string[];
+  cluster: string;
+  namespace: string;
+  rollout: string;
+  action: string;
+  before: AuditBefore | null;
+  outcome: string;
+  message: string | null;
+  requestId: string;
+  clientAddress: string | null;
+}
+
+export interface AuditPage {
+  entries: AuditEntryView[];
+  /** Pass as `before` for the next (older) page; null at the end. */
+  nextCursor: number | null;
+}
+
+const optionalText = z.string().trim().max(253).optional().transform((v) => (v === "" ? undefined : v));
+
+/** Filters of the audit page and its exports (query string). */
+export const AuditQuery = z.object({
+  cluster: optionalText,
+  namespace: optionalText,
+  rollout: optionalText,
+  user: optionalText,
+  action: optionalText,
+  outcome: z.union([AuditOutcome, z.literal("")]).optional().transform((v) => (v === "" ? undefined : v)),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  before: z.coerce.number().int().min(1).optional(),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+export type AuditQueryInput = z.input<typeof AuditQuery>;
+
+export const AUDIT_EXPORT_FORMATS = ["csv", "json"] as const;
+export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];

@@ -1,0 +1,68 @@
+import "server-only";
+import { cidrContains, parseIpAddress } from "@/lib/config/cidr";
+import { parseCookies, readCookie } from "./cookies";
+import { readPeerAddress } from "./peer-address";
+import { openCookie, SessionClaims } from "./session-cookie";
+import type { AuthSettings } from "./settings";
+import { KUBECONFIG_IDENTITY, type AuthUser } from "./types";
+
+export const SESSION_COOKIE = "rollscope_session";
+export const SESSION_AUDIENCE = "rollscope-session";
+
+export interface RequestIdentity {
+  /** null when the request is not signed in (or, in proxy mode, did not come through a trusted proxy). */
+  readonly user: AuthUser | null;
+  /** For the audit log: the TCP peer, or the forwarded client "via" a trusted proxy; null when unknown. */
+  readonly clientAddress: string | null;
+}
+
+function isTrustedProxy(settings: AuthSettings, peer: string | undefined): boolean {
+  if (peer === undefined) return false;
+  const address = parseIpAddress(peer);
+  return address !== undefined && settings.trustedProxies.some((cidr) => cidrContains(cidr, address));
+}
+
+function describeClient(headers: Headers, peer: string | undefined, trusted: boolean): string | null {
+  if (peer === undefined) return null;
+  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return trusted && forwarded ? `${forwarded} via ${peer}` : peer;
+}
+
+function splitGroups(value: string | null): string[] {
+  return [...new Set((value ?? "").split(",").map((g) => g.trim()).filter(Boolean))];
+}
+
+/**
+ * Who sent this request. Mode none: everyone is the kubeconfig identity. Mode proxy: the user and groups headers,
+ * honoured only when the TCP peer is a configured trusted proxy (anyone else could set them). Mode oidc: the
+ * encrypted session cookie written at sign-in.
+ */
+export async function resolveRequestIdentity(request: Request, settings: AuthSettings): Promise<RequestIdentity> {
+  const { headers } = request;
+  const peer = readPeerAddress(headers);
+  const mode = settings.config.mode;
+  const trusted = mode === "proxy" && isTrustedProxy(settings, peer);
+  const clientAddress = describeClient(headers, peer, trusted);
+  switch (mode) {
+    case "none":
+      return { user: { via: "none", name: KUBECONFIG_IDENTITY, groups: [], sessionId: null }, clientAddress };
+    case "proxy": {
+      const proxy = settings.config.proxy;
+      const name = trusted && proxy ? headers.get(proxy.userHeader)?.trim() : undefined;
+      if (!proxy || !name) return { user: null, clientAddress };
+      return { user: { via: "proxy", name, groups: splitGroups(headers.get(proxy.groupsHeader)), sessionId: null }, clientAddress };
+    }
+    case "oidc": {
+      const cookie = readCookie(parseCookies(headers.get("cookie")), SESSION_COOKIE);
+      const session = await openCookie(cookie, SESSION_AUDIENCE, settings.keys.sessionKey, SessionClaims);
+      if (!session) return { user: null, clientAddress };
+      return { user: { via: "oidc", name: session.sub, groups: session.groups, sessionId: session.sid }, clientAddress };
+    }
+  }
+}
+
+/** What a CSRF token is bound to: the OIDC session, the proxy user, or nothing in mode none. */
+export function csrfBinding(user: AuthUser | null): string {
+  if (!user) return "anonymous";
+  return user.sessionId ? `session:${user.sessionId}` : `${user.via}:${user.name}`;
+}

@@ -1,0 +1,57 @@
+import { ROLLOUT_ACTIONS, type RolloutAction } from "@/lib/actions/schema";
+import type { AccessAttributes } from "./access-review";
+
+/** The three RBAC checks behind the rollout actions. */
+export type RolloutAccess = "get" | "patch" | "patchStatus";
+export const ROLLOUT_ACCESS: readonly RolloutAccess[] = ["get", "patch", "patchStatus"];
+
+/**
+ * What each action needs, from the requests it sends (argo-rollouts `pkg/kubectl-argo-rollouts/cmd/*`, RBAC notes
+ * in the reference): promote GETs then patches `/status` and the spec; abort/retry patch `/status` (the main
+ * resource only on the NotFound fallback); pause, resume and restart patch the spec.
+ */
+export const ACTION_ACCESS: Readonly<Record<RolloutAction, readonly RolloutAccess[]>> = {
+  promote: ["get", "patchStatus", "patch"],
+  "promote-full": ["get", "patchStatus", "patch"],
+  abort: ["patchStatus"],
+  retry: ["patchStatus"],
+  pause: ["patch"],
+  resume: ["patch"],
+  restart: ["patch"],
+};
+
+export function rolloutAccessAttributes(access: RolloutAccess, namespace: string, name: string): AccessAttributes {
+  return {
+    verb: access === "get" ? "get" : "patch",
+    group: "argoproj.io",
+    resource: "rollouts",
+    subresource: access === "patchStatus" ? "status" : "",
+    namespace,
+    name,
+  };
+}
+
+export function describeAccess(access: RolloutAccess): string {
+  return access === "get" ? "get rollouts" : access === "patch" ? "patch rollouts" : "patch rollouts/status";
+}
+
+export interface ActionPermission {
+  readonly allowed: boolean;
+  /** Why not, in plain words; absent when allowed. */
+  readonly reason?: string;
+}
+
+export type RolloutPermissions = Readonly<Record<RolloutAction, ActionPermission>>;
+
+/** Per action: allowed when every access it needs is; otherwise the first missing one, worded by `deny`. */
+export function combineAccess(granted: ReadonlySet<RolloutAccess>, deny: (missing: RolloutAccess) => string): RolloutPermissions {
+  const entries = ROLLOUT_ACTIONS.map((action): [RolloutAction, ActionPermission] => {
+    const missing = ACTION_ACCESS[action].find((access) => !granted.has(access));
+    return [action, missing === undefined ? { allowed: true } : { allowed: false, reason: deny(missing) }];
+  });
+  return Object.fromEntries(entries) as Record<RolloutAction, ActionPermission>;
+}
+
+export function uniformPermissions(permission: ActionPermission): RolloutPermissions {
+  return Object.fromEntries(ROLLOUT_ACTIONS.map((action) => [action, permission])) as Record<RolloutAction, ActionPermission>;
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SimulationHandle } from "@/sim/cluster";
+import { createMigratedDatabase } from "@/e2e/support/database";
+import { httpCall, startRouteBridge, type CallOptions, type Reply, type RouteBridge } from "@/e2e/support/route-bridge";
+import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
+import { startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
+import { startOidcProvider, type OidcProviderHandle } from "@/test/harness/oidc-provider";
+import type { RolloutActionsView } from "@/lib/actions/service";
+import type { SessionView } from "@/lib/auth/session-service";
+
+/*
+ * Mode oidc against a real OpenID Provider (oidc-provider on 127.0.0.1): the authorization code flow with PKCE,
+ * driven by plain HTTP with one cookie jar per origin, as a browser would follow the redirects.
+ */
+
+let sim: SimulationHandle;
+let provider: OidcProviderHandle;
+let bridge: RouteBridge;
+
+/** Cookies per origin, as a browser keeps them (name=value only; attributes are checked separately). */
+class Browser {
+  private readonly jar = new Map<string, Map<string, string>>();
+
+  cookies(origin: string): Map<string, string> {
+    let cookies = this.jar.get(origin);
+    if (!cookies) this.jar.set(origin, (cookies = new Map()));
+    return cookies;
+  }
+
+  async request(url: string, options: CallOptions = {}): Promise<Reply> {
+    const origin = new URL(url).origin;
+    const cookie = [...this.cookies(origin)].map(([k, v]) => `${k}=${v}`).join("; ");
+    const reply = await httpCall(url, { ...options, headers: { ...(cookie ? { cookie } : {}), ...options.headers } });
+    for (const line of reply.headers["set-cookie"] ?? []) {
+      const [pair, ...attributes] = line.split(";");
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || attributes.some((a) => /max-age=0/i.test(a.trim()))) this.cookies(origin).delete(name);
+      else this.cookies(origin).set(name, value);
+    }
+    return reply;
+  }
+
+  /** Follows redirects (GET) until a non-redirect answer; returns every hop. */
+  async follow(url: string, options: CallOptions = {}): Promise<Reply[]> {
+    const hops: Reply[] = [];
+    let next: string | undefined = url;
+    let first = true;
+    while (next && hops.length < 20) {
+      const reply = await this.request(next, first ? options : {});
+      first = false;
+      hops.push(reply);
+      next = reply.status >= 300 && reply.status < 400 ? new URL(String(reply.headers.location), next).href : undefined;
+    }
+    return hops;
+  }
+}
+
+/** Signs in through the provider's login form; returns the browser and the last hop (back at Rollscope). */
+async function signIn(login: string, returnTo = "/rollouts/prod/shop/checkout"): Promise<{ browser: Browser; hops: Reply[] }> {
+  const browser = new Browser();
+  const hops = await browser.follow(`${bridge.url}/api/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
+  const form = hops.at(-1);
+  expect(form?.text).toContain('name="login"');
+  const action = /action="([^"]+)"/.exec(form?.text ?? "")?.[1];
+  expect(action).toBeTruthy();
+  const loginUrl = new URL(action ?? "", provider.issuer).href;
+  const posted = await browser.request(loginUrl, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ prompt: "login", login, password: "any" }).toString(),
+  });
+  expect(posted.status).toBe(303);
+  const rest = await browser.follow(new URL(String(posted.headers.location), loginUrl).href);
+  return { browser, hops: [...hops, posted, ...rest] };
+}
+
+beforeAll(async () => {
+  sim = await startActionsSimulation();
+  // A route module first: it installs the peer stamp before the bridge starts listening.
+  const actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
+  bridge = await startRouteBridge();
+  provider = await startOidcProvider({
+    redirectUris: [`${bridge.url}/api/auth/callback`],
+    accounts: { alice: { email: "alice@example.com", groups: ["sre-operators"] }, bob: { email: "bob@example.com", groups: ["viewers"] } },
+  });
+  process.env.DATABASE_URL = createMigratedDatabase();
+  process.env.ROLLSCOPE_SESSION_SECRET = randomBytes(32).toString("base64url");
+  process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({
+    kubeconfigPath: sim.kubeconfigPath,
+    clusters: [{ name: "prod", label: "production" }],
+    auth: { mode: "oidc", baseUrl: bridge.url, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
+  });
+  bridge.add([
+    { path: "/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions", module: actionsRoute },
+    { path: "/api/session", module: await import("@/app/api/session/route") },
+    { path: "/api/auth/signin", module: await import("@/app/api/auth/signin/route") },
+    { path: "/api/auth/callback", module: await import("@/app/api/auth/callback/route") },
+    { path: "/api/auth/signout", module: await import("@/app/api/auth/signout/route") },
+    { path: "/api/rollouts", module: await import("@/app/api/rollouts/route") },
+  ]);
+  await startCanary(sim, "prod", "checkout");
+});
+
+afterAll(async () => {
+  await bridge?.stop();
+  await provider?.stop();
+  const { getFleet } = await import("@/lib/fleet/fleet");
+  await getFleet().stop();
+  await sim?.stop();
+});
+
+describe("auth mode oidc", () => {
+  it("a signed-out browser gets 401 from the API and no user from /api/session", async () => {
+    const browser = new Browser();
+    expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(401);
+    const session = (await browser.request(`${bridge.url}/api/session`)).json<SessionView>();
+    expect(session).toMatchObject({ mode: "oidc", user: null, signInUrl: "/signin" });
+  });
+
+  it("signs in with the authorization code flow (PKCE, state, nonce) and comes back where it started", async () => {
+    const { browser, hops } = await signIn("alice");
+    const start = hops[0];
+    expect(start.status).toBe(303);
+    const authorize = new URL(String(start.headers.location));
+    expect(authorize.origin).toBe(provider.issuer);
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      client_id: "rollscope",
+      response_type: "code",
+      redirect_uri: `${bridge.url}/api/auth/callback`,
+      scope: "openid profile email groups",
+      code_challenge_method: "S256",
+    });
+    expect(authorize.searchParams.get("state")).toBeTruthy();
+    expect(authorize.searchParams.get("nonce")).toBeTruthy();
+    expect(String(start.headers["set-cookie"])).toMatch(/^rollscope_signin=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600/);
+
+    const callback = hops.find((h) => h.headers.location === "/rollouts/prod/shop/checkout");
+    expect(callback?.status).toBe(303);
+    expect(callback?.headers["set-cookie"]?.some((c) => /^rollscope_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/.test(c))).toBe(true);
+
+    const session = (await browser.request(`${bridge.url}/api/session`)).json<SessionView>();
+    expect(session).toMatchObject({ mode: "oidc", user: { name: "alice@example.com", groups: ["sre-operators"] }, identityNote: "Signed in as alice@example.com" });
+    expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(200);
+
+    const view = (await browser.request(`${bridge.url}/api/clusters/prod/rollouts/shop/checkout/actions`)).json<RolloutActionsView>();
+    expect(view.actingAs).toBe("Actions run as alice@example.com (impersonated): the cluster's RBAC decides");
+    expect(view.actions.promote.enabled).toBe(true);
+  });
+
+  it("a viewer's session gets the viewer's permissions", async () => {
+    const { browser } = await signIn("bob");
+    const view = (await browser.request(`${bridge.url}/api/clusters/prod/rollouts/shop/checkout/actions`)).json<RolloutActionsView>();
+    expect(view.actions.promote).toMatchObject({ enabled: false, reason: expect.stringContaining("bob@example.com, groups viewers") });
+  });
+
+  it("refuses a callback whose state does not match, a tampered session and a foreign return path", async () => {
+    const browser = new Browser();
+    await browser.request(`${bridge.url}/api/auth/signin?returnTo=/`);
+    const forged = await browser.request(`${bridge.url}/api/auth/callback?code=abc&state=not-the-state&iss=${encodeURIComponent(provider.issuer)}`);
+    expect(forged.status).toBe(303);
+    expect(String(forged.headers.location)).toMatch(/^\/signin\?error=/);
+    expect(browser.cookies(bridge.url).has("rollscope_session")).toBe(false);
+
+    const stranger = new Browser();
+    stranger.cookies(bridge.url).set("rollscope_session", "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAA.BBBB.CCCC");
+    expect((await stranger.request(`${bridge.url}/api/rollouts`)).status).toBe(401);
+
+    const { hops } = await signIn("alice", "//evil.example/x");
+    expect(hops.some((h) => h.headers.location === "/")).toBe(true);
+    expect(hops.some((h) => String(h.headers.location ?? "").includes("evil.example"))).toBe(false);
+  });
+
+  it("signs out with a CSRF-checked POST", async () => {
+    const { browser } = await signIn("alice");
+    const session = (await browser.request(`${bridge.url}/api/session`)).json<SessionView>();
+    expect((await browser.request(`${bridge.url}/api/auth/signout`, { method: "POST", headers: { origin: bridge.url } })).status).toBe(403);
+    const out = await browser.request(`${bridge.url}/api/auth/signout`, { method: "POST", headers: { origin: bridge.url, "x-csrf-token": session.csrfToken } });
+    expect(out.status).toBe(200);
+    expect(browser.cookies(bridge.url).has("rollscope_session")).toBe(false);
+    expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(401);
+  });
+});
