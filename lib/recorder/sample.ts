@@ -1,23 +1,11 @@
 import type { FleetRollout } from "@/lib/fleet/types";
+import type { StoredSample } from "@/lib/rollouts/history";
 
 /** The traffic state of a Rollout the recorder stores; a new row only when `sampleSignature` changes. */
-export interface RolloutSampleInput {
+export interface RolloutSampleInput extends StoredSample {
   cluster: string;
   namespace: string;
   name: string;
-  at: Date;
-  revision: string | null;
-  stepIndex: number | null;
-  totalSteps: number;
-  phase: string;
-  message: string | null;
-  requestedWeight: number | null;
-  canaryWeight: number | null;
-  stableWeight: number | null;
-  verified: boolean | null;
-  maxWeight: number;
-  aborted: boolean;
-  paused: boolean;
   resourceVersion: string | null;
 }
 
