@@ -359,8 +359,15 @@ async function main(): Promise<void> {
     sse.stop();
     const sseLat = distribution(latencies(writes.writes, sse.seen));
     const floorLat = distribution(latencies(writes.writes, floor.seen));
-    const domLat = await measureDomLatency(stack, P.samples);
-    const firstLoad = await measureFirstLoad(stack.app);
+    // A browser measurement that times out is reported as missing rather than ending the run.
+    const domLat = await measureDomLatency(stack, P.samples).catch((err: unknown) => {
+      console.error(`DOM latency not measured: ${String(err).split("\n")[0]}`);
+      return distribution([]);
+    });
+    const firstLoad = await measureFirstLoad(stack.app).catch((err: unknown) => {
+      console.error(`first load not measured: ${String(err).split("\n")[0]}`);
+      return { firstRowMs: Number.NaN, jsBytes: Number.NaN };
+    });
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
 
     console.log(`churn for ${P.churnSeconds} s…`);
@@ -373,7 +380,7 @@ async function main(): Promise<void> {
       { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
       { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
       { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
-      { metric: "First load: time to the first rollout row", value: ms(firstLoad.firstRowMs), target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
+      { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
       { metric: "First load: JS transferred", value: `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB`, target: "", met: null },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
       { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
