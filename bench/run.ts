@@ -93,9 +93,9 @@ async function waitForFleet(app: AppProcess, expected: number): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const res = await fetch(`${app.url}/api/rollouts`);
-    const body = (await res.json()) as { rollouts: unknown[] };
-    if (body.rollouts.length >= expected) return;
-    if (Date.now() > deadline) throw new Error(`the app shows ${body.rollouts.length} of ${expected} Rollouts after 120 s`);
+    const body = (await res.json()) as { total: number };
+    if (body.total >= expected) return;
+    if (Date.now() > deadline) throw new Error(`the app shows ${body.total} of ${expected} Rollouts after 120 s`);
     await sleep(500);
   }
 }

@@ -2,7 +2,7 @@
 
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo, useState } from "react";
-import { DEFAULT_FLEET_VIEW, parseFleetView, serializeFleetView, type FleetView } from "@/components/rollouts/fleet-filter";
+import { DEFAULT_FLEET_VIEW, parseFleetView, serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
 
 function currentView(): FleetView {
   return parseFleetView(new URLSearchParams(window.location.search));

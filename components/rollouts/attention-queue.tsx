@@ -8,8 +8,8 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { rolloutHref } from "@/lib/format/hrefs";
-import { attentionLabel, type AttentionEntry, type AttentionSeverity } from "./attention-queue-model";
-import { comparableRequestedPercent } from "./fleet-filter";
+import { attentionLabel, type AttentionEntry, type AttentionSeverity } from "@/lib/overview/attention";
+import { comparableRequestedPercent } from "@/lib/overview/fleet-query";
 import { PauseClock } from "./pause-clock";
 import { PhaseBadge } from "./phase-badge";
 import { WeightBar } from "./weight-bar";
@@ -74,25 +74,33 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
   );
 });
 
+interface AttentionQueueProps {
+  /** The most urgent entries, as many as the server sent (it caps the list; `count` is the full length). */
+  entries: AttentionEntry[];
+  count: number;
+  critical: number;
+  /** Rollouts the queue was built from. */
+  total: number;
+}
+
 /** The fleet's "needs attention" queue, most severe first; the long tail folds away. */
-export function AttentionQueue({ entries, total }: { entries: AttentionEntry[]; total: number }) {
+export function AttentionQueue({ entries, count, critical, total }: AttentionQueueProps) {
   const [expanded, setExpanded] = useState(false);
   const shown = expanded ? entries : entries.slice(0, COLLAPSED);
-  const critical = entries.filter((e) => e.severity === "critical").length;
   return (
     <Card aria-labelledby="attention-title" data-testid="attention-queue">
       <CardHeader
         id="attention-title"
         title="Needs attention"
         meta={
-          entries.length === 0
+          count === 0
             ? `0 of ${total.toLocaleString()} rollouts`
-            : `${entries.length.toLocaleString()} rollouts${critical ? ` · ${critical} critical` : ""}`
+            : `${count.toLocaleString()} rollouts${critical ? ` · ${critical.toLocaleString()} critical` : ""}`
         }
         actions={
           entries.length > COLLAPSED && (
             <Button variant="ghost" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
-              {expanded ? "Show fewer" : `Show all ${entries.length.toLocaleString()}`}
+              {expanded ? "Show fewer" : count > entries.length ? `Show the ${entries.length.toLocaleString()} most urgent` : `Show all ${count.toLocaleString()}`}
             </Button>
           )
         }
@@ -106,6 +114,11 @@ export function AttentionQueue({ entries, total }: { entries: AttentionEntry[]; 
           {shown.map((entry) => (
             <AttentionItem key={entry.rollout.key} entry={entry} />
           ))}
+          {expanded && count > entries.length && (
+            <li className="col-span-full px-1 text-sm text-slate-500 dark:text-slate-400">
+              {(count - entries.length).toLocaleString()} more; narrow the filters to see them.
+            </li>
+          )}
         </ul>
       )}
     </Card>

@@ -6,7 +6,7 @@ import { cn } from "@/components/ui/cn";
 import { SearchIcon } from "@/components/ui/icons";
 import { Kbd } from "@/components/ui/kbd";
 import { Select } from "@/components/ui/select";
-import type { FleetFacets, FleetView } from "./fleet-filter";
+import type { FleetFacets, FleetView } from "@/lib/overview/fleet-query";
 
 interface FleetFiltersProps {
   view: FleetView;

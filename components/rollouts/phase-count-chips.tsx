@@ -2,7 +2,7 @@ import { DOT_TONES } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
-import { PHASES } from "./fleet-filter";
+import { PHASES } from "@/lib/overview/fleet-query";
 import { PHASE_TONE } from "./phase-badge";
 
 interface PhaseCountChipsProps {

@@ -8,7 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
 import { clusterHref, overviewHref } from "@/lib/format/hrefs";
-import { attentionLabel } from "./attention-queue-model";
+import { attentionLabel } from "@/lib/overview/attention";
 import { PhaseBadge } from "./phase-badge";
 import { RouterList } from "./router-list";
 

@@ -1,47 +1,53 @@
 import "server-only";
 import { getFleet, type Fleet } from "@/lib/fleet/fleet";
 import { toRolloutSummary, type RolloutSummary } from "@/lib/fleet/summary";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { LiveDelta, LiveSnapshot } from "./live-types";
 
-/** What the live stream carries: overview rows and cluster states, never raw objects or credentials. */
-export type LiveDelta =
-  | { type: "upsert"; rollout: RolloutSummary }
-  | { type: "delete"; key: string }
-  | { type: "cluster"; cluster: ClusterStateView };
-
-export interface LiveSnapshot {
-  rollouts: RolloutSummary[];
-  clusters: ClusterStateView[];
-}
+export type { LiveDelta, LiveSnapshot } from "./live-types";
 
 export interface SequencedDelta {
   seq: number;
   delta: LiveDelta;
 }
 
+/** How many deltas are kept for clients that reconnect: at 50 changes/s about three minutes. */
+const DEFAULT_CAPACITY = 10_000;
+
 /**
  * Numbers every fleet change and keeps the most recent ones, so a client that reconnects with Last-Event-ID gets
- * exactly what it missed (or a fresh snapshot when it is too far behind).
+ * exactly what it missed (or a fresh snapshot when it is too far behind). It also holds the current overview row of
+ * every Rollout, built once per change, which `/api/rollouts` pages through.
  */
 export class DeltaLog {
   private seq = 0;
   private readonly buffer: SequencedDelta[] = [];
   private readonly subscribers = new Set<(d: SequencedDelta) => void>();
+  private readonly summaries = new Map<string, RolloutSummary>();
+  private rowsCache: RolloutSummary[] | null = null;
 
   constructor(
     private readonly fleet: Fleet,
-    private readonly capacity = 20_000,
+    private readonly capacity = DEFAULT_CAPACITY,
   ) {
+    for (const rollout of fleet.rollouts()) this.summaries.set(rollout.key, toRolloutSummary(rollout));
     fleet.subscribe((delta) => {
-      const live: LiveDelta =
-        delta.type === "upsert"
-          ? { type: "upsert", rollout: toRolloutSummary(delta.rollout) }
-          : delta.type === "delete"
-            ? { type: "delete", key: delta.key }
-            : { type: "cluster", cluster: delta.cluster };
+      let live: LiveDelta;
+      if (delta.type === "upsert") {
+        const rollout = toRolloutSummary(delta.rollout);
+        this.summaries.set(rollout.key, rollout);
+        this.rowsCache = null;
+        live = { type: "upsert", rollout };
+      } else if (delta.type === "delete") {
+        this.summaries.delete(delta.key);
+        this.rowsCache = null;
+        live = { type: "delete", key: delta.key };
+      } else {
+        live = { type: "cluster", cluster: delta.cluster };
+      }
       const entry = { seq: ++this.seq, delta: live };
       this.buffer.push(entry);
-      if (this.buffer.length > this.capacity) this.buffer.splice(0, this.buffer.length - this.capacity);
+      // Dropping in chunks keeps the trim amortised O(1) per delta.
+      if (this.buffer.length > this.capacity * 1.1) this.buffer.splice(0, this.buffer.length - this.capacity);
       for (const subscriber of this.subscribers) subscriber(entry);
     });
   }
@@ -50,8 +56,14 @@ export class DeltaLog {
     return this.seq;
   }
 
+  /** Every Rollout's overview row; the same array until something changes. */
+  rows(): RolloutSummary[] {
+    this.rowsCache ??= [...this.summaries.values()];
+    return this.rowsCache;
+  }
+
   snapshot(): LiveSnapshot {
-    return { rollouts: this.fleet.rollouts().map(toRolloutSummary), clusters: this.fleet.clusterStates() };
+    return { clusters: this.fleet.clusterStates(), seq: this.seq };
   }
 
   /** Deltas after `seq`, or null when some of them are no longer kept. */

@@ -1,11 +1,13 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeSummary } from "@/components/rollouts/summary.test-helper";
+import { makeSummary } from "@/lib/overview/summary.test-helper";
 import type { ClusterStateView } from "@/lib/fleet/types";
 import type { RolloutDetail } from "@/lib/rollouts/detail-types";
-import type { FleetSnapshot } from "@/lib/rollouts/service";
+import { buildFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
+import { DEFAULT_FLEET_VIEW } from "@/lib/overview/fleet-query";
 import { createThrottledInvalidate, writeLiveDeltas, writeLiveSnapshot } from "./live-stream-cache";
 import { queryKeys } from "./query-keys";
+import { recentDeltasOf } from "./recent-deltas";
 import type { ClusterDetailResponse } from "./use-cluster";
 import type { ClusterListResponse } from "./use-clusters";
 
@@ -23,39 +25,66 @@ const clusterState = (name: string, connection: ClusterStateView["connection"] =
 const checkout = makeSummary({ cluster: "prod", namespace: "shop", name: "checkout" });
 const cart = makeSummary({ cluster: "prod", namespace: "shop", name: "cart" });
 
+const pageKey = queryKeys.fleetPage("");
+const pageOf = (rows = [checkout, cart], seq = 10) =>
+  buildFleetPage(rows, [clusterState("prod"), clusterState("staging")], { ...DEFAULT_FLEET_VIEW, pageSize: 100 }, seq);
+
 function setup() {
   const client = new QueryClient();
-  writeLiveSnapshot(client, { rollouts: [checkout, cart], clusters: [clusterState("prod"), clusterState("staging")] }, false);
+  client.setQueryData(pageKey, pageOf());
+  writeLiveSnapshot(client, { clusters: [clusterState("prod"), clusterState("staging")], seq: 10 }, false);
   return client;
 }
 
 const isInvalidated = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
 
 describe("writeLiveSnapshot", () => {
-  it("seeds the fleet and the cluster list", () => {
+  it("seeds the cluster list", () => {
     const client = setup();
-    expect(client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts).toHaveLength(2);
     expect(client.getQueryData<ClusterListResponse>(queryKeys.clusters())?.clusters.map((c) => c.name)).toEqual(["prod", "staging"]);
+  });
+
+  it("asks again for an overview page older than the stream, which may have missed deltas", () => {
+    const client = setup();
+    expect(isInvalidated(client, pageKey)).toBe(false);
+    writeLiveSnapshot(client, { clusters: [], seq: 11 }, false);
+    expect(isInvalidated(client, pageKey)).toBe(true);
+  });
+
+  it("forgets the recent deltas: sequence numbers start over with a new stream", () => {
+    const client = setup();
+    recentDeltasOf(client).record(11, { type: "upsert", rollout: checkout });
+    writeLiveSnapshot(client, { clusters: [], seq: 3 }, true);
+    expect(recentDeltasOf(client).after(0)).toEqual([]);
   });
 
   it("invalidates derived queries only on a resync", () => {
     const client = setup();
     client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), { rollout: {} });
-    writeLiveSnapshot(client, { rollouts: [checkout], clusters: [] }, false);
+    writeLiveSnapshot(client, { clusters: [], seq: 10 }, false);
     expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(false);
-    writeLiveSnapshot(client, { rollouts: [checkout], clusters: [] }, true);
+    writeLiveSnapshot(client, { clusters: [], seq: 10 }, true);
     expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(true);
   });
 });
 
 describe("writeLiveDeltas", () => {
-  it("patches the fleet rows, keeping unchanged rows identical", () => {
+  it("patches the rows an overview page holds at once, keeping unchanged rows identical, and asks for the page again", () => {
     const client = setup();
     const paused = { ...checkout, phase: "Paused" as const };
     writeLiveDeltas(client, [{ type: "upsert", rollout: paused }]);
-    const rows = client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts ?? [];
+    const rows = client.getQueryData<FleetPage>(pageKey)?.rows ?? [];
     expect(rows.find((r) => r.key === checkout.key)?.phase).toBe("Paused");
     expect(rows.find((r) => r.key === cart.key)).toBe(cart);
+    expect(isInvalidated(client, pageKey)).toBe(true);
+  });
+
+  it("leaves a page alone when only a rollout it does not show changed, but still asks again for counts", () => {
+    const client = setup();
+    const before = client.getQueryData<FleetPage>(pageKey);
+    writeLiveDeltas(client, [{ type: "upsert", rollout: makeSummary({ cluster: "staging", namespace: "web", name: "front" }) }]);
+    expect(client.getQueryData<FleetPage>(pageKey)).toBe(before);
+    expect(isInvalidated(client, pageKey)).toBe(true);
   });
 
   it("invalidates the detail and every history range of the changed rollout only, and its cluster's counts", () => {
@@ -77,7 +106,7 @@ describe("writeLiveDeltas", () => {
     const client = setup();
     client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "cart"), {});
     writeLiveDeltas(client, [{ type: "delete", key: cart.key }]);
-    expect(client.getQueryData<FleetSnapshot>(queryKeys.fleet())?.rollouts.map((r) => r.key)).toEqual([checkout.key]);
+    expect(client.getQueryData<FleetPage>(pageKey)?.rows.map((r) => r.key)).toEqual([checkout.key]);
     expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "cart"))).toBe(true);
   });
 
@@ -92,6 +121,8 @@ describe("writeLiveDeltas", () => {
     expect(client.getQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"))).toEqual({ cluster: down, phaseCounts: { Healthy: 2 } });
     expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail("prod", "shop", "checkout"))?.cluster).toEqual(down);
     expect(client.getQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "1h"))).toEqual({ points: [] });
+    expect(client.getQueryData<FleetPage>(pageKey)?.clusters.find((c) => c.name === "prod")).toEqual(down);
+    expect(isInvalidated(client, pageKey)).toBe(false);
   });
 });
 

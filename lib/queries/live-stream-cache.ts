@@ -1,39 +1,49 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ClusterStateView } from "@/lib/fleet/types";
-import type { LiveDelta, LiveSnapshot } from "@/lib/live/delta-log";
+import type { LiveDelta, LiveSnapshot } from "@/lib/live/live-types";
+import { patchFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
 import type { RolloutDetail } from "@/lib/rollouts/detail-types";
-import type { FleetSnapshot } from "@/lib/rollouts/service";
-import { applyLiveDeltas } from "./apply-live-deltas";
 import { parseRolloutKey, queryKeys } from "./query-keys";
+import { recentDeltasOf } from "./recent-deltas";
 import type { ClusterDetailResponse } from "./use-cluster";
 import type { ClusterListResponse } from "./use-clusters";
 
 /*
  * How the /api/stream feed lands in the React Query cache (the only client store):
- * - the fleet list is patched in place from the overview rows the stream carries;
+ * - overview pages patch the rows they hold in place, then ask the server again (throttled) for counts and for
+ *   which rows belong on the page now;
  * - cluster states are patched wherever a cached response holds one;
  * - detail, history and per-cluster counts are richer than a delta, so they are invalidated (refetched if shown).
  */
 
-/** Writes a full snapshot. `resync` is true when it replaces a stream we lost, so anything derived may be stale. */
+/** How often an overview page asks again while rollouts keep changing. */
+export const FLEET_REFRESH_MS = 2_000;
+
+/**
+ * Writes a stream's first message. `resync` is true when it replaces a stream we lost, so anything derived may be
+ * stale; an overview page older than the snapshot may have missed deltas before the stream opened.
+ */
 export function writeLiveSnapshot(client: QueryClient, snapshot: LiveSnapshot, resync: boolean): void {
-  client.setQueryData<FleetSnapshot>(queryKeys.fleet(), { ...snapshot, generatedAt: new Date().toISOString() });
+  recentDeltasOf(client).clear();
   client.setQueryData<ClusterListResponse>(queryKeys.clusters(), { clusters: snapshot.clusters });
   patchClusterStates(client, snapshot.clusters);
   if (resync) {
+    void client.invalidateQueries({ queryKey: queryKeys.fleet() });
     void client.invalidateQueries({ queryKey: queryKeys.rollouts() });
     void client.invalidateQueries({ queryKey: queryKeys.clusterPrefix() });
+  } else {
+    void client.invalidateQueries({ queryKey: queryKeys.fleet(), predicate: (q) => ((q.state.data as FleetPage | undefined)?.seq ?? 0) < snapshot.seq });
   }
 }
 
-export type Invalidate = (queryKey: readonly unknown[]) => void;
+export type Invalidate = (queryKey: readonly unknown[], intervalMs?: number) => void;
 
 /**
  * Invalidates a key at most once per `intervalMs`, with a trailing call for changes that arrived in between. A
  * rollout that changes many times a second thus refetches about once a second instead of cancelling its own
  * refetch forever; the first change after a quiet spell still goes out at once.
  */
-export function createThrottledInvalidate(client: QueryClient, intervalMs = 1_000): { invalidate: Invalidate; dispose: () => void } {
+export function createThrottledInvalidate(client: QueryClient, defaultIntervalMs = 1_000): { invalidate: Invalidate; dispose: () => void } {
   const last = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
   const run = (id: string, queryKey: readonly unknown[]) => {
@@ -41,7 +51,7 @@ export function createThrottledInvalidate(client: QueryClient, intervalMs = 1_00
     void client.invalidateQueries({ queryKey });
   };
   return {
-    invalidate(queryKey) {
+    invalidate(queryKey, intervalMs = defaultIntervalMs) {
       const id = JSON.stringify(queryKey);
       if (trailing.has(id)) return;
       const wait = (last.get(id) ?? 0) + intervalMs - Date.now();
@@ -68,7 +78,11 @@ export function writeLiveDeltas(
   invalidate: Invalidate = (queryKey) => void client.invalidateQueries({ queryKey }),
 ): void {
   if (deltas.length === 0) return;
-  client.setQueryData<FleetSnapshot>(queryKeys.fleet(), (old) => (old ? applyLiveDeltas(old, deltas) : old));
+  for (const [queryKey, page] of client.getQueriesData<FleetPage>({ queryKey: queryKeys.fleet() })) {
+    if (!page) continue;
+    const patched = patchFleetPage(page, deltas);
+    if (patched !== page) client.setQueryData(queryKey, patched);
+  }
 
   const clusterStates = new Map<string, ClusterStateView>();
   const touched = new Map<string, { cluster: string; namespace: string; name: string }>();
@@ -94,6 +108,7 @@ export function writeLiveDeltas(
     invalidate(queryKeys.rollout(cluster, namespace, name));
   }
   for (const cluster of clustersWithChanges) invalidate(queryKeys.cluster(cluster));
+  if (touched.size > 0) invalidate(queryKeys.fleet(), FLEET_REFRESH_MS);
 }
 
 function mergeClusters(current: ClusterStateView[], updates: ClusterStateView[]): ClusterStateView[] {

@@ -5,7 +5,9 @@ import type { HistoryRange } from "@/lib/rollouts/detail-types";
  * about a rollout (detail and every history range) when the live stream reports a change to it.
  */
 export const queryKeys = {
+  /** Every overview page; a page is keyed by its view's query string. */
   fleet: () => ["fleet"] as const,
+  fleetPage: (query: string) => ["fleet", query] as const,
   rollouts: () => ["rollout"] as const,
   rollout: (cluster: string, namespace: string, name: string) => ["rollout", cluster, namespace, name] as const,
   rolloutDetail: (cluster: string, namespace: string, name: string) =>

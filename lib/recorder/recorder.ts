@@ -3,20 +3,8 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { getDb } from "@/lib/db/client";
 import type { Fleet } from "@/lib/fleet/fleet";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
+import { batchWrites, type EventRow } from "./batch-writes";
 import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "./sample";
-
-interface EventRow {
-  cluster: string;
-  namespace: string;
-  rollout: string;
-  eventUid: string;
-  type: string;
-  reason: string;
-  message: string;
-  count: number;
-  firstAt: Date;
-  lastAt: Date;
-}
 
 export interface RecorderOptions {
   retentionDays: number;
@@ -48,7 +36,7 @@ function eventRow(cluster: string, obj: KubernetesObject): EventRow | null {
 
 /**
  * Stores every change of a Rollout's traffic state and every Rollout event, batched so bursts of hundreds of
- * changes per second cost one transaction per flush. Unchanged states are not written again; rows older than the
+ * changes per second cost one transaction of a few statements per flush. Unchanged states are not written again; rows older than the
  * retention are pruned.
  */
 export class Recorder {
@@ -114,16 +102,7 @@ export class Recorder {
       if (samples.length === 0 && events.length === 0) return;
       const db = getDb();
       try {
-        await db.$transaction([
-          ...(samples.length ? [db.rolloutSample.createMany({ data: samples })] : []),
-          ...events.map((e) =>
-            db.rolloutEvent.upsert({
-              where: { cluster_eventUid: { cluster: e.cluster, eventUid: e.eventUid } },
-              create: e,
-              update: { count: e.count, lastAt: e.lastAt, message: e.message },
-            }),
-          ),
-        ]);
+        await db.$transaction(batchWrites(db, samples, events));
         this.stored += samples.length;
       } catch (err) {
         // Keep what failed for the next flush rather than lose it.

@@ -1,9 +1,10 @@
 import "server-only";
-import { getDeltaLog, type LiveSnapshot } from "@/lib/live/delta-log";
+import { getFleet } from "@/lib/fleet/fleet";
+import { getDeltaLog } from "@/lib/live/delta-log";
+import { buildFleetPage, type FleetPage, type FleetPageRequest } from "@/lib/overview/fleet-page";
 
-export type FleetSnapshot = LiveSnapshot & { generatedAt: string };
-
-/** Every Rollout of every configured cluster as overview rows, from the watch caches, with each cluster's state. */
-export function listFleetRollouts(): FleetSnapshot {
-  return { ...getDeltaLog().snapshot(), generatedAt: new Date().toISOString() };
+/** One page of the fleet overview, from the rows the live log keeps current (no cluster round trip). */
+export function listFleetPage(request: FleetPageRequest): FleetPage {
+  const log = getDeltaLog();
+  return buildFleetPage(log.rows(), getFleet().clusterStates(), request, log.lastSeq);
 }

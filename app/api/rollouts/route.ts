@@ -1,6 +1,8 @@
 import { withRoute } from "@/lib/http/route";
-import { listFleetRollouts } from "@/lib/rollouts/service";
+import { parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
+import { listFleetPage } from "@/lib/rollouts/service";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute(async () => Response.json(listFleetRollouts()));
+/** One page of the fleet overview with its counts, attention queue and filter options (see FleetPage). */
+export const GET = withRoute(async (request) => Response.json(listFleetPage(parseFleetPageQuery(new URL(request.url).searchParams))));

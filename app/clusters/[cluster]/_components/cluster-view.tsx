@@ -1,12 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
 import { ConnectionBadge } from "@/components/clusters/connection-badge";
 import { WatchTable } from "@/components/clusters/watch-table";
 import { AttentionQueue } from "@/components/rollouts/attention-queue";
-import { buildAttentionQueue } from "@/components/rollouts/attention-queue-model";
-import { PHASES } from "@/components/rollouts/fleet-filter";
+import { DEFAULT_FLEET_VIEW, PHASES } from "@/lib/overview/fleet-query";
 import { PHASE_TONE } from "@/components/rollouts/phase-badge";
 import { Badge, DOT_TONES } from "@/components/ui/badge";
 import { buttonClasses, focusRing } from "@/components/ui/button";
@@ -19,14 +17,12 @@ import { overviewHref } from "@/lib/format/hrefs";
 import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useCluster } from "@/lib/queries/use-cluster";
-import { useFleetRollouts } from "@/lib/queries/use-fleet-rollouts";
+import { useFleetPage } from "@/lib/queries/use-fleet-page";
 
 function ClusterAttention({ cluster }: { cluster: string }) {
-  const { data } = useFleetRollouts();
-  const rows = useMemo(() => (data?.rollouts ?? []).filter((r) => r.cluster === cluster), [data, cluster]);
-  const entries = useMemo(() => buildAttentionQueue(rows), [rows]);
+  const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster });
   if (!data) return null;
-  return <AttentionQueue entries={entries} total={rows.length} />;
+  return <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PauseState } from "@/lib/rollouts/pause";
-import { attentionLabel, buildAttentionQueue } from "./attention-queue-model";
+import { attentionLabel, buildAttentionQueue } from "./attention";
 import { makeSummary } from "./summary.test-helper";
 
 const pause = (overrides: Partial<PauseState>): PauseState => ({

@@ -10,7 +10,7 @@ import {
   parseFleetView,
   serializeFleetView,
   sortRollouts,
-} from "./fleet-filter";
+} from "./fleet-query";
 import { makeSummary } from "./summary.test-helper";
 
 const rows = [

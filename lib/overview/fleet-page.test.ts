@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import type { ClusterStateView } from "@/lib/fleet/types";
+import { ATTENTION_LIMIT, buildFleetPage, patchFleetPage } from "./fleet-page";
+import { FleetPageQuery, parseFleetPageQuery } from "./fleet-page-query";
+import { DEFAULT_FLEET_VIEW } from "./fleet-query";
+import { makeSummary } from "./summary.test-helper";
+
+const prod: ClusterStateView = {
+  name: "prod",
+  label: null,
+  controllerNamespace: "argo-rollouts",
+  connection: "connected",
+  since: "2026-08-18T09:00:00Z",
+  error: null,
+  watches: {},
+  rolloutCount: 0,
+};
+
+/** 250 rollouts in two clusters; every 10th is Paused awaiting promotion, every 50th Degraded. */
+const fleet = Array.from({ length: 250 }, (_, i) =>
+  makeSummary({
+    cluster: i % 2 ? "prod-eu" : "prod-us",
+    namespace: `team-${i % 5}`,
+    name: `svc-${i}`,
+    phase: i % 50 === 0 ? "Degraded" : i % 10 === 0 ? "Paused" : "Healthy",
+    attention:
+      i % 50 === 0
+        ? [{ code: "Degraded", message: "ProgressDeadlineExceeded" }]
+        : i % 10 === 0
+          ? [{ code: "AwaitingPromotion", message: "paused at step 2" }]
+          : [],
+  }),
+);
+const request = { ...DEFAULT_FLEET_VIEW, pageSize: 100 };
+
+describe("buildFleetPage", () => {
+  it("returns one page of the sorted fleet with the totals around it", () => {
+    const page = buildFleetPage(fleet, [prod], { ...request, page: 2 }, 42);
+    expect(page.rows).toHaveLength(100);
+    expect(page).toMatchObject({ page: 2, pageCount: 3, matched: 250, base: 250, total: 250, seq: 42 });
+    expect(page.counts).toEqual({ Healthy: 225, Paused: 20, Progressing: 0, Degraded: 5 });
+    // Default sort: cluster, then namespace, then name in natural order; page 2 continues where page 1 stopped.
+    const first = buildFleetPage(fleet, [prod], request, 42);
+    expect(first.rows[0].key).toBe("prod-eu/team-0/svc-5");
+    expect(page.rows[0].key > first.rows[99].key || page.rows[0].cluster > first.rows[99].cluster).toBe(true);
+  });
+
+  it("filters before paging, and counts phases over the filters without the phase", () => {
+    const page = buildFleetPage(fleet, [prod], { ...request, cluster: "prod-us", phase: "Paused" }, 1);
+    expect(page.rows.every((r) => r.cluster === "prod-us" && r.phase === "Paused")).toBe(true);
+    expect(page.matched).toBe(page.rows.length);
+    expect(page.base).toBe(125);
+    expect(page.counts.Paused).toBe(page.matched);
+    expect(page.counts.Healthy).toBeGreaterThan(0);
+  });
+
+  it("clamps a page past the end to the last page", () => {
+    const page = buildFleetPage(fleet, [prod], { ...request, page: 99 }, 1);
+    expect(page.page).toBe(3);
+    expect(page.rows).toHaveLength(50);
+  });
+
+  it("sends the most urgent attention entries, capped, with the full count", () => {
+    const many = Array.from({ length: ATTENTION_LIMIT + 30 }, (_, i) =>
+      makeSummary({ name: `p-${i}`, phase: "Paused", attention: [{ code: "AwaitingPromotion", message: "" }] }),
+    );
+    const degraded = makeSummary({ name: "broken", phase: "Degraded", attention: [{ code: "Degraded", message: "" }] });
+    const page = buildFleetPage([...many, degraded], [prod], request, 1);
+    expect(page.attention.entries).toHaveLength(ATTENTION_LIMIT);
+    expect(page.attention.total).toBe(ATTENTION_LIMIT + 31);
+    expect(page.attention.critical).toBe(1);
+    expect(page.attention.entries[0].rollout.name).toBe("broken");
+  });
+
+  it("lists filter options from the whole fleet, not just the page", () => {
+    const page = buildFleetPage(fleet, [prod], { ...request, q: "svc-7" }, 1);
+    expect(page.facets.clusters).toEqual(["prod-eu", "prod-us"]);
+    expect(page.facets.namespaces).toHaveLength(5);
+  });
+});
+
+describe("patchFleetPage", () => {
+  const page = buildFleetPage(fleet, [prod], request, 1);
+  const shown = page.rows[3];
+  const paused = page.attention.entries[0].rollout;
+
+  it("replaces a shown row with its new state and leaves the others identical", () => {
+    const moved = { ...shown, canaryPercent: 40 };
+    const next = patchFleetPage(page, [{ type: "upsert", rollout: moved }]);
+    expect(next.rows[3]).toBe(moved);
+    expect(next.rows[4]).toBe(page.rows[4]);
+    expect(next.attention).toBe(page.attention);
+  });
+
+  it("returns the same page when nothing it holds changed", () => {
+    expect(patchFleetPage(page, [{ type: "upsert", rollout: makeSummary({ cluster: "elsewhere" }) }])).toBe(page);
+  });
+
+  it("re-derives an attention entry from the new state, and drops it once nothing needs attention", () => {
+    const promoted = patchFleetPage(page, [{ type: "upsert", rollout: { ...paused, phase: "Healthy", attention: [] } }]);
+    expect(promoted.attention.entries.some((e) => e.rollout.key === paused.key)).toBe(false);
+    const aborted = patchFleetPage(page, [{ type: "upsert", rollout: { ...paused, aborted: true, attention: [{ code: "Aborted", message: "manual" }] } }]);
+    expect(aborted.attention.entries.find((e) => e.rollout.key === paused.key)?.severity).toBe("critical");
+  });
+
+  it("drops deleted rows and applies the last of several deltas to one rollout", () => {
+    const next = patchFleetPage(page, [
+      { type: "upsert", rollout: { ...shown, canaryPercent: 10 } },
+      { type: "upsert", rollout: { ...shown, canaryPercent: 20 } },
+      { type: "delete", key: page.rows[0].key },
+    ]);
+    expect(next.rows).toHaveLength(99);
+    expect(next.rows.find((r) => r.key === shown.key)?.canaryPercent).toBe(20);
+  });
+
+  it("replaces cluster states", () => {
+    const down = { ...prod, connection: "unreachable" as const, error: "connection refused" };
+    expect(patchFleetPage(page, [{ type: "cluster", cluster: down }]).clusters).toEqual([down]);
+  });
+});
+
+describe("FleetPageQuery", () => {
+  it("reads the overview URL's own parameters", () => {
+    expect(parseFleetPageQuery(new URLSearchParams("q=pay&ns=shop&phase=Paused&sort=weight&dir=desc&page=3"))).toEqual({
+      ...request,
+      q: "pay",
+      namespace: "shop",
+      phase: "Paused",
+      sort: "weight",
+      dir: "desc",
+      page: 3,
+    });
+  });
+
+  it("refuses values it does not know instead of ignoring them", () => {
+    for (const bad of ["sort=color", "phase=Sleeping", "page=0", "pageSize=5000", "namespace=shop"]) {
+      expect(FleetPageQuery.safeParse(Object.fromEntries(new URLSearchParams(bad))).success, bad).toBe(false);
+    }
+  });
+});

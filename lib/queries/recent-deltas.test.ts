@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { makeSummary } from "@/lib/overview/summary.test-helper";
+import { RecentDeltas } from "./recent-deltas";
+
+describe("RecentDeltas", () => {
+  it("returns the deltas after a sequence number, oldest first", () => {
+    const recent = new RecentDeltas();
+    const rows = [1, 2, 3].map((i) => makeSummary({ name: `r${i}` }));
+    rows.forEach((rollout, i) => recent.record(10 + i, { type: "upsert", rollout }));
+    expect(recent.after(10).map((d) => (d.type === "upsert" ? d.rollout.name : ""))).toEqual(["r2", "r3"]);
+    expect(recent.after(12)).toEqual([]);
+  });
+
+  it("keeps a bounded number of deltas, the newest", () => {
+    const recent = new RecentDeltas();
+    for (let seq = 1; seq <= 10_000; seq++) recent.record(seq, { type: "delete", key: `k${seq}` });
+    const kept = recent.after(0);
+    expect(kept.length).toBeLessThanOrEqual(3_000);
+    expect(kept.at(-1)).toEqual({ type: "delete", key: "k10000" });
+  });
+});

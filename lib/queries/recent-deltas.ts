@@ -1,0 +1,43 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { LiveDelta } from "@/lib/live/live-types";
+
+/** Enough for a page request of a few seconds at 50 changes/s fleet-wide, with room to spare. */
+const KEEP = 2_000;
+
+/**
+ * The deltas this tab applied most recently, by stream sequence number. A page fetched from `/api/rollouts` says
+ * which sequence number it reflects; deltas after it that arrived while the request was in flight are applied on
+ * top, so a response never rolls a row back to an older state.
+ */
+export class RecentDeltas {
+  private entries: Array<{ seq: number; delta: LiveDelta }> = [];
+
+  record(seq: number, delta: LiveDelta): void {
+    this.entries.push({ seq, delta });
+    if (this.entries.length > KEEP * 1.5) this.entries = this.entries.slice(-KEEP);
+  }
+
+  /** Deltas newer than `seq`, oldest first. */
+  after(seq: number): LiveDelta[] {
+    const out: LiveDelta[] = [];
+    for (let i = this.entries.length - 1; i >= 0 && this.entries[i].seq > seq; i--) out.push(this.entries[i].delta);
+    return out.reverse();
+  }
+
+  /** Forgets everything: the server's numbering starts over after a resync. */
+  clear(): void {
+    this.entries = [];
+  }
+}
+
+const byClient = new WeakMap<QueryClient, RecentDeltas>();
+
+/** The recent deltas of this tab's query client (one per tab). */
+export function recentDeltasOf(client: QueryClient): RecentDeltas {
+  let recent = byClient.get(client);
+  if (!recent) {
+    recent = new RecentDeltas();
+    byClient.set(client, recent);
+  }
+  return recent;
+}

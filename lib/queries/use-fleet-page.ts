@@ -1,0 +1,33 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { patchFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
+import { serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
+import { fetchJson } from "./fetch-json";
+import { useFallbackInterval } from "./live-stream";
+import { queryKeys } from "./query-keys";
+import { recentDeltasOf } from "./recent-deltas";
+
+export function fleetPageUrl(view: FleetView): string {
+  const query = serializeFleetView(view);
+  return query ? `/api/rollouts?${query}` : "/api/rollouts";
+}
+
+/**
+ * One page of the fleet overview for a view (`GET /api/rollouts?…`). The tab's live stream patches the rows it
+ * holds at once and asks again, at most every two seconds, for what only the server can tell (counts, membership).
+ * While a new view loads, the previous page stays on screen.
+ */
+export function useFleetPage(view: FleetView) {
+  const query = serializeFleetView(view);
+  return useQuery({
+    queryKey: queryKeys.fleetPage(query),
+    queryFn: async ({ signal, client }) => {
+      const page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      return patchFleetPage(page, recentDeltasOf(client).after(page.seq));
+    },
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
+    refetchInterval: useFallbackInterval(),
+  });
+}
