@@ -58,7 +58,7 @@ describe("recorder batch writes", () => {
     expect(await db.rolloutSample.count({ where: { at: { gt: at } } })).toBe(0);
   });
 
-  it("write more rows than one statement holds, in order", async () => {
+  it("keep the order of a large flush", async () => {
     const db = getDb();
     const base = Date.parse("2026-11-30T04:00:00Z");
     const many = Array.from({ length: 1_234 }, (_, i) => sample("bulk", new Date(base + i * 1000), { resourceVersion: String(1000 + i) }));
