@@ -65,12 +65,14 @@ async function startStack(opts: { rollouts: number; rate: number; env?: Record<s
     kubeconfigPath: path.join(dir, "kubeconfig"),
   });
   let prometheus: PrometheusHandle | undefined;
-  const extra: Record<string, unknown> = {};
   if (opts.prometheus) {
     prometheus = await startPrometheus({ targets: sim.clusters.map((c) => ({ job: c.name, url: c.metricsUrl, labels: { cluster: c.name } })) });
   }
   const configPath = path.join(dir, "rollscope.yaml");
-  writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, extra);
+  const prometheusUrl = prometheus?.url;
+  writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, {}, (name) =>
+    prometheusUrl ? { prometheus: { url: prometheusUrl, labelMatcher: `cluster="${name}"`, timeoutMs: 10_000 } } : {},
+  );
   const app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
     databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
@@ -259,10 +261,10 @@ async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; 
   }
 }
 
-async function measureApi(url: string, seconds: number): Promise<Distribution & { errors: number }> {
+async function measureApi(url: string, seconds: number, connections = 10): Promise<Distribution & { errors: number }> {
   const times: number[] = [];
   let errors = 0;
-  const instance = autocannon({ url, connections: 10, duration: seconds });
+  const instance = autocannon({ url, connections, duration: seconds });
   instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode === 200) times.push(responseTime);
     else errors++;
@@ -334,12 +336,12 @@ async function main(): Promise<void> {
   console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
 
   // Baseline RSS: the same app watching the same number of clusters with no Rollouts.
-  const empty = await startStack({ rollouts: 0, rate: 0 });
+  const empty = await startStack({ rollouts: 0, rate: 0, prometheus: true });
   await sleep(3_000);
   const baselineRss = readTreeRss(empty.app.pid()!);
   await empty.stop();
 
-  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true });
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   try {
     await waitForFleet(stack.app, total);
@@ -369,6 +371,9 @@ async function main(): Promise<void> {
       return { firstRowMs: Number.NaN, jsBytes: Number.NaN };
     });
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
+    // The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has
+    // been scraping every simulated cluster since the stack started.
+    const pluginHealth = await measureApi(`${stack.app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
 
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
@@ -380,13 +385,19 @@ async function main(): Promise<void> {
       { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
       { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
       { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
+      {
+        metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
+        value: `${ms(pluginHealth.p50)} / ${ms(pluginHealth.p95)}`,
+        target: "p95 ≤ 500 ms",
+        met: pluginHealth.p95 <= 500 && pluginHealth.errors === 0,
+      },
       { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
       { metric: "First load: JS transferred", value: `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB`, target: "", met: null },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
       { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
     );
-    Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, warmRss, churnRss, baselineRss });
+    Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, pluginHealth, warmRss, churnRss, baselineRss });
   } finally {
     await stack.stop();
   }
@@ -411,7 +422,7 @@ async function main(): Promise<void> {
   if (missed.length && !short) console.log(`${missed.length} target(s) missed`);
   // Short mode proves the harness works end to end; it fails only when a measurement could not be taken.
   if (short) {
-    const broken = [result.sseLat, result.floorLat, result.domLat].some((d) => (d as Distribution).n === 0) || recorder.compared === 0;
+    const broken = [result.sseLat, result.floorLat, result.domLat, result.api, result.pluginHealth].some((d) => (d as Distribution).n === 0) || recorder.compared === 0;
     if (broken) {
       console.error("bench: a measurement produced no samples");
       process.exit(1);

@@ -10,6 +10,8 @@ export function buildRollscopeConfig(
   kubeconfigPath: string,
   clusters: ReadonlyArray<{ name: string; labels: Record<string, string> }>,
   extra: Record<string, unknown> = {},
+  /** Per-cluster settings, e.g. the cluster's Prometheus. */
+  clusterExtra: (cluster: string) => Record<string, unknown> = () => ({}),
 ): string {
   return stringify({
     clusters: clusters.map((c) => ({
@@ -17,6 +19,7 @@ export function buildRollscopeConfig(
       ...(c.labels.env ? { label: c.labels.env } : {}),
       kubeconfig: { path: kubeconfigPath, context: c.name },
       controllerNamespace: "argo-rollouts",
+      ...clusterExtra(c.name),
     })),
     ...extra,
   });

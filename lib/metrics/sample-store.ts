@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { jsonRows, sqliteDateTime } from "@/lib/db/sqlite-json-rows";
 import type { Coverage, StoredPoint } from "./counter-math";
 import type { Labels } from "./types";
 
@@ -23,9 +24,17 @@ export async function saveScrape(
   rows: readonly SampleRow[],
 ): Promise<void> {
   const db = getDb();
-  const samples = rows.map((row) => ({ cluster, metric: row.metric, labels: row.labels, at: new Date(row.atMs), value: row.value }));
+  // A scrape of a 250-Rollout cluster is thousands of rows: one JSON parameter, not a compiled query per row.
+  // JSON has no NaN or ±Inf; a non-finite counter value carries no rate anyway.
+  const finite = rows.filter((row) => Number.isFinite(row.value));
+  const samples = jsonRows(finite.map((row) => [cluster, row.metric, row.labels, sqliteDateTime(new Date(row.atMs)), row.value]));
   await db.$transaction([
-    ...(samples.length > 0 ? [db.metricSample.createMany({ data: samples })] : []),
+    ...(finite.length > 0
+      ? [
+          db.$executeRaw`INSERT INTO "MetricSample" ("cluster", "metric", "labels", "at", "value")
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(${samples}) ORDER BY key`,
+        ]
+      : []),
     db.metricScrape.create({ data: { cluster, at: new Date(atMs), ...outcome } }),
   ]);
 }

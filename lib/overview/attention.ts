@@ -47,31 +47,44 @@ export function attentionLabel(code: string): string {
   return ATTENTION_LABELS[code as AttentionItemCode] ?? code;
 }
 
+/** What one rollout contributes to the queue, or null; rows are immutable, so it is worked out once per row. */
+function entryOf(rollout: RolloutSummary): { entry: AttentionEntry; rank: number; waiting: number } | null {
+  const reasons: AttentionEntry["reasons"] = rollout.attention.map((a) => ({ code: a.code, message: a.message }));
+  if (rollout.parseError) reasons.unshift({ code: "ParseError", message: rollout.parseError });
+  if (rollout.pause && !rollout.pause.indefinite && !reasons.some((r) => r.code === "AwaitingPromotion")) {
+    reasons.push({ code: "TimedPause", message: `Paused (${rollout.pause.reason}); continues on its own` });
+  }
+  if (reasons.length === 0) return null;
+  const severity = reasons.reduce<AttentionSeverity>(
+    (worst, r) => (SEVERITY_RANK[severityOf(r.code)] < SEVERITY_RANK[worst] ? severityOf(r.code) : worst),
+    "info",
+  );
+  return { entry: { rollout, severity, reasons }, rank: SEVERITY_RANK[severity], waiting: waitingSince(rollout) };
+}
+
+const entries = new WeakMap<RolloutSummary, ReturnType<typeof entryOf>>();
+
+function cachedEntryOf(rollout: RolloutSummary): ReturnType<typeof entryOf> {
+  let entry = entries.get(rollout);
+  if (entry === undefined) {
+    entry = entryOf(rollout);
+    entries.set(rollout, entry);
+  }
+  return entry;
+}
+
 /**
  * The "needs attention" queue: every rollout the server flagged, every unreadable one, and every paused one
  * (timed pauses last, as information with their countdown). Most severe first, then the longest-waiting.
  */
 export function buildAttentionQueue(rows: RolloutSummary[]): AttentionEntry[] {
-  const entries: AttentionEntry[] = [];
+  const found: Array<NonNullable<ReturnType<typeof entryOf>>> = [];
   for (const rollout of rows) {
-    const reasons: AttentionEntry["reasons"] = rollout.attention.map((a) => ({ code: a.code, message: a.message }));
-    if (rollout.parseError) reasons.unshift({ code: "ParseError", message: rollout.parseError });
-    if (rollout.pause && !rollout.pause.indefinite && !reasons.some((r) => r.code === "AwaitingPromotion")) {
-      reasons.push({ code: "TimedPause", message: `Paused (${rollout.pause.reason}); continues on its own` });
-    }
-    if (reasons.length === 0) continue;
-    const severity = reasons.reduce<AttentionSeverity>(
-      (worst, r) => (SEVERITY_RANK[severityOf(r.code)] < SEVERITY_RANK[worst] ? severityOf(r.code) : worst),
-      "info",
-    );
-    entries.push({ rollout, severity, reasons });
+    const entry = cachedEntryOf(rollout);
+    if (entry) found.push(entry);
   }
-  return entries.sort(
-    (a, b) =>
-      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
-      waitingSince(a.rollout) - waitingSince(b.rollout) ||
-      a.rollout.key.localeCompare(b.rollout.key),
-  );
+  found.sort((a, b) => a.rank - b.rank || a.waiting - b.waiting || (a.entry.rollout.key < b.entry.rollout.key ? -1 : a.entry.rollout.key > b.entry.rollout.key ? 1 : 0));
+  return found.map((f) => f.entry);
 }
 
 function waitingSince(r: RolloutSummary): number {

@@ -6,7 +6,7 @@ import { buildAttentionQueue, type AttentionEntry } from "./attention";
 import { countByPhase, filterRollouts, listFacets, PAGE_SIZE, pageCount, sortRollouts, type FleetFacets, type FleetView } from "./fleet-query";
 
 /** The most attention entries one response carries; the queue says how many more there are. */
-export const ATTENTION_LIMIT = 200;
+export const ATTENTION_LIMIT = 50;
 
 /**
  * What `GET /api/rollouts` answers: one page of the filtered, sorted fleet plus everything the overview shows
