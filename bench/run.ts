@@ -66,7 +66,12 @@ async function startStack(opts: { rollouts: number; rate: number; env?: Record<s
   });
   let prometheus: PrometheusHandle | undefined;
   if (opts.prometheus) {
-    prometheus = await startPrometheus({ targets: sim.clusters.map((c) => ({ job: c.name, url: c.metricsUrl, labels: { cluster: c.name } })) });
+    // A 5 s interval (Prometheus defaults to 1 m): a 250-Rollout cluster's metrics do not answer within 1 s under load.
+    prometheus = await startPrometheus({
+      targets: sim.clusters.map((c) => ({ job: c.name, url: c.metricsUrl, labels: { cluster: c.name } })),
+      scrapeIntervalSeconds: short ? 1 : 5,
+      readyTimeoutMs: 120_000,
+    });
   }
   const configPath = path.join(dir, "rollscope.yaml");
   const prometheusUrl = prometheus?.url;

@@ -26,4 +26,4 @@ for _ in $(seq 1 150); do [ -s "$config" ] && break; sleep 0.2; done
 echo
 echo "Rollscope demo: http://localhost:$PORT   (3 simulated clusters; kubeconfig: $kubeconfig)"
 echo "Stop with Ctrl-C."
-ROLLSCOPE_CONFIG="$config" KUBECONFIG="$kubeconfig" npx next start -p "$PORT"
+ROLLSCOPE_CONFIG="$config" KUBECONFIG="$kubeconfig" bash scripts/start-server.sh -p "$PORT"

@@ -47,7 +47,8 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
   let output = "";
   const url = `http://127.0.0.1:${port}`;
   const launch = async () => {
-    child = spawn(process.execPath, [path.join(repoRoot, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    // The production start script (bounded heap), exec'd so the child is the server itself.
+    child = spawn("bash", [path.join(repoRoot, "scripts/start-server.sh"), "-p", String(port), "-H", "127.0.0.1"], {
       cwd: repoRoot,
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -85,7 +85,13 @@ async function sleep(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
 }
 
-export async function startPrometheus(options: { targets: ScrapeTarget[]; scrapeIntervalSeconds?: number; binary?: string }): Promise<PrometheusHandle> {
+export async function startPrometheus(options: {
+  targets: ScrapeTarget[];
+  scrapeIntervalSeconds?: number;
+  binary?: string;
+  /** How long to wait for every target's first successful scrape (large simulated fleets answer slowly). */
+  readyTimeoutMs?: number;
+}): Promise<PrometheusHandle> {
   const binary = options.binary ?? findPrometheus();
   if (!binary) throw new Error("prometheus binary not found (apt-get install -y --no-install-recommends prometheus)");
   const interval = options.scrapeIntervalSeconds ?? 1;
@@ -175,7 +181,7 @@ export async function startPrometheus(options: { targets: ScrapeTarget[]; scrape
       if (Date.now() > deadline) throw new Error(`prometheus not ready within 30 s\n${output.join("\n")}`);
       await sleep(150);
     }
-    await handle.waitForScrape();
+    await handle.waitForScrape(options.readyTimeoutMs);
   } catch (err) {
     await stop();
     throw err;

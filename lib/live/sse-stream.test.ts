@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
+import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
+import { DeltaLog } from "./delta-log";
+import { createFleetEventStream } from "./sse-stream";
+
+const FIXTURE = "aborted";
+
+/** A fleet double: what DeltaLog reads (rows, cluster states) and a way to emit changes. */
+function fakeFleet() {
+  const listeners = new Set<FleetListener>();
+  const fleet = {
+    rollouts: () => [] as FleetRollout[],
+    clusterStates: () => [],
+    subscribe: (l: FleetListener) => (listeners.add(l), () => listeners.delete(l)),
+  } as unknown as Fleet;
+  const upsert = (name: string, weight: number) => {
+    const obj = structuredClone(readRolloutFixture(FIXTURE)) as { metadata: Record<string, unknown> };
+    obj.metadata = { ...obj.metadata, name, namespace: "shop", resourceVersion: String(weight) };
+    const rollout = buildFleetRollout("prod", obj, new Date());
+    for (const l of listeners) l({ type: "upsert", rollout });
+  };
+  return { fleet, upsert };
+}
+
+async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Promise<Array<{ id: string; event: string; data: unknown }>> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const frames: Array<{ id: string; event: string; data: unknown }> = [];
+  while (frames.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+    let end: number;
+    while ((end = text.indexOf("\n\n")) >= 0) {
+      const block = text.slice(0, end);
+      text = text.slice(end + 2);
+      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? "";
+      if (!block.startsWith(":")) frames.push({ id: field("id"), event: field("event"), data: JSON.parse(field("data")) });
+    }
+  }
+  reader.releaseLock();
+  return frames;
+}
+
+describe("createFleetEventStream", () => {
+  it("starts with a snapshot of cluster states and then carries every change with its sequence number", async () => {
+    const { fleet, upsert } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    upsert("checkout", 10);
+    const stream = createFleetEventStream(log, null, new AbortController().signal);
+    setTimeout(() => upsert("checkout", 20), 10);
+    const [snapshot, delta] = await readFrames(stream, 2);
+    expect(snapshot).toMatchObject({ id: "1", event: "snapshot", data: { clusters: [], seq: 1 } });
+    expect(delta).toMatchObject({ id: "2", event: "delta", data: { type: "upsert", rollout: { key: "prod/shop/checkout", resourceVersion: "20" } } });
+    expect(log.rows().map((r) => r.resourceVersion)).toEqual(["20"]);
+  });
+
+  it("resumes after Last-Event-ID with exactly the missed changes", async () => {
+    const { fleet, upsert } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    for (const w of [10, 20, 30]) upsert("checkout", w);
+    const frames = await readFrames(createFleetEventStream(log, "1", new AbortController().signal), 2);
+    expect(frames.map((f) => [f.event, f.id])).toEqual([
+      ["delta", "2"],
+      ["delta", "3"],
+    ]);
+  });
+
+  it("disconnects a client that stops reading instead of buffering the fleet for it", async () => {
+    const { fleet, upsert } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    const stream = createFleetEventStream(log, null, new AbortController().signal, 15_000, 4_096);
+    for (let i = 0; i < 400; i++) {
+      upsert(`r${i}`, i);
+      await new Promise((r) => setImmediate(r));
+    }
+    const reader = stream.getReader();
+    await expect(async () => {
+      for (;;) if ((await reader.read()).done) return;
+    }).rejects.toThrow(/stopped reading/);
+  });
+});
