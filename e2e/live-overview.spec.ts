@@ -35,6 +35,25 @@ test.describe("fleet overview", () => {
     expect(navigations).toBe(0);
   });
 
+  test("a filtered view is answered by the server and picks up a rollout that starts to match, without reload", async ({ page }) => {
+    const pages: Array<{ url: string; rows: number }> = [];
+    page.on("response", async (res) => {
+      if (new URL(res.url()).pathname === "/api/rollouts") pages.push({ url: res.url(), rows: ((await res.json()) as { rows: unknown[] }).rows.length });
+    });
+    await page.goto("/?q=e2e-filter&phase=Paused");
+    await expect(page.getByText("No rollouts match these filters")).toBeVisible();
+    // The browser asked for the filtered page, not the fleet.
+    expect(pages[0]?.url).toContain("q=e2e-filter");
+    expect(pages[0]?.url).toContain("phase=Paused");
+
+    await createTestRollout("staging", "shop", "e2e-filter", TEST_STEPS);
+    await waitForAppliedWeight("staging", "shop", "e2e-filter", 20);
+    // Not on the page when it changed: the page is asked for again while the fleet changes.
+    await expect(row(page, "staging/shop/e2e-filter")).toBeVisible({ timeout: 5_000 });
+    await expect(page.locator('[data-testid="phase-count"][data-phase="Paused"]')).toHaveAttribute("data-count", "1");
+    await expect(row(page, "staging/shop/e2e-filter").getByTestId("canary-weight")).toHaveText(/20\s*%/);
+  });
+
   test("the detail chart keeps the history recorded before an app restart", async ({ page }) => {
     await createTestRollout("prod-us", "shop", "e2e-history", TEST_STEPS);
     await page.goto("/rollouts/prod-us/shop/e2e-history");

@@ -413,8 +413,24 @@ function refKey(labels: Record<string, string>): string {
 }
 
 /** The derived signals of every given Rollout of one cluster, over the range and the two burn windows. */
+/**
+ * The most values a one-of label filter sends to the source. Beyond it the query asks for every series of the metric
+ * in the cluster and the answer is narrowed here (`wanted`): a 250-name `name=~"a|b|…"` is slow for Prometheus to
+ * match, and 5,000 Rollouts made the health page time out.
+ */
+const MAX_FILTER_VALUES = 50;
+
+function signalFilter(rollouts: readonly RolloutRef[]): Record<string, string[]> {
+  const filter: Record<string, string[]> = {};
+  const namespaces = [...new Set(rollouts.map((r) => r.namespace))];
+  const names = [...new Set(rollouts.map((r) => r.name))];
+  if (namespaces.length <= MAX_FILTER_VALUES) filter.namespace = namespaces;
+  if (names.length <= MAX_FILTER_VALUES) filter.name = names;
+  return filter;
+}
+
 async function querySignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec, nowMs: number): Promise<ClusterSignals> {
-  const filter = { namespace: [...new Set(rollouts.map((r) => r.namespace))], name: [...new Set(rollouts.map((r) => r.name))] };
+  const filter = signalFilter(rollouts);
   const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
   const collect = async (window: RangeSpec) => {
     const length = rangeTimestamps(window).length;
@@ -563,16 +579,21 @@ function perRpcView(data: PerRpcData, plugin: string, successOutcomes: readonly 
 
 async function loadWarningEvents(cluster: string, rollouts: readonly RolloutRef[], fromMs: number): Promise<PluginWarningEvent[]> {
   if (rollouts.length === 0) return [];
-  const rows = await getDb().rolloutEvent.findMany({
+  // A plugin used by hundreds of Rollouts would make a query of hundreds of OR terms; read the cluster's warnings
+  // in the window instead and keep this plugin's.
+  const few = rollouts.length <= MAX_FILTER_VALUES;
+  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+  const found = await getDb().rolloutEvent.findMany({
     where: {
       cluster,
       type: "Warning",
       lastAt: { gte: new Date(fromMs) },
-      OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })),
+      ...(few ? { OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })) } : {}),
     },
     orderBy: { lastAt: "desc" },
-    take: 500,
+    take: few ? 500 : 5_000,
   });
+  const rows = few ? found : found.filter((row) => wanted.has(`${row.namespace}/${row.rollout}`)).slice(0, 500);
   return rows.map((row) => ({ namespace: row.namespace, rollout: row.rollout, reason: row.reason, message: row.message, count: row.count, lastAt: row.lastAt.toISOString() }));
 }
 

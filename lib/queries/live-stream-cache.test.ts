@@ -56,6 +56,7 @@ describe("writeLiveSnapshot", () => {
     recentDeltasOf(client).record(11, { type: "upsert", rollout: checkout });
     writeLiveSnapshot(client, { clusters: [], seq: 3 }, true);
     expect(recentDeltasOf(client).after(0)).toEqual([]);
+    expect(recentDeltasOf(client).streamStart).toBe(3);
   });
 
   it("invalidates derived queries only on a resync", () => {
@@ -150,6 +151,29 @@ describe("createThrottledInvalidate", () => {
     expect(calls).toEqual([start, start + 1_000]);
     vi.advanceTimersByTime(5_000);
     expect(calls).toHaveLength(2);
+    dispose();
+  });
+
+  it("never cancels a refetch in flight: it asks again once that request has finished", async () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    const key = queryKeys.fleetPage("");
+    let finish: (value: unknown) => void = () => undefined;
+    void client.fetchQuery({ queryKey: key, queryFn: () => new Promise((resolve) => (finish = resolve)) });
+    let invalidations = 0;
+    const original = client.invalidateQueries.bind(client);
+    client.invalidateQueries = ((...args: Parameters<QueryClient["invalidateQueries"]>) => {
+      invalidations++;
+      return original(...args);
+    }) as QueryClient["invalidateQueries"];
+    const { invalidate, dispose } = createThrottledInvalidate(client, 1_000);
+    invalidate(key);
+    vi.advanceTimersByTime(3_000);
+    expect(invalidations).toBe(0);
+    expect(client.isFetching({ queryKey: key })).toBe(1);
+    finish({ rows: [] });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(invalidations).toBe(1);
     dispose();
   });
 });

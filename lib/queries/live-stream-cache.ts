@@ -24,7 +24,7 @@ export const FLEET_REFRESH_MS = 2_000;
  * stale; an overview page older than the snapshot may have missed deltas before the stream opened.
  */
 export function writeLiveSnapshot(client: QueryClient, snapshot: LiveSnapshot, resync: boolean): void {
-  recentDeltasOf(client).clear();
+  recentDeltasOf(client).reset(snapshot.seq);
   client.setQueryData<ClusterListResponse>(queryKeys.clusters(), { clusters: snapshot.clusters });
   patchClusterStates(client, snapshot.clusters);
   if (resync) {
@@ -32,21 +32,39 @@ export function writeLiveSnapshot(client: QueryClient, snapshot: LiveSnapshot, r
     void client.invalidateQueries({ queryKey: queryKeys.rollouts() });
     void client.invalidateQueries({ queryKey: queryKeys.clusterPrefix() });
   } else {
-    void client.invalidateQueries({ queryKey: queryKeys.fleet(), predicate: (q) => ((q.state.data as FleetPage | undefined)?.seq ?? 0) < snapshot.seq });
+    // A page still loading checks the stream's start itself (useFleetPage); cancelling it could starve a slow server.
+    void client.invalidateQueries(
+      { queryKey: queryKeys.fleet(), predicate: (q) => q.state.data !== undefined && (q.state.data as FleetPage).seq < snapshot.seq },
+      { cancelRefetch: false },
+    );
   }
 }
 
 export type Invalidate = (queryKey: readonly unknown[], intervalMs?: number) => void;
 
+/** How soon to look again when a change arrives while the key's previous refetch is still running. */
+const BUSY_RETRY_MS = 250;
+
 /**
  * Invalidates a key at most once per `intervalMs`, with a trailing call for changes that arrived in between. A
- * rollout that changes many times a second thus refetches about once a second instead of cancelling its own
- * refetch forever; the first change after a quiet spell still goes out at once.
+ * rollout that changes many times a second thus refetches about once a second; the first change after a quiet spell
+ * still goes out at once. A refetch in flight is never cancelled: on a slow server, cancelling would restart the same
+ * request every interval and nothing would ever load. The change is asked for once that request has finished.
  */
 export function createThrottledInvalidate(client: QueryClient, defaultIntervalMs = 1_000): { invalidate: Invalidate; dispose: () => void } {
   const last = new Map<string, number>();
   const trailing = new Map<string, ReturnType<typeof setTimeout>>();
+  const later = (id: string, queryKey: readonly unknown[], wait: number) => {
+    trailing.set(
+      id,
+      setTimeout(() => {
+        trailing.delete(id);
+        run(id, queryKey);
+      }, wait),
+    );
+  };
   const run = (id: string, queryKey: readonly unknown[]) => {
+    if (client.isFetching({ queryKey }) > 0) return later(id, queryKey, BUSY_RETRY_MS);
     last.set(id, Date.now());
     void client.invalidateQueries({ queryKey });
   };
@@ -56,13 +74,7 @@ export function createThrottledInvalidate(client: QueryClient, defaultIntervalMs
       if (trailing.has(id)) return;
       const wait = (last.get(id) ?? 0) + intervalMs - Date.now();
       if (wait <= 0) return run(id, queryKey);
-      trailing.set(
-        id,
-        setTimeout(() => {
-          trailing.delete(id);
-          run(id, queryKey);
-        }, wait),
-      );
+      later(id, queryKey, wait);
     },
     dispose() {
       for (const timer of trailing.values()) clearTimeout(timer);

@@ -20,7 +20,7 @@ const LiveStateContext = createContext<LiveState>({ status: "connecting", since:
  * Deltas are gathered until the next animation frame, so a burst costs one cache write and one render, and a change
  * shows within a frame of arriving. Hidden tabs get no frames; the timer takes over there.
  */
-const FLUSH_FALLBACK_MS = 100;
+const FLUSH_FALLBACK_MS = 20;
 const MAX_RETRY_MS = 30_000;
 
 /**

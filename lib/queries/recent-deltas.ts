@@ -11,6 +11,8 @@ const KEEP = 2_000;
  */
 export class RecentDeltas {
   private entries: Array<{ seq: number; delta: LiveDelta }> = [];
+  /** The sequence number the current stream started from: a page older than it may lack changes never streamed here. */
+  streamStart = 0;
 
   record(seq: number, delta: LiveDelta): void {
     this.entries.push({ seq, delta });
@@ -24,9 +26,10 @@ export class RecentDeltas {
     return out.reverse();
   }
 
-  /** Forgets everything: the server's numbering starts over after a resync. */
-  clear(): void {
+  /** A new stream began at `seq`: earlier deltas (and numbering, after a server restart) no longer apply. */
+  reset(seq: number): void {
     this.entries = [];
+    this.streamStart = seq;
   }
 }
 

@@ -23,8 +23,11 @@ export function useFleetPage(view: FleetView) {
   return useQuery({
     queryKey: queryKeys.fleetPage(query),
     queryFn: async ({ signal, client }) => {
-      const page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
-      return patchFleetPage(page, recentDeltasOf(client).after(page.seq));
+      const recent = recentDeltasOf(client);
+      let page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      // Older than the stream this tab listens to: changes in between were never streamed here, so ask once more.
+      if (page.seq < recent.streamStart) page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      return patchFleetPage(page, recent.after(page.seq));
     },
     staleTime: Infinity,
     placeholderData: keepPreviousData,
