@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withRoute } from "@/lib/http/route";
-import { getPluginHealth } from "@/lib/plugins/service";
+import { getSharedPluginHealth } from "@/lib/plugins/service";
 import { HEALTH_RANGES } from "@/lib/plugins/view-types";
 
 export const dynamic = "force-dynamic";
@@ -13,5 +13,5 @@ const querySchema = z.object({
 
 export const GET = withRoute(async (request) => {
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getPluginHealth(query));
+  return Response.json(await getSharedPluginHealth(query));
 });
