@@ -4,6 +4,6 @@
 # RSS climbs to several times what it keeps alive. Rollscope keeps about 40 KB per watched Rollout alive (about 200 MB
 # at 5,000); the default cap keeps RSS under 500 MB there. Raise ROLLSCOPE_MAX_HEAP_MB for larger fleets.
 set -euo pipefail
-export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-384} ${NODE_OPTIONS:-}"
+export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-320} ${NODE_OPTIONS:-}"
 cd "$(dirname "$0")/.."
 exec node node_modules/next/dist/bin/next start "$@"

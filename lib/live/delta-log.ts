@@ -10,8 +10,12 @@ export interface SequencedDelta {
   delta: LiveDelta;
 }
 
-/** How many deltas are kept for clients that reconnect: at 50 changes/s about three minutes. */
-const DEFAULT_CAPACITY = 10_000;
+/**
+ * How many deltas are kept for clients that reconnect: about a minute at 50 changes/s. A client further behind gets
+ * a snapshot, which holds only cluster states (pages are asked for again), so a resync is cheap and a long buffer
+ * would only hold memory.
+ */
+const DEFAULT_CAPACITY = 3_000;
 
 /**
  * Numbers every fleet change and keeps the most recent ones, so a client that reconnects with Last-Event-ID gets

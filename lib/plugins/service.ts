@@ -864,18 +864,21 @@ function deriveAffected(
  * Rollouts on the benchmark machine). Concurrent requests share the one computation in flight.
  */
 const HEALTH_SHARE_MS = 10_000;
-const sharedHealth = new Map<string, { report: Promise<PluginHealthReport>; at: number }>();
+/** `at` is when the report was ready (null while it is computed): a slow computation still serves its full window. */
+const sharedHealth = new Map<string, { report: Promise<PluginHealthReport>; at: number | null }>();
 
-export function getSharedPluginHealth(input: { range: HealthRange; cluster?: string; plugin?: string }, now = Date.now()): Promise<PluginHealthReport> {
+export function getSharedPluginHealth(input: { range: HealthRange; cluster?: string; plugin?: string }): Promise<PluginHealthReport> {
+  const now = Date.now();
+  for (const [k, v] of sharedHealth) if (v.at !== null && now - v.at >= HEALTH_SHARE_MS) sharedHealth.delete(k);
   const key = JSON.stringify([input.range, input.cluster ?? null, input.plugin ?? null]);
   const hit = sharedHealth.get(key);
-  if (hit && now - hit.at < HEALTH_SHARE_MS) return hit.report;
-  const report = getPluginHealth(input);
-  sharedHealth.set(key, { report, at: now });
-  // A failed computation is not shared: the next request tries again.
-  report.catch(() => {
-    if (sharedHealth.get(key)?.report === report) sharedHealth.delete(key);
-  });
-  for (const [k, v] of sharedHealth) if (now - v.at >= HEALTH_SHARE_MS) sharedHealth.delete(k);
-  return report;
+  if (hit) return hit.report;
+  const entry: { report: Promise<PluginHealthReport>; at: number | null } = { report: getPluginHealth(input), at: null };
+  sharedHealth.set(key, entry);
+  entry.report.then(
+    () => (entry.at = Date.now()),
+    // A failed computation is not shared: the next request tries again.
+    () => sharedHealth.get(key) === entry && sharedHealth.delete(key),
+  );
+  return entry.report;
 }

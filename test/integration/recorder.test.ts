@@ -8,6 +8,7 @@ import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { findResourceType } from "@/sim/resources";
 import { buildRollscopeConfig } from "@/sim/rollscope-config";
 import { waitFor } from "../harness/free-port";
+import { findLostTransitions } from "../harness/lost-transitions";
 import { createTestDatabase } from "../harness/test-database";
 
 const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
@@ -133,29 +134,10 @@ describe("recorder under watch faults", () => {
   it("lost no transition of the simulator's log and stored no unchanged state twice", async () => {
     await recorder.flush();
     const rows = await getDb().rolloutSample.findMany({ orderBy: { id: "asc" } });
-    let compared = 0;
-    const lost: string[] = [];
-    for (const c of sim.clusters) {
-      for (const entry of c.controller.transitions.entries) {
-        if (Number(entry.resourceVersion) <= startRv.get(c.name)!) continue;
-        compared++;
-        // The state the dashboard had recorded when the controller made this write.
-        const inForce = rows
-          .filter((r) => r.cluster === c.name && r.namespace === entry.namespace && r.name === entry.name && Number(r.resourceVersion) <= Number(entry.resourceVersion))
-          .at(-1);
-        const match =
-          inForce &&
-          inForce.revision === String(entry.revision) &&
-          inForce.stepIndex === entry.stepIndex &&
-          inForce.phase === entry.phase &&
-          inForce.canaryWeight === entry.canaryWeight &&
-          inForce.verified === entry.verified;
-        if (!match && process.env.DEBUG_RECORDER) {
-          console.log("LOST", JSON.stringify(entry), "\nstartRv", startRv.get(c.name), "\nROWS", rows.filter((r) => r.cluster === c.name && r.name === entry.name).map((r) => `${r.resourceVersion}:${r.stepIndex}:${r.canaryWeight}:${r.phase}:${r.paused}:${r.verified}`).join(" "));
-        }
-        if (!match) lost.push(`${c.name}/${entry.namespace}/${entry.name}@${entry.resourceVersion} step ${entry.stepIndex} weight ${entry.canaryWeight}`);
-      }
-    }
+    const { compared, lost } = findLostTransitions(
+      sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! })),
+      rows,
+    );
     expect(compared).toBeGreaterThan(40);
     expect(lost, `compared ${compared}`).toEqual([]);
 
