@@ -22,11 +22,12 @@ export function useFleetPage(view: FleetView) {
   const query = serializeFleetView(view);
   return useQuery({
     queryKey: queryKeys.fleetPage(query),
-    queryFn: async ({ signal, client }) => {
+    queryFn: async ({ signal, client, queryKey }) => {
       const recent = recentDeltasOf(client);
-      let page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
-      // Older than the stream this tab listens to: changes in between were never streamed here, so ask once more.
-      if (page.seq < recent.streamStart) page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      const page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      // Older than the stream this tab listens to: changes in between were never streamed here. Show it now and
+      // ask again right after, rather than keep the first paint waiting for a second request.
+      if (page.seq < recent.streamStart) setTimeout(() => void client.invalidateQueries({ queryKey }, { cancelRefetch: false }), 0);
       return patchFleetPage(page, recent.after(page.seq));
     },
     staleTime: Infinity,
