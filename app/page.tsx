@@ -1,12 +1,17 @@
 import { Suspense } from "react";
 import { SkeletonRows } from "@/components/ui/skeleton";
+import { loadInitialFleetPage } from "@/lib/rollouts/service";
 import { FleetOverview } from "./_components/fleet-overview";
 
-export default function HomePage() {
-  // The overview keeps its filters in the URL (useSearchParams), which needs a Suspense boundary to prerender.
+// The first page of rows is rendered per request from the live watch caches.
+export const dynamic = "force-dynamic";
+
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const initial = loadInitialFleetPage(await searchParams);
+  // The overview keeps its filters in the URL (useSearchParams), which needs a Suspense boundary.
   return (
     <Suspense fallback={<SkeletonRows rows={10} label="Loading rollouts…" />}>
-      <FleetOverview />
+      <FleetOverview initial={initial} />
     </Suspense>
   );
 }

@@ -56,6 +56,8 @@ test.describe("sign-in and security headers", () => {
   test("signs in with OIDC, acts with the user's own permissions, and signs out", async ({ page }) => {
     await createTestRollout("staging", "shop", "e2e-auth-oidc", TEST_STEPS);
     expect((await page.request.get(`${app.url}/api/rollouts`)).status()).toBe(401);
+    // With sign-in on, the overview's HTML carries no rows either (only the no-auth mode renders them on the server).
+    expect(await (await page.request.get(`${app.url}/`)).text()).not.toContain('data-testid="rollout-row"');
 
     await signInThroughProvider(page, "alice", "/signin");
     await expect(page.getByTestId("signed-in-as")).toContainText("Signed in as alice@example.com (sre-operators)");

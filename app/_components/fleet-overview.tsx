@@ -12,6 +12,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Kbd } from "@/components/ui/kbd";
 import { Pagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
+import type { InitialFleetPage } from "@/lib/overview/fleet-page";
 import type { FleetFacets, FleetSortKey } from "@/lib/overview/fleet-query";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
 import { ClusterNotices } from "./cluster-notices";
@@ -49,9 +50,9 @@ function useOverviewShortcuts(searchRef: React.RefObject<HTMLInputElement | null
  * The fleet overview: the server filters, sorts and pages (`/api/rollouts`), so the browser holds one page however
  * large the fleet is; the live stream patches the rows shown and the page is asked for again as the fleet changes.
  */
-export function FleetOverview() {
+export function FleetOverview({ initial = null }: { initial?: InitialFleetPage | null }) {
   const { view, update, clear, resetKey } = useFleetView();
-  const { data, error, isPending, isPlaceholderData, refetch } = useFleetPage(view);
+  const { data, error, isPending, isPlaceholderData, refetch } = useFleetPage(view, initial);
   const searchRef = useRef<HTMLInputElement>(null);
   useOverviewShortcuts(searchRef);
 

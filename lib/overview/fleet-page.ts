@@ -33,6 +33,12 @@ export interface FleetPage {
   generatedAt: string;
 }
 
+/** A page the server rendered into the overview's HTML, with the view's query string (the browser's query key). */
+export interface InitialFleetPage {
+  query: string;
+  page: FleetPage;
+}
+
 export interface FleetPageRequest extends FleetView {
   pageSize: number;
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { patchFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
+import { patchFleetPage, type FleetPage, type InitialFleetPage } from "@/lib/overview/fleet-page";
 import { serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
 import { fetchJson } from "./fetch-json";
 import { useFallbackInterval } from "./live-stream";
@@ -16,10 +16,12 @@ export function fleetPageUrl(view: FleetView): string {
 /**
  * One page of the fleet overview for a view (`GET /api/rollouts?…`). The tab's live stream patches the rows it
  * holds at once and asks again, at most every two seconds, for what only the server can tell (counts, membership).
- * While a new view loads, the previous page stays on screen.
+ * While a new view loads, the previous page stays on screen. `initial` is the page the server rendered into the HTML;
+ * it is used for the view it was rendered for, and replaced once the live stream has opened (its seq is older).
  */
-export function useFleetPage(view: FleetView) {
+export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null) {
   const query = serializeFleetView(view);
+  const initialPage = initial && initial.query === query ? initial.page : undefined;
   return useQuery({
     queryKey: queryKeys.fleetPage(query),
     queryFn: async ({ signal, client, queryKey }) => {
@@ -30,6 +32,8 @@ export function useFleetPage(view: FleetView) {
       if (page.seq < recent.streamStart) setTimeout(() => void client.invalidateQueries({ queryKey }, { cancelRefetch: false }), 0);
       return patchFleetPage(page, recent.after(page.seq));
     },
+    initialData: initialPage,
+    initialDataUpdatedAt: initialPage ? Date.parse(initialPage.generatedAt) : undefined,
     staleTime: Infinity,
     placeholderData: keepPreviousData,
     refetchInterval: useFallbackInterval(),

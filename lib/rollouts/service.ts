@@ -1,7 +1,9 @@
 import "server-only";
 import { getFleet } from "@/lib/fleet/fleet";
 import { getDeltaLog } from "@/lib/live/delta-log";
-import { buildFleetPage, type FleetPage, type FleetPageRequest } from "@/lib/overview/fleet-page";
+import { getAuthSettings } from "@/lib/auth/settings";
+import { buildFleetPage, type FleetPage, type FleetPageRequest, type InitialFleetPage } from "@/lib/overview/fleet-page";
+import { PAGE_SIZE, parseFleetView, serializeFleetView } from "@/lib/overview/fleet-query";
 
 /**
  * How long a computed page may be served again to other requests for the same view. Sorting and filtering 5,000 rows
@@ -24,4 +26,22 @@ export function listFleetPage(request: FleetPageRequest, now = Date.now()): Flee
   shared.set(key, { page, at: now });
   if (shared.size > MAX_SHARED) shared.delete(shared.keys().next().value!);
   return page;
+}
+
+/**
+ * The overview page rendered into the HTML, so the first rows show before any JavaScript runs. Only without sign-in
+ * (auth mode `none`), where `/api/rollouts` answers anyone who reaches the server anyway; with sign-in the browser
+ * asks the API, which checks the user. Anything that fails here falls back to that request.
+ */
+export function loadInitialFleetPage(search: Record<string, string | string[] | undefined>): InitialFleetPage | null {
+  try {
+    if (getAuthSettings().config.mode !== "none") return null;
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
+    const view = parseFleetView(params);
+    return { query: serializeFleetView(view), page: listFleetPage({ ...view, pageSize: PAGE_SIZE }) };
+  } catch (err) {
+    console.error("overview: could not render the first page on the server", err);
+    return null;
+  }
 }
