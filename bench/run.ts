@@ -251,15 +251,23 @@ async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; 
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    // What went on, for the report when no row shows.
+    const trace: string[] = [];
     const start = Date.now();
+    const note = (what: string) => trace.length < 40 && trace.push(`${Date.now() - start} ms ${what}`);
+    page.on("crash", () => note("renderer crashed"));
+    page.on("pageerror", (e) => note(`page error: ${e.message.slice(0, 160)}`));
+    page.on("console", (m) => m.type() === "error" && note(`console: ${m.text().slice(0, 160)}`));
+    page.on("response", (r) => !r.url().includes("/_next/") && note(`${r.status()} ${new URL(r.url()).pathname}`));
+    page.on("requestfailed", (r) => note(`failed ${new URL(r.url()).pathname}: ${r.failure()?.errorText}`));
     await page.goto(app.url, { waitUntil: "domcontentloaded", timeout: 60_000 });
+    note("DOMContentLoaded");
     try {
-      await page.waitForSelector('[data-testid="rollout-row"]', { timeout: 60_000 });
+      await page.waitForSelector('[data-testid="rollout-row"]', { state: "attached", timeout: 60_000 });
     } catch (err) {
-      // Say what the page showed instead, for whoever reads the report.
-      const shown = (await page.locator("main").innerText().catch(() => "")).replace(/\s+/g, " ").slice(0, 300);
-      await page.screenshot({ path: path.join(repoRoot, "bench/results/first-load-timeout.png") }).catch(() => undefined);
-      throw new Error(`${String(err).split("\n")[0]}; the page showed: ${shown}`);
+      const rows = await page.evaluate(() => document.querySelectorAll('[data-testid="rollout-row"]').length).catch(() => "unknown");
+      const shown = (await page.locator("main").innerText({ timeout: 5_000 }).catch(() => "")).replace(/\s+/g, " ").slice(0, 200);
+      throw new Error(`${String(err).split("\n")[0]}; rows in the DOM: ${rows}; the page showed: ${shown}; ${trace.join("; ")}`);
     }
     const firstRowMs = Date.now() - start;
     const jsBytes = await page.evaluate(() =>
