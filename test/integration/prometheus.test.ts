@@ -135,8 +135,14 @@ describe.skipIf(!binary)("Prometheus scraping the simulated controller", () => {
   });
 
   it("mesh traffic series exist for both sides of a canary, and the metrics Service is reachable through the API server proxy", async () => {
-    expect(await prom.queryValue('sum(istio_requests_total{reporter="source", destination_service_name="checkout-canary"})')).toBeGreaterThan(0);
-    expect(await prom.queryValue('sum(istio_requests_total{reporter="source", destination_service_name="cart-stable"})')).toBeGreaterThan(0);
+    // The series appear once the mesh has sent traffic to each side and Prometheus has scraped it (1 s interval).
+    for (const service of ["checkout-canary", "cart-stable"]) {
+      await until(
+        `Prometheus to hold mesh traffic to ${service}`,
+        async () => ((await prom.queryValue(`sum(istio_requests_total{reporter="source", destination_service_name="${service}"})`)) ?? 0) > 0,
+        15_000,
+      );
+    }
     const cluster = sim.clusters[0];
     const res = await fetch(`${cluster.url}/api/v1/namespaces/argo-rollouts/services/argo-rollouts-metrics:8090/proxy/metrics`, {
       headers: { Authorization: `Bearer ${sim.users.rollscope.token}` },
