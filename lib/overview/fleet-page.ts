@@ -51,8 +51,8 @@ export function buildFleetPage(
   seq: number,
   now = new Date(),
 ): FleetPage {
-  const { q, cluster, namespace, router, phase, sort, dir, pageSize = PAGE_SIZE } = request;
-  const base = filterRollouts(all, { q, cluster, namespace, router, phase: "" });
+  const { cluster, phase, sort, dir, pageSize = PAGE_SIZE } = request;
+  const base = filterRollouts(all, request, { ignorePhase: true });
   const matching = phase ? base.filter((r) => r.phase === phase) : base;
   const sorted = sortRollouts(matching, sort, dir);
   const pages = pageCount(sorted.length, pageSize);
