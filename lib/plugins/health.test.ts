@@ -67,6 +67,24 @@ describe("countFailuresByMethod", () => {
       ["NoEvent", 2],
     ]);
   });
+
+  it("adds TrafficRoutingErrors the counter saw but the spam filter kept from the Events API to SetWeight", () => {
+    const event = (reason: string, message: string, count = 1) => ({ namespace: "shop", rollout: "web", reason, message, count, lastAt: "2026-08-18T09:00:00Z" });
+    const kept = countFailuresByMethod([event("TrafficRoutingError", "failed to set weight via plugin: Contour: conflict", 2)], 9, 7.4);
+    expect(kept.map((c) => [c.method, c.failures])).toEqual([
+      ["SetWeight", 7],
+      ["NoEvent", 2],
+    ]);
+    expect(kept[0].signal).toMatch(/spam filter/);
+    // Every event dropped: the counter alone still names the method.
+    const none = countFailuresByMethod([event("WeightVerifyError", "Failed to verify weight: failed to verify weight via plugin: rpc error")], 4, 4);
+    expect(none.map((c) => [c.method, c.failures])).toEqual([
+      ["SetWeight", 4],
+      ["VerifyWeight", 1],
+    ]);
+    // More kept events than the counter's increase in the window (an older event's count): nothing is added.
+    expect(countFailuresByMethod([event("TrafficRoutingError", "failed to set weight via plugin: x", 5)], 2, 2).map((c) => c.failures)).toEqual([5]);
+  });
 });
 
 describe("deriveUnverifiedSince", () => {

@@ -123,9 +123,12 @@ export interface MethodFailureCount {
 
 /**
  * Failures by traffic-router RPC, classified from Warning event messages (`failed to set weight via plugin: …`,
- * `Failed to verify weight: …`), weighted by the events' `count`. Reconcile errors beyond the TrafficRoutingError
- * events had no event at all (UpdateHash, plugin start/ping, header/mirror routes, RemoveManagedRoutes): they are
- * reported as `NoEvent`, since only the controller log tells which call failed.
+ * `Failed to verify weight: …`), weighted by the events' `count`. TrafficRoutingError is written for SetWeight
+ * failures only, and `rollout_events_total` counts every one, while the Events API keeps what client-go's spam
+ * filter lets through (25 per Rollout, then one per 5 minutes): failures the counter saw beyond the kept events are
+ * added to SetWeight. Reconcile errors beyond the TrafficRoutingError count had no event at all (UpdateHash, plugin
+ * start/ping, header/mirror routes, RemoveManagedRoutes): they are reported as `NoEvent`, since only the
+ * controller log tells which call failed.
  */
 export function countFailuresByMethod(
   events: readonly PluginWarningEvent[],
@@ -133,14 +136,30 @@ export function countFailuresByMethod(
   routingErrors: number | null,
 ): MethodFailureCount[] {
   const counts = new Map<PluginRpcMethod, number>();
+  let routingErrorEvents = 0;
   for (const event of events) {
+    if (event.reason === "TrafficRoutingError") routingErrorEvents += event.count;
     const method = classifyPluginRpcMethod(event.message);
     if (method === "Unknown" && event.reason !== "TrafficRoutingError" && event.reason !== "WeightVerifyError") continue;
     counts.set(method, (counts.get(method) ?? 0) + event.count);
   }
-  const out: MethodFailureCount[] = [...counts.entries()]
-    .map(([method, failures]) => ({ method, failures, signal: "Warning events on the Rollouts (message classified)" }))
-    .sort((a, b) => b.failures - a.failures);
+  const dropped = Math.round(Math.max(0, (routingErrors ?? 0) - routingErrorEvents));
+  const out: MethodFailureCount[] = [...counts.entries()].map(([method, failures]) => ({
+    method,
+    failures,
+    signal: "Warning events on the Rollouts (message classified)",
+  }));
+  if (dropped > 0) {
+    const setWeight = out.find((c) => c.method === "SetWeight");
+    const signal = "rollout_events_total{reason=TrafficRoutingError} beyond the kept events (dropped by client-go's event spam filter)";
+    if (setWeight) {
+      setWeight.failures += dropped;
+      setWeight.signal = `${setWeight.signal} + ${signal}`;
+    } else {
+      out.push({ method: "SetWeight", failures: dropped, signal });
+    }
+  }
+  out.sort((a, b) => b.failures - a.failures);
   const silent = Math.max(0, (reconcileErrors ?? 0) - (routingErrors ?? 0));
   if (silent > 0) {
     out.push({ method: "NoEvent", failures: Math.round(silent), signal: "rollout_reconcile_error − TrafficRoutingError events (no event is written)" });

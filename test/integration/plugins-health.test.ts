@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
+import { getDb } from "@/lib/db/client";
 import { Fleet } from "@/lib/fleet/fleet";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
@@ -84,6 +85,21 @@ function findHealth(views: readonly PluginHealthView[], cluster: string, plugin:
   return view;
 }
 
+/**
+ * The Events API keeps what client-go's spam filter lets through (25 per Rollout, then one per 5 simulated
+ * minutes), so whether a TrafficRoutingError Event exists after the run depends on how the tokens fell. The
+ * warnings panel is checked against one: wait until the recorder has stored one (the product's path end to end).
+ */
+async function waitForRecordedRoutingError(cluster: string, messagePart: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await getDb().rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`no TrafficRoutingError event (${messagePart}) recorded for ${cluster} within ${timeoutMs} ms of the run`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
 beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), "rollscope-plugins-it-"));
   process.env.DATABASE_URL = `file:${path.join(workDir, "rollscope.db")}`;
@@ -128,9 +144,10 @@ beforeAll(async () => {
   scrapeDeps = { config, clusters: fleet.clusters, source: (c) => sources.get(c.name)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
+  await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);
   // Both modes answer for the same instant, a little in the past so every scrape of it has landed.
   measuredAt = Date.now() - 6_000;
-}, RUN_SECONDS * 1000 + 120_000);
+}, RUN_SECONDS * 1000 + 240_000);
 
 afterAll(async () => {
   scraper?.stop();
