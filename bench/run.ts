@@ -367,7 +367,12 @@ async function main(): Promise<void> {
     });
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
     // The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has
-    // been scraping every simulated cluster since the stack started.
+    // been scraping every simulated cluster since the stack started. The first report is computed on request (what
+    // the first visitor waits for); the steady state is what everyone after gets.
+    const coldStart = performance.now();
+    const cold = await fetch(`${stack.app.url}/api/plugins/health?range=1h`);
+    await cold.arrayBuffer();
+    const pluginHealthColdMs = cold.ok ? performance.now() - coldStart : Number.NaN;
     const pluginHealth = await measureApi(`${stack.app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
 
     console.log(`churn for ${P.churnSeconds} s…`);
@@ -386,13 +391,14 @@ async function main(): Promise<void> {
         target: "p95 ≤ 500 ms",
         met: pluginHealth.p95 <= 500 && pluginHealth.errors === 0,
       },
+      { metric: "Plugin health: the first (cold) report", value: Number.isFinite(pluginHealthColdMs) ? ms(pluginHealthColdMs) : "failed", target: "", met: null },
       { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
-      { metric: "First load: JS transferred", value: `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB`, target: "", met: null },
+      { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
       { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
     );
-    Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, pluginHealth, warmRss, churnRss, baselineRss });
+    Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
   } finally {
     await stack.stop();
   }

@@ -41,8 +41,8 @@ interface Pending {
 type Feedback = { kind: "done" | "error"; text: string } | null;
 
 function toExpectation(view: RolloutActionsView): ActionExpectation {
-  const { resourceVersion, revision, stepIndex } = view.expected;
-  return { ...(resourceVersion ? { resourceVersion } : {}), ...(revision ? { revision } : {}), stepIndex };
+  const { resourceVersion, revision, stepIndex, fingerprint } = view.expected;
+  return { ...(resourceVersion ? { resourceVersion } : {}), ...(revision ? { revision } : {}), stepIndex, fingerprint };
 }
 
 function errorText(error: unknown): string {

@@ -5,6 +5,7 @@ import { RangeSelector } from "@/components/charts/range-selector";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton } from "@/components/ui/skeleton";
 import { HEALTH_RANGES, type HealthRange } from "@/lib/plugins/view-types";
 import { usePluginHealth, usePluginsOverview } from "@/lib/queries/use-plugins";
@@ -74,7 +75,12 @@ export function PluginsView() {
       <Card>
         <CardHeader
           title="Health of traffic-router plugins"
-          meta="derived from rollout_events_total, rollout_reconcile_error and rollout_reconcile"
+          meta={
+            <>
+              derived from rollout_events_total, rollout_reconcile_error and rollout_reconcile
+              {health.data && <RelativeTime at={health.data.computedAt} prefix=" · computed " />}
+            </>
+          }
           actions={<RangeSelector ranges={HEALTH_RANGES} value={range} onChange={setRange} />}
         />
         <CardBody className="flex flex-col gap-4" data-testid="plugin-health">

@@ -23,6 +23,7 @@ describe("RolloutActionRequest", () => {
       { action: "promote", expected: { stepIndex: 1.5 } },
       { action: "promote", expected: { revision: "v4" } },
       { action: "promote", expected: { resourceVersion: "" } },
+      { action: "promote", expected: { resourceVersion: "7", fingerprint: "{\"not\": \"a digest\"}" } },
     ]) {
       expect(RolloutActionRequest.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "@/lib/auth/permissions-service";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
 import type { AuthUser } from "@/lib/auth/types";
@@ -49,8 +50,12 @@ export interface RolloutActionsView {
   /** On whose authority actions run, e.g. "Actions run as alice (impersonated)…". */
   actingAs: string;
   production: boolean;
-  /** The state these options were computed from: send it back as `expected`. */
-  expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null };
+  /**
+   * The state these options were computed from: send it back as `expected`. `fingerprint` digests what an action's
+   * outcome depends on, so a later resourceVersion that differs only in replica counts or timestamps is accepted
+   * (by any replica, after a restart too).
+   */
+  expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null; fingerprint: string };
   actions: Record<RolloutAction, RolloutActionOption>;
 }
 
@@ -121,8 +126,6 @@ export async function getRolloutActionsView(target: RolloutActionTarget, user: A
   const fleet = getFleet();
   const watcher = clusterOrThrow(target.cluster);
   const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
-  trackRolloutVersions();
-  recordVersion(`${target.cluster}/${target.namespace}/${target.name}`, raw);
   const readOnly = fleet.config.readOnly;
   const authorization = readOnly ? null : await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, user, fleet.config.authorization);
   const availability = deriveActionAvailability(raw, { phase: view.phase });
@@ -139,7 +142,7 @@ export async function getRolloutActionsView(target: RolloutActionTarget, user: A
       },
     ]),
   ) as Record<RolloutAction, RolloutActionOption>;
-  const observed = observeRollout(raw);
+  const observed = { ...observeRollout(raw), fingerprint: fingerprintToken(raw) };
   return {
     ...target,
     readOnly,
@@ -181,18 +184,15 @@ function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutco
 const globalForActions = globalThis as unknown as {
   rollscopeActionLocks?: Map<string, Promise<unknown>>;
   rollscopeActedVersions?: Map<string, Set<string>>;
-  rollscopeSeenVersions?: { subscribed: boolean; byRollout: Map<string, Map<string, string>> };
 };
 const locks = (globalForActions.rollscopeActionLocks ??= new Map());
 /** Per Rollout, resourceVersions an action of this process has already changed (the watch may not show it yet). */
 const actedVersions = (globalForActions.rollscopeActedVersions ??= new Map());
-/** Per Rollout, the fingerprints of its recent resourceVersions, to tell a relevant change from a replica count. */
-const seenVersions = (globalForActions.rollscopeSeenVersions ??= { subscribed: false, byRollout: new Map() });
-const SEEN_PER_ROLLOUT = 50;
+const ACTED_PER_ROLLOUT = 50;
 
 /** Keeps the newest entries only: Maps and Sets iterate in insertion order. */
 function trim<T>(collection: Map<string, T> | Set<string>): void {
-  if (collection.size > SEEN_PER_ROLLOUT) collection.delete(collection.keys().next().value as string);
+  if (collection.size > ACTED_PER_ROLLOUT) collection.delete(collection.keys().next().value as string);
 }
 
 function rememberActed(key: string, version: string): void {
@@ -200,26 +200,6 @@ function rememberActed(key: string, version: string): void {
   versions.add(version);
   trim(versions);
   actedVersions.set(key, versions);
-}
-
-function recordVersion(key: string, rollout: RolloutResource): void {
-  const version = rollout.metadata.resourceVersion;
-  if (!version) return;
-  const versions = seenVersions.byRollout.get(key) ?? new Map<string, string>();
-  versions.set(version, fingerprintRollout(rollout));
-  trim(versions);
-  seenVersions.byRollout.set(key, versions);
-}
-
-/** From the first actions view on, every version the watch delivers is fingerprinted. */
-function trackRolloutVersions(): void {
-  if (seenVersions.subscribed) return;
-  seenVersions.subscribed = true;
-  getFleet().subscribeRaw((cluster, kind, type, obj) => {
-    if (kind !== "rollouts" || type !== "upsert") return;
-    const parsed = parseRollout(obj);
-    if (parsed.ok) recordVersion(`${cluster}/${parsed.rollout.metadata.namespace ?? ""}/${parsed.rollout.metadata.name}`, parsed.rollout);
-  });
 }
 
 /** Runs actions on one Rollout one at a time, so two clicks are checked against each other's result. */
@@ -240,6 +220,11 @@ async function withRolloutLock<T>(key: string, fn: () => Promise<T>): Promise<T>
  * resourceVersion or one whose fingerprint matches the version the user saw. A version this process already acted
  * on (on either side) is stale: the watch may simply not have delivered the change yet.
  */
+/** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
+function fingerprintToken(rollout: RolloutResource): string {
+  return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
+}
+
 function checkFresh(key: string, expected: ActionExpectation, current: RolloutResource): void {
   const moved = describeStaleness({ revision: expected.revision, stepIndex: expected.stepIndex }, observeRollout(current));
   if (moved) throw refuse("stale", "stale", `${STALE_MESSAGE} (${moved})`);
@@ -252,8 +237,8 @@ function checkFresh(key: string, expected: ActionExpectation, current: RolloutRe
     throw refuse("stale", "stale", `${STALE_MESSAGE} (an action on resourceVersion ${currentVersion} is still being applied)`);
   }
   if (expected.resourceVersion && expected.resourceVersion !== currentVersion) {
-    const seen = seenVersions.byRollout.get(key)?.get(expected.resourceVersion);
-    if (seen === undefined || seen !== fingerprintRollout(current)) {
+    // A newer version is fine when nothing the action depends on changed (a replica count, a condition's time).
+    if (expected.fingerprint === undefined || expected.fingerprint !== fingerprintToken(current)) {
       throw refuse("stale", "stale", `${STALE_MESSAGE} (resourceVersion ${expected.resourceVersion} → ${currentVersion ?? "none"})`);
     }
   }
@@ -338,7 +323,6 @@ export async function runRolloutAction(target: RolloutActionTarget, request: Rol
     if (fleet.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = clusterOrThrow(target.cluster);
     const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
-    trackRolloutVersions();
     before = toAuditBefore(view);
     if (!request.expected.resourceVersion) {
       throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");

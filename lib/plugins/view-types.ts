@@ -189,6 +189,8 @@ export interface PluginHealthReport {
   from: string;
   to: string;
   stepSeconds: number;
+  /** When the report was computed: a report up to a minute old may be answered while a newer one is computed. */
+  computedAt: string;
   plugins: PluginHealthView[];
 }
 

@@ -7,6 +7,7 @@ import { isPausedAt, readRollout, startActionsSimulation, startCanary, waitForRo
 import type { RolloutActionsView, RolloutActionResult } from "@/lib/actions/service";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutHistory } from "@/lib/rollouts/detail-types";
+import { findResourceTypeByKind } from "@/sim/resources";
 
 /*
  * Mode none against the simulator over real HTTP: the route handlers are called in-process (route → lib/http →
@@ -172,6 +173,25 @@ describe("rollout actions (auth mode none)", () => {
     const done = await auditEntries("rollout=cart&action=promote&outcome=done");
     const stale = await auditEntries("rollout=cart&action=promote&outcome=stale");
     expect([done.length, stale.length]).toStrictEqual([1, 1]);
+  });
+
+  it("accepts a newer resourceVersion that changed nothing the action depends on, and refuses a wrong fingerprint", async () => {
+    await startCanary(sim, "prod", "search");
+    await waitForCache("search");
+    const view = await getView("search");
+    // A label edit: a new resourceVersion, same step, weight and generation.
+    const rollouts = findResourceTypeByKind("argoproj.io/v1alpha1", "Rollout")!;
+    sim.cluster("prod").store.update(rollouts, "shop", "search", (draft) => {
+      draft.metadata.labels = { ...(draft.metadata.labels ?? {}), "rollscope.test/touched": "yes" };
+    });
+    await waitForCache("search");
+    expect(readRollout(sim, "prod", "shop", "search").metadata.resourceVersion).not.toBe(view.expected.resourceVersion);
+    const forged = await postAction("search", { action: "promote", expected: { ...view.expected, fingerprint: "AAAAAAAAAAAAAAAAAAAAAA" } });
+    expect(forged.status).toBe(409);
+    expect(((await forged.json()) as { error: { code: string } }).error.code).toBe("stale");
+    const res = await postAction("search", { action: "promote", expected: view.expected });
+    expect(res.status).toBe(200);
+    await waitForRollout(sim, "prod", "shop", "search", "paused at 60 %", isPausedAt(3));
   });
 
   it("abort returns the canary weight to 0 and the Rollout is Degraded; retry is then offered", async () => {
