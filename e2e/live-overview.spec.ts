@@ -24,6 +24,26 @@ test.describe("fleet overview", () => {
     expect(html).toContain('data-key="prod-eu/shop/checkout"');
   });
 
+  test("the server-rendered overview hydrates as it is, even when the scripts arrive seconds after the HTML", async ({ page }) => {
+    // A rollout that changed seconds ago shows "…s ago": text that differs from one second to the next.
+    await createTestRollout("prod-eu", "shop", "e2e-hydrate", TEST_STEPS);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    // Hold the scripts back, so React hydrates in a later second than the server rendered in.
+    await page.route("**/_next/static/**/*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto("/");
+    await expect(row(page, "prod-eu/shop/e2e-hydrate")).toBeVisible();
+    // The stream's status comes from JavaScript: once it is live, hydration is over.
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 20_000 });
+    // A mismatch makes React discard the server's HTML and render the page again (minified errors #418/#423/#425).
+    expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
   test("a weight change in the cluster appears in the open page within 2 s, without reload", async ({ page }) => {
     await createTestRollout("prod-eu", "shop", "e2e-live", TEST_STEPS);
     await page.goto("/");

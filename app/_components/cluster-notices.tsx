@@ -5,6 +5,7 @@ import { WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ClusterStateView } from "@/lib/fleet/types";
 import { clusterHref } from "@/lib/format/hrefs";
+import { formatCount } from "@/lib/format/count";
 
 /**
  * Clusters that are not connected, in one notice: their rollouts stay listed as last seen and the rest of the
@@ -23,7 +24,7 @@ export function ClusterNotices({ clusters }: { clusters: ClusterStateView[] }) {
       <div className="min-w-0 flex-1">
         <p className="font-medium">
           {down.length === 1 ? "1 cluster is" : `${down.length} clusters are`} not connected
-          {stale > 0 && <span className="font-normal opacity-80"> · {stale.toLocaleString()} rollouts from them are shown as last seen</span>}
+          {stale > 0 && <span className="font-normal opacity-80"> · {formatCount(stale)} rollouts from them are shown as last seen</span>}
         </p>
         <ul className="mt-1 grid gap-x-6 gap-y-0.5 xl:grid-cols-2 2xl:grid-cols-3">
           {down.map((c) => (

@@ -12,11 +12,13 @@ import { ErrorState } from "@/components/ui/error-state";
 import { Kbd } from "@/components/ui/kbd";
 import { Pagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
+import { RenderTimeProvider } from "@/components/ui/use-now";
 import type { InitialFleetPage } from "@/lib/overview/fleet-page";
 import type { FleetFacets, FleetSortKey } from "@/lib/overview/fleet-query";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
 import { ClusterNotices } from "./cluster-notices";
 import { useFleetView } from "./use-fleet-view";
+import { formatCount } from "@/lib/format/count";
 
 const NO_FACETS: FleetFacets = { clusters: [], namespaces: [], routers: [] };
 
@@ -66,63 +68,65 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
   const pagination = data && <Pagination page={page} pageCount={pages} total={matched} pageSize={data.pageSize} onPage={(p) => update({ page: p })} />;
 
   return (
-    <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-3">
-        <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
-          <h1 className="text-xl font-semibold tracking-tight">Rollouts</h1>
-          {data && (
-            <p className="text-sm text-slate-500 dark:text-slate-400">
-              {total.toLocaleString()} rollouts in {data.clusters.length} clusters · every namespace
-            </p>
-          )}
-          <p className="ml-auto hidden text-xs text-slate-500 lg:block dark:text-slate-400">
-            <Kbd>/</Kbd> search · <Kbd>j</Kbd>/<Kbd>k</Kbd> or <Kbd>↑</Kbd>/<Kbd>↓</Kbd> move · <Kbd>Enter</Kbd> open
-          </p>
-        </div>
-        <FleetFilters key={resetKey} view={view} facets={data?.facets ?? NO_FACETS} onChange={update} onClear={clear} searchRef={searchRef} />
-        {data && <PhaseCountChips counts={data.counts} total={data.base} active={view.phase} onSelect={(p) => update({ phase: p, page: 1 })} />}
-      </div>
-
-      {error && !data && <ErrorState title="Could not load rollouts" message={error.message} onRetry={() => void refetch()} />}
-      {isPending && (
-        <Card>
-          <SkeletonRows rows={10} label="Loading rollouts…" className="p-4" />
-        </Card>
-      )}
-
-      {data && (
-        <>
-          <ClusterNotices clusters={data.clusters} />
-          <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />
-          <Card aria-labelledby="rollouts-title" aria-busy={isPlaceholderData} data-testid="fleet-card">
-            <CardHeader
-              id="rollouts-title"
-              title="All rollouts"
-              meta={matched === total ? `${total.toLocaleString()} total` : `${matched.toLocaleString()} of ${total.toLocaleString()} match`}
-              actions={matched > 0 && pagination}
-            />
-            {total === 0 ? (
-              <EmptyState title="No rollouts yet">
-                None of the {data.clusters.length} configured clusters has reported an Argo Rollout. Clusters that are still connecting show in
-                the header.
-              </EmptyState>
-            ) : matched === 0 ? (
-              <EmptyState title="No rollouts match these filters">
-                <Button variant="secondary" onClick={clear} className="mt-2">
-                  Clear filters
-                </Button>
-              </EmptyState>
-            ) : (
-              <>
-                <div className="max-lg:overflow-x-auto">
-                  <FleetTable rows={data.rows} sort={view.sort} dir={view.dir} onSort={onSort} />
-                </div>
-                {pages > 1 && <div className="flex justify-end border-t border-slate-200 px-4 py-2 dark:border-slate-800">{pagination}</div>}
-              </>
+    <RenderTimeProvider at={initial?.renderedAt ?? null}>
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
+            <h1 className="text-xl font-semibold tracking-tight">Rollouts</h1>
+            {data && (
+              <p className="text-sm text-slate-500 dark:text-slate-400">
+                {formatCount(total)} rollouts in {data.clusters.length} clusters · every namespace
+              </p>
             )}
+            <p className="ml-auto hidden text-xs text-slate-500 lg:block dark:text-slate-400">
+              <Kbd>/</Kbd> search · <Kbd>j</Kbd>/<Kbd>k</Kbd> or <Kbd>↑</Kbd>/<Kbd>↓</Kbd> move · <Kbd>Enter</Kbd> open
+            </p>
+          </div>
+          <FleetFilters key={resetKey} view={view} facets={data?.facets ?? NO_FACETS} onChange={update} onClear={clear} searchRef={searchRef} />
+          {data && <PhaseCountChips counts={data.counts} total={data.base} active={view.phase} onSelect={(p) => update({ phase: p, page: 1 })} />}
+        </div>
+
+        {error && !data && <ErrorState title="Could not load rollouts" message={error.message} onRetry={() => void refetch()} />}
+        {isPending && (
+          <Card>
+            <SkeletonRows rows={10} label="Loading rollouts…" className="p-4" />
           </Card>
-        </>
-      )}
-    </div>
+        )}
+
+        {data && (
+          <>
+            <ClusterNotices clusters={data.clusters} />
+            <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />
+            <Card aria-labelledby="rollouts-title" aria-busy={isPlaceholderData} data-testid="fleet-card">
+              <CardHeader
+                id="rollouts-title"
+                title="All rollouts"
+                meta={matched === total ? `${formatCount(total)} total` : `${formatCount(matched)} of ${formatCount(total)} match`}
+                actions={matched > 0 && pagination}
+              />
+              {total === 0 ? (
+                <EmptyState title="No rollouts yet">
+                  None of the {data.clusters.length} configured clusters has reported an Argo Rollout. Clusters that are still connecting show in
+                  the header.
+                </EmptyState>
+              ) : matched === 0 ? (
+                <EmptyState title="No rollouts match these filters">
+                  <Button variant="secondary" onClick={clear} className="mt-2">
+                    Clear filters
+                  </Button>
+                </EmptyState>
+              ) : (
+                <>
+                  <div className="max-lg:overflow-x-auto">
+                    <FleetTable rows={data.rows} sort={view.sort} dir={view.dir} onSort={onSort} />
+                  </div>
+                  {pages > 1 && <div className="flex justify-end border-t border-slate-200 px-4 py-2 dark:border-slate-800">{pagination}</div>}
+                </>
+              )}
+            </Card>
+          </>
+        )}
+      </div>
+    </RenderTimeProvider>
   );
 }

@@ -64,7 +64,9 @@ function errorText(error: unknown): string {
 export function RolloutActions({ cluster, namespace, name, rollout, variant = "full", actions, className }: RolloutActionsProps) {
   const compact = variant === "compact";
   const shown = actions ?? (compact ? COMPACT_ACTIONS : ROLLOUT_ACTIONS);
-  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name, rollout?.resourceVersion);
+  // The attention queue's items come and go with a churning fleet: there the buttons follow the live stream's
+  // throttled refresh of the Rollout instead of a new request for every resourceVersion.
+  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name, compact ? null : rollout?.resourceVersion);
   const run = useRunRolloutAction(cluster, namespace, name);
   const [pending, setPending] = useState<Pending | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);

@@ -25,6 +25,7 @@ export const ClusterChip = memo(function ClusterChip({ cluster }: { cluster: Clu
   return (
     <Link
       href={clusterHref(cluster.name)}
+      prefetch={false}
       data-testid="cluster-chip"
       data-cluster={cluster.name}
       data-connection={cluster.connection}
@@ -56,6 +57,7 @@ export const ClusterDot = memo(function ClusterDot({ cluster }: { cluster: Clust
   return (
     <Link
       href={clusterHref(cluster.name)}
+      prefetch={false}
       data-testid="cluster-chip"
       data-cluster={cluster.name}
       data-connection={cluster.connection}

@@ -13,6 +13,7 @@ import { comparableRequestedPercent } from "@/lib/overview/fleet-query";
 import { PauseClock } from "./pause-clock";
 import { PhaseBadge } from "./phase-badge";
 import { WeightBar } from "./weight-bar";
+import { formatCount } from "@/lib/format/count";
 
 const SEVERITY_STYLE: Record<AttentionSeverity, string> = {
   critical: "border-l-rose-500",
@@ -40,7 +41,7 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
     >
       <div className="flex min-w-0 items-center gap-2">
         <PhaseBadge phase={r.phase} message={r.message} />
-        <Link href={rolloutHref(r.cluster, r.namespace, r.name)} className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)} title={r.key}>
+        <Link href={rolloutHref(r.cluster, r.namespace, r.name)} prefetch={false} className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)} title={r.key}>
           {r.name}
         </Link>
         <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400">
@@ -94,13 +95,13 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
         title="Needs attention"
         meta={
           count === 0
-            ? `0 of ${total.toLocaleString()} rollouts`
-            : `${count.toLocaleString()} rollouts${critical ? ` · ${critical.toLocaleString()} critical` : ""}`
+            ? `0 of ${formatCount(total)} rollouts`
+            : `${formatCount(count)} rollouts${critical ? ` · ${formatCount(critical)} critical` : ""}`
         }
         actions={
           entries.length > COLLAPSED && (
             <Button variant="ghost" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
-              {expanded ? "Show fewer" : count > entries.length ? `Show the ${entries.length.toLocaleString()} most urgent` : `Show all ${count.toLocaleString()}`}
+              {expanded ? "Show fewer" : count > entries.length ? `Show the ${formatCount(entries.length)} most urgent` : `Show all ${formatCount(count)}`}
             </Button>
           )
         }
@@ -116,7 +117,7 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
           ))}
           {expanded && count > entries.length && (
             <li className="col-span-full px-1 text-sm text-slate-500 dark:text-slate-400">
-              {(count - entries.length).toLocaleString()} more; narrow the filters to see them.
+              {formatCount(count - entries.length)} more; narrow the filters to see them.
             </li>
           )}
         </ul>

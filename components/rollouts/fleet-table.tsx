@@ -59,6 +59,7 @@ const FleetRow = memo(function FleetRow({ rollout: r, index, focusable, onFocusR
         <span className="flex min-w-0 items-center gap-1.5">
           <Link
             href={rolloutHref(r.cluster, r.namespace, r.name)}
+            prefetch={false}
             data-row-link
             tabIndex={-1}
             className={cn("truncate font-medium text-sky-700 hover:underline dark:text-sky-300", focusRing)}

@@ -4,6 +4,7 @@ import { cn } from "@/components/ui/cn";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
 import { PHASES } from "@/lib/overview/fleet-query";
 import { PHASE_TONE } from "./phase-badge";
+import { formatCount } from "@/lib/format/count";
 
 interface PhaseCountChipsProps {
   counts: Record<RolloutPhase, number>;
@@ -25,7 +26,7 @@ export function PhaseCountChips({ counts, total, active, onSelect }: PhaseCountC
   return (
     <div role="group" aria-label="Filter by phase" className="flex flex-wrap gap-1.5">
       <button type="button" data-testid="phase-count" data-phase="" aria-pressed={active === ""} onClick={() => onSelect("")} className={chip(active === "")}>
-        All <span className="font-semibold tabular-nums">{total.toLocaleString()}</span>
+        All <span className="font-semibold tabular-nums">{formatCount(total)}</span>
       </button>
       {PHASES.map((phase) => (
         <button
@@ -39,7 +40,7 @@ export function PhaseCountChips({ counts, total, active, onSelect }: PhaseCountC
           className={chip(active === phase)}
         >
           <span aria-hidden className={cn("size-2 rounded-full", DOT_TONES[PHASE_TONE[phase]])} />
-          {phase} <span className="font-semibold tabular-nums">{counts[phase].toLocaleString()}</span>
+          {phase} <span className="font-semibold tabular-nums">{formatCount(counts[phase])}</span>
         </button>
       ))}
     </div>

@@ -1,5 +1,6 @@
 import { Button } from "./button";
 import { ChevronIcon } from "./icons";
+import { formatCount } from "@/lib/format/count";
 
 interface PaginationProps {
   page: number;
@@ -15,7 +16,7 @@ export function Pagination({ page, pageCount, total, pageSize, onPage }: Paginat
   return (
     <nav aria-label="Pages" data-testid="pagination" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
       <span className="tabular-nums" data-testid="page-range">
-        {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()}
+        {formatCount(first)}–{formatCount(last)} of {formatCount(total)}
       </span>
       <Button variant="ghost" onClick={() => onPage(page - 1)} disabled={page <= 1} aria-label="Previous page" data-testid="page-prev">
         <ChevronIcon pointing="left" className="size-4" />

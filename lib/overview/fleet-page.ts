@@ -37,6 +37,8 @@ export interface FleetPage {
 export interface InitialFleetPage {
   query: string;
   page: FleetPage;
+  /** When the server rendered it (epoch ms, whole seconds): relative times hydrate from it. */
+  renderedAt: number;
 }
 
 export interface FleetPageRequest extends FleetView {

@@ -39,7 +39,8 @@ export function loadInitialFleetPage(search: Record<string, string | string[] | 
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
     const view = parseFleetView(params);
-    return { query: serializeFleetView(view), page: listFleetPage({ ...view, pageSize: PAGE_SIZE }) };
+    const renderedAt = Math.floor(Date.now() / 1000) * 1000;
+    return { query: serializeFleetView(view), page: listFleetPage({ ...view, pageSize: PAGE_SIZE }), renderedAt };
   } catch (err) {
     console.error("overview: could not render the first page on the server", err);
     return null;

@@ -13,6 +13,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { clusterHref } from "@/lib/format/hrefs";
 import { useClusters } from "@/lib/queries/use-clusters";
+import { formatCount } from "@/lib/format/count";
 
 export function ClusterListView() {
   const { data, error, isPending, refetch } = useClusters();
@@ -47,7 +48,7 @@ export function ClusterListView() {
                   <ConnectionBadge connection={c.connection} />
                 </span>
                 <span className="text-sm text-slate-600 dark:text-slate-400">
-                  {c.rolloutCount.toLocaleString()} rollouts · controller in <span className="font-mono text-xs">{c.controllerNamespace}</span>
+                  {formatCount(c.rolloutCount)} rollouts · controller in <span className="font-mono text-xs">{c.controllerNamespace}</span>
                 </span>
                 <span className="text-xs text-slate-500 dark:text-slate-400">
                   {c.connection} <RelativeTime at={c.since} />

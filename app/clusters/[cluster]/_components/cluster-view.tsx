@@ -18,6 +18,7 @@ import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useCluster } from "@/lib/queries/use-cluster";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
+import { formatCount } from "@/lib/format/count";
 
 function ClusterAttention({ cluster }: { cluster: string }) {
   const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster });
@@ -88,7 +89,7 @@ export function ClusterView({ cluster }: { cluster: string }) {
           </div>
           <div className="flex gap-2">
             <dt className="text-slate-500 dark:text-slate-400">Rollouts</dt>
-            <dd className="tabular-nums">{state.rolloutCount.toLocaleString()}</dd>
+            <dd className="tabular-nums">{formatCount(state.rolloutCount)}</dd>
           </div>
         </dl>
       </header>
@@ -100,7 +101,7 @@ export function ClusterView({ cluster }: { cluster: string }) {
             title="Rollouts by phase"
             actions={
               <Link href={overviewHref({ cluster: state.name })} className={buttonClasses("ghost")}>
-                All {total.toLocaleString()} →
+                All {formatCount(total)} →
               </Link>
             }
           />
@@ -122,7 +123,7 @@ export function ClusterView({ cluster }: { cluster: string }) {
                       <span aria-hidden className={cn("size-2 rounded-full", DOT_TONES[PHASE_TONE[phase]])} />
                       {phase}
                     </span>
-                    <span className="text-2xl font-semibold tabular-nums">{(phaseCounts[phase] ?? 0).toLocaleString()}</span>
+                    <span className="text-2xl font-semibold tabular-nums">{formatCount(phaseCounts[phase] ?? 0)}</span>
                   </Link>
                 </li>
               ))}
