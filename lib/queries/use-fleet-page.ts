@@ -7,6 +7,7 @@ import { fetchJson } from "./fetch-json";
 import { useFallbackInterval } from "./live-stream";
 import { queryKeys } from "./query-keys";
 import { recentDeltasOf } from "./recent-deltas";
+import { useHydrating } from "./use-hydrating";
 
 export function fleetPageUrl(view: FleetView): string {
   const query = serializeFleetView(view);
@@ -22,7 +23,7 @@ export function fleetPageUrl(view: FleetView): string {
 export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null) {
   const query = serializeFleetView(view);
   const initialPage = initial && initial.query === query ? initial.page : undefined;
-  return useQuery({
+  const result = useQuery({
     queryKey: queryKeys.fleetPage(query),
     queryFn: async ({ signal, client, queryKey }) => {
       const recent = recentDeltasOf(client);
@@ -38,4 +39,7 @@ export function useFleetPage(view: FleetView, initial: InitialFleetPage | null =
     placeholderData: keepPreviousData,
     refetchInterval: useFallbackInterval(),
   });
+  // Hydration shows exactly what the server rendered; the patched cache takes over on the next render.
+  const hydrating = useHydrating();
+  return hydrating && initialPage ? { ...result, data: initialPage } : result;
 }

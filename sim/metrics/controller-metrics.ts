@@ -22,6 +22,35 @@ function strategyOf(ro: Rollout): string {
   return "none";
 }
 
+interface GaugeSample {
+  labels: Record<string, string>;
+  value: number;
+}
+
+/**
+ * A gauge family whose samples are computed at scrape time, registered as prom-client reads metrics (`get()`);
+ * `collect` runs first and may fill other families too (they are read after it, in registration order).
+ */
+class CollectedGauge {
+  readonly type = "gauge";
+  readonly aggregator = "sum";
+  values: GaugeSample[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    registry: Registry,
+    private readonly collect?: () => void,
+  ) {
+    registry.registerMetric(this as unknown as Parameters<Registry["registerMetric"]>[0]);
+  }
+
+  get() {
+    this.collect?.();
+    return { name: this.name, help: this.help, type: this.type, values: this.values, aggregator: this.aggregator };
+  }
+}
+
 /**
  * The controller's /metrics, one Registry per simulated cluster (never prom-client's global registry), with the
  * upstream names, types and labels of `controller/metrics/*.go` (reference §4.2). Info gauges are computed at
@@ -60,42 +89,36 @@ export class ControllerMetrics {
     this.registerAnalysisCollectors(snapshot, registers);
   }
 
+  /**
+   * rollout_info and its companions, filled in one pass over the controller's cache when the first family of the
+   * group is read (upstream's collector does the same). Plain sample lists rather than prom-client Gauges: setting
+   * 2,750 labelled gauge values per scrape of a 250-Rollout cluster was half of the simulator's scrape cost.
+   */
   private registerRolloutCollectors(snapshot: MetricsSnapshot, registers: Registry[]): void {
-    const gauges: Array<Gauge<string>> = [];
-    const info = new Gauge({
-      name: "rollout_info",
-      help: "Information about rollout.",
-      labelNames: ["namespace", "name", "strategy", "traffic_router", "phase"],
-      registers,
-      // The first metric of the family is collected first: it fills every rollout gauge for this scrape.
-      collect() {
-        for (const g of gauges) g.reset();
-        for (const ro of snapshot.rollouts()) {
-          const ns = ro.metadata.namespace ?? "";
-          const name = ro.metadata.name;
-          const strategy = strategyOf(ro);
-          const calculated = calculateMetricsPhase(ro.status);
-          const status = ro.status ?? {};
-          info.set({ namespace: ns, name, strategy, traffic_router: metricsTrafficRouter(ro), phase: calculated }, 1);
-          available.set({ namespace: ns, name }, status.availableReplicas ?? 0);
-          unavailable.set({ namespace: ns, name }, (status.replicas ?? 0) - (status.availableReplicas ?? 0));
-          desired.set({ namespace: ns, name }, ro.spec.replicas ?? 1);
-          updated.set({ namespace: ns, name }, status.updatedReplicas ?? 0);
-          for (const p of ROLLOUT_PHASES) phase.set({ namespace: ns, name, strategy, phase: p }, calculated === p ? 1 : 0);
-        }
-      },
+    const family = (name: string, help: string, collect?: () => void) => new CollectedGauge(name, help, registers[0], collect);
+    const info = family("rollout_info", "Information about rollout.", () => {
+      for (const f of all) f.values = [];
+      for (const ro of snapshot.rollouts()) {
+        const namespace = ro.metadata.namespace ?? "";
+        const name = ro.metadata.name;
+        const strategy = strategyOf(ro);
+        const calculated = calculateMetricsPhase(ro.status);
+        const status = ro.status ?? {};
+        info.values.push({ labels: { namespace, name, strategy, traffic_router: metricsTrafficRouter(ro), phase: calculated }, value: 1 });
+        const series = { namespace, name };
+        available.values.push({ labels: series, value: status.availableReplicas ?? 0 });
+        unavailable.values.push({ labels: series, value: (status.replicas ?? 0) - (status.availableReplicas ?? 0) });
+        desired.values.push({ labels: series, value: ro.spec.replicas ?? 1 });
+        updated.values.push({ labels: series, value: status.updatedReplicas ?? 0 });
+        for (const p of ROLLOUT_PHASES) phase.values.push({ labels: { namespace, name, strategy, phase: p }, value: calculated === p ? 1 : 0 });
+      }
     });
-    const available = new Gauge({ name: "rollout_info_replicas_available", help: "The number of available replicas per rollout.", labelNames: ["namespace", "name"], registers });
-    const unavailable = new Gauge({ name: "rollout_info_replicas_unavailable", help: "The number of unavailable replicas per rollout.", labelNames: ["namespace", "name"], registers });
-    const desired = new Gauge({ name: "rollout_info_replicas_desired", help: "The number of desired replicas per rollout.", labelNames: ["namespace", "name"], registers });
-    const updated = new Gauge({ name: "rollout_info_replicas_updated", help: "The number of updated replicas per rollout.", labelNames: ["namespace", "name"], registers });
-    const phase = new Gauge({
-      name: "rollout_phase",
-      help: "Information on the state of the rollout (DEPRECATED - use rollout_info)",
-      labelNames: ["namespace", "name", "strategy", "phase"],
-      registers,
-    });
-    gauges.push(info, available, unavailable, desired, updated, phase);
+    const available = family("rollout_info_replicas_available", "The number of available replicas per rollout.");
+    const unavailable = family("rollout_info_replicas_unavailable", "The number of unavailable replicas per rollout.");
+    const desired = family("rollout_info_replicas_desired", "The number of desired replicas per rollout.");
+    const updated = family("rollout_info_replicas_updated", "The number of updated replicas per rollout.");
+    const phase = family("rollout_phase", "Information on the state of the rollout (DEPRECATED - use rollout_info)");
+    const all = [info, available, unavailable, desired, updated, phase];
   }
 
   private registerAnalysisCollectors(snapshot: MetricsSnapshot, registers: Registry[]): void {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
+import { renderMetrics } from "./render-metrics";
 
 export interface MetricsServer {
   url: string;
@@ -13,8 +14,7 @@ export async function startMetricsServer(registry: Registry, host = "127.0.0.1",
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method === "GET" && path === "/metrics") {
-      registry
-        .metrics()
+      renderMetrics(registry)
         .then((body) => {
           res.writeHead(200, { "Content-Type": registry.contentType });
           res.end(body);
