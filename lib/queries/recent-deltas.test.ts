@@ -18,4 +18,13 @@ describe("RecentDeltas", () => {
     expect(kept.length).toBeLessThanOrEqual(3_000);
     expect(kept.at(-1)).toEqual({ type: "delete", key: "k10000" });
   });
+
+  it("knows the newest sequence number it applied, or the stream's start before any delta", () => {
+    const recent = new RecentDeltas();
+    recent.reset(40);
+    expect(recent.newestSeq()).toBe(40);
+    recent.record(41, { type: "delete", key: "a" });
+    recent.record(45, { type: "delete", key: "b" });
+    expect(recent.newestSeq()).toBe(45);
+  });
 });

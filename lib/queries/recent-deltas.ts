@@ -19,6 +19,11 @@ export class RecentDeltas {
     if (this.entries.length > KEEP * 1.5) this.entries = this.entries.slice(-KEEP);
   }
 
+  /** The sequence number of the newest delta applied here (the stream's start when none has arrived). */
+  newestSeq(): number {
+    return this.entries.length > 0 ? this.entries[this.entries.length - 1].seq : this.streamStart;
+  }
+
   /** Deltas newer than `seq`, oldest first. */
   after(seq: number): LiveDelta[] {
     const out: LiveDelta[] = [];

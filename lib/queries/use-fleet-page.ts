@@ -9,6 +9,9 @@ import { queryKeys } from "./query-keys";
 import { recentDeltasOf } from "./recent-deltas";
 import { useHydrating } from "./use-hydrating";
 
+/** Longer than the server's page sharing window (lib/rollouts/service.ts, 1 s). */
+const QUIET_FOLLOW_UP_MS = 1_200;
+
 export function fleetPageUrl(view: FleetView): string {
   const query = serializeFleetView(view);
   return query ? `/api/rollouts?${query}` : "/api/rollouts";
@@ -31,6 +34,15 @@ export function useFleetPage(view: FleetView, initial: InitialFleetPage | null =
       // Older than the stream this tab listens to: changes in between were never streamed here. Show it now and
       // ask again right after, rather than keep the first paint waiting for a second request.
       if (page.seq < recent.streamStart) setTimeout(() => void client.invalidateQueries({ queryKey }, { cancelRefetch: false }), 0);
+      // The server shares a page for up to a second, so an answer may predate the last change this tab saw; deltas
+      // fix the rows shown, not which rows match. If the fleet then stays quiet (no delta would trigger another
+      // request), ask once more after the sharing window.
+      const newest = recent.newestSeq();
+      if (page.seq < newest) {
+        setTimeout(() => {
+          if (recent.newestSeq() === newest) void client.invalidateQueries({ queryKey }, { cancelRefetch: false });
+        }, QUIET_FOLLOW_UP_MS);
+      }
       return patchFleetPage(page, recent.after(page.seq));
     },
     initialData: initialPage,

@@ -7,25 +7,42 @@ import { PAGE_SIZE, parseFleetView, serializeFleetView } from "@/lib/overview/fl
 
 /**
  * How long a computed page may be served again to other requests for the same view. Sorting and filtering 5,000 rows
- * takes 10–20 ms; during an incident many people open the same overview, and a page that is a fraction of a second
- * old loses nothing: it carries the stream sequence number it reflects, and browsers replay newer deltas on top.
+ * takes 10–20 ms; during an incident many people open the same overview, and a page up to a second old loses nothing:
+ * it carries the stream sequence number it reflects and browsers replay newer deltas on top, and they ask for the
+ * page again at most every 2 s anyway. The JSON text is kept with it, so a shared answer costs no serialization.
  */
-const SHARE_MS = 250;
+const SHARE_MS = 1_000;
 const MAX_SHARED = 64;
 
-const shared = new Map<string, { page: FleetPage; at: number }>();
+interface SharedPage {
+  page: FleetPage;
+  at: number;
+  json?: string;
+}
 
-/** One page of the fleet overview, from the rows the live log keeps current (no cluster round trip). */
-export function listFleetPage(request: FleetPageRequest, now = Date.now()): FleetPage {
+const shared = new Map<string, SharedPage>();
+
+function sharedFleetPage(request: FleetPageRequest, now: number): SharedPage {
   const log = getDeltaLog();
   const key = JSON.stringify(request);
   const hit = shared.get(key);
-  if (hit && (hit.page.seq === log.lastSeq || now - hit.at < SHARE_MS)) return hit.page;
-  const page = buildFleetPage(log.rows(), getFleet().clusterStates(), request, log.lastSeq);
+  if (hit && (hit.page.seq === log.lastSeq || now - hit.at < SHARE_MS)) return hit;
+  const entry: SharedPage = { page: buildFleetPage(log.rows(), getFleet().clusterStates(), request, log.lastSeq), at: now };
   shared.delete(key);
-  shared.set(key, { page, at: now });
+  shared.set(key, entry);
   if (shared.size > MAX_SHARED) shared.delete(shared.keys().next().value!);
-  return page;
+  return entry;
+}
+
+/** One page of the fleet overview, from the rows the live log keeps current (no cluster round trip). */
+export function listFleetPage(request: FleetPageRequest, now = Date.now()): FleetPage {
+  return sharedFleetPage(request, now).page;
+}
+
+/** The same page as JSON text, serialized once however many requests share it. */
+export function listFleetPageJson(request: FleetPageRequest, now = Date.now()): string {
+  const entry = sharedFleetPage(request, now);
+  return (entry.json ??= JSON.stringify(entry.page));
 }
 
 /**

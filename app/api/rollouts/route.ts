@@ -1,8 +1,10 @@
 import { withRoute } from "@/lib/http/route";
 import { parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
-import { listFleetPage } from "@/lib/rollouts/service";
+import { listFleetPageJson } from "@/lib/rollouts/service";
 
 export const dynamic = "force-dynamic";
 
 /** One page of the fleet overview with its counts, attention queue and filter options (see FleetPage). */
-export const GET = withRoute(async (request) => Response.json(listFleetPage(parseFleetPageQuery(new URL(request.url).searchParams))));
+export const GET = withRoute(
+  async (request) => new Response(listFleetPageJson(parseFleetPageQuery(new URL(request.url).searchParams)), { headers: { "content-type": "application/json" } }),
+);
