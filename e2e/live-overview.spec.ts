@@ -27,6 +27,8 @@ test.describe("fleet overview", () => {
   test("the server-rendered overview hydrates as it is, even when the scripts arrive seconds after the HTML", async ({ page }) => {
     // A rollout that changed seconds ago shows "…s ago": text that differs from one second to the next.
     await createTestRollout("prod-eu", "shop", "e2e-hydrate", TEST_STEPS);
+    // Past "just now" (the first 5 s), so the row's own age reads "…s ago".
+    await page.waitForTimeout(6_000);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("console", (m) => m.type() === "error" && errors.push(m.text()));

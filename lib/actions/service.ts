@@ -215,16 +215,16 @@ async function withRolloutLock<T>(key: string, fn: () => Promise<T>): Promise<T>
   }
 }
 
-/**
- * Refuses unless the Rollout is still what the user confirmed: same revision and step, and either the same
- * resourceVersion or one whose fingerprint matches the version the user saw. A version this process already acted
- * on (on either side) is stale: the watch may simply not have delivered the change yet.
- */
 /** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
 function fingerprintToken(rollout: RolloutResource): string {
   return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
 }
 
+/**
+ * Refuses unless the Rollout is still what the user confirmed: same revision and step, and either the same
+ * resourceVersion or a later one with the fingerprint the user's view carried. A version this process already acted
+ * on (on either side) is stale: the watch may simply not have delivered the change yet.
+ */
 function checkFresh(key: string, expected: ActionExpectation, current: RolloutResource): void {
   const moved = describeStaleness({ revision: expected.revision, stepIndex: expected.stepIndex }, observeRollout(current));
   if (moved) throw refuse("stale", "stale", `${STALE_MESSAGE} (${moved})`);

@@ -787,6 +787,7 @@ export async function getPluginHealth(
     to: new Date(range.endMs).toISOString(),
     stepSeconds,
     computedAt: new Date(nowMs).toISOString(),
+    refreshing: false,
     plugins: [...fleetViews, ...views],
   };
 }
@@ -810,7 +811,8 @@ function mergeMethodCounts(views: readonly PluginHealthView[]) {
   for (const view of views) {
     for (const entry of view.failuresByMethod.data ?? []) {
       const existing = counts.get(entry.method);
-      counts.set(entry.method, { ...entry, failures: (existing?.failures ?? 0) + entry.failures });
+      const signal = existing && !existing.signal.includes(entry.signal) ? `${existing.signal}; ${entry.signal}` : (existing?.signal ?? entry.signal);
+      counts.set(entry.method, { ...entry, signal, failures: (existing?.failures ?? 0) + entry.failures });
     }
   }
   return [...counts.values()].sort((a, b) => b.failures - a.failures);
@@ -863,8 +865,8 @@ function deriveAffected(
 /**
  * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
  * best, while a report costs ten range queries per cluster (seconds at 20 clusters × 250 Rollouts on the benchmark
- * machine). Fresh for 10 s; up to 60 s old it is still answered at once while one refresh runs (the page refetches
- * every 30 s and shows the report's `to`); concurrent requests share the computation in flight.
+ * machine). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
+ * (the page shows `computedAt` and asks again 5 s later); concurrent requests share the computation in flight.
  */
 const sharedHealth = createSharedResult<PluginHealthReport>({
   compute: (key) => getPluginHealth(JSON.parse(key) as { range: HealthRange; cluster?: string; plugin?: string }),
@@ -872,6 +874,9 @@ const sharedHealth = createSharedResult<PluginHealthReport>({
   staleMs: 60_000,
 });
 
-export function getSharedPluginHealth(input: { range: HealthRange; cluster?: string; plugin?: string }): Promise<PluginHealthReport> {
-  return sharedHealth.get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
+export async function getSharedPluginHealth(input: { range: HealthRange; cluster?: string; plugin?: string }): Promise<PluginHealthReport> {
+  // An unknown cluster is refused before it can take a place among the shared reports.
+  if (input.cluster) clusterOrThrow(defaultDeps(), input.cluster);
+  const { value, refreshing } = await sharedHealth.get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
+  return { ...value, refreshing };
 }

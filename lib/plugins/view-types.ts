@@ -189,8 +189,10 @@ export interface PluginHealthReport {
   from: string;
   to: string;
   stepSeconds: number;
-  /** When the report was computed: a report up to a minute old may be answered while a newer one is computed. */
+  /** When the report's data was read. */
   computedAt: string;
+  /** An older report answered while a newer one is computed: ask again shortly. */
+  refreshing: boolean;
   plugins: PluginHealthView[];
 }
 

@@ -51,7 +51,8 @@ export function useFleetPage(view: FleetView, initial: InitialFleetPage | null =
     placeholderData: keepPreviousData,
     refetchInterval: useFallbackInterval(),
   });
-  // Hydration shows exactly what the server rendered; the patched cache takes over on the next render.
+  // Hydration shows exactly what the server rendered; the patched cache takes over on the next render. A proxy, not
+  // a spread: spreading would read (and so subscribe this component to) every field React Query tracks.
   const hydrating = useHydrating();
-  return hydrating && initialPage ? { ...result, data: initialPage } : result;
+  return hydrating && initialPage ? new Proxy(result, { get: (target, key) => (key === "data" ? initialPage : Reflect.get(target, key)) }) : result;
 }

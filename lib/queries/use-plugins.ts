@@ -21,12 +21,9 @@ export function usePluginsOverview() {
   });
 }
 
-/** Health older than this was answered while the server computes a newer report: ask again soon. */
-const STALE_REPORT_MS = 15_000;
-
 /**
- * Health per plugin over a range (`GET /api/plugins/health`); refreshed every 30 s, and 5 s after an answer the
- * server gave from an older report while it computes a newer one.
+ * Health per plugin over a range (`GET /api/plugins/health`); refreshed every 30 s, and 5 s after the server answered
+ * with an older report while it computes a newer one (`refreshing`).
  */
 export function usePluginHealth(range: HealthRange, cluster: string | null = null, plugin: string | null = null) {
   const params = new URLSearchParams({ range });
@@ -36,10 +33,7 @@ export function usePluginHealth(range: HealthRange, cluster: string | null = nul
     queryKey: pluginQueryKeys.health(range, cluster, plugin),
     queryFn: ({ signal }) => fetchJson<PluginHealthReport>(`/api/plugins/health?${params.toString()}`, { signal }),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => {
-      const computedAt = query.state.data ? Date.parse(query.state.data.computedAt) : Number.NaN;
-      return Date.now() - computedAt > STALE_REPORT_MS ? 5_000 : 30_000;
-    },
+    refetchInterval: (query) => (query.state.data?.refreshing ? 5_000 : 30_000),
     retry: retryUnlessClientError,
   });
 }

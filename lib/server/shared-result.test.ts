@@ -11,20 +11,25 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function setup() {
+function setup(maxKeys = 50) {
   let clock = 0;
-  const calls: Array<ReturnType<typeof deferred<string>>> = [];
+  const calls: Array<{ key: string } & ReturnType<typeof deferred<string>>> = [];
   const shared = createSharedResult<string>({
-    compute: () => {
+    compute: (key) => {
       const d = deferred<string>();
-      calls.push(d);
+      calls.push({ key, ...d });
       return d.promise;
     },
     freshMs: 10_000,
     staleMs: 60_000,
+    retryMs: 5_000,
+    maxKeys,
     now: () => clock,
   });
-  return { shared, calls, advance: (ms: number) => (clock += ms) };
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+  return { shared, calls, settle, advance: (ms: number) => (clock += ms) };
 }
 
 describe("createSharedResult", () => {
@@ -32,60 +37,88 @@ describe("createSharedResult", () => {
     const { shared, calls, advance } = setup();
     const a = shared.get("1h");
     const b = shared.get("1h");
+    await Promise.resolve();
     expect(calls).toHaveLength(1);
     calls[0].resolve("report 1");
-    expect(await a).toBe("report 1");
-    expect(await b).toBe("report 1");
+    expect(await a).toEqual({ value: "report 1", refreshing: false });
+    expect(await b).toEqual({ value: "report 1", refreshing: false });
     advance(9_999);
-    expect(await shared.get("1h")).toBe("report 1");
+    expect((await shared.get("1h")).value).toBe("report 1");
     expect(calls).toHaveLength(1);
-    shared.get("24h");
+    void shared.get("24h");
+    await Promise.resolve();
     expect(calls).toHaveLength(2);
   });
 
-  it("answers a stale result at once while one background refresh runs, then the refreshed one", async () => {
-    const { shared, calls, advance } = setup();
+  it("answers a stale result at once, saying a refresh runs, then the refreshed one", async () => {
+    const { shared, calls, settle, advance } = setup();
     const first = shared.get("1h");
+    await settle();
     calls[0].resolve("report 1");
     await first;
     advance(15_000);
-    expect(await shared.get("1h")).toBe("report 1");
-    expect(await shared.get("1h")).toBe("report 1");
+    expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: true });
+    expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: true });
     expect(calls).toHaveLength(2);
     calls[1].resolve("report 2");
-    await calls[1].promise;
-    await Promise.resolve();
-    expect(await shared.get("1h")).toBe("report 2");
+    await settle();
+    expect(await shared.get("1h")).toEqual({ value: "report 2", refreshing: false });
   });
 
-  it("keeps the last good result when a background refresh fails, and waits once it is too old", async () => {
-    const { shared, calls, advance } = setup();
+  it("keeps the last good result when a refresh fails, retries after a pause, and waits once it is too old", async () => {
+    const { shared, calls, settle, advance } = setup();
     const first = shared.get("1h");
+    await settle();
     calls[0].resolve("report 1");
     await first;
     advance(20_000);
-    expect(await shared.get("1h")).toBe("report 1");
+    expect((await shared.get("1h")).value).toBe("report 1");
     calls[1].reject(new Error("prometheus down"));
-    await calls[1].promise.catch(() => undefined);
-    await Promise.resolve();
-    expect(await shared.get("1h")).toBe("report 1");
+    await settle();
+    // Failed a moment ago: answered, but no new computation on every request.
+    expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: false });
+    expect(calls).toHaveLength(2);
+    advance(5_000);
+    expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: true });
     expect(calls).toHaveLength(3);
     advance(60_000);
     const waiting = shared.get("1h");
     // The refresh started before is still in flight: the too-old result is not answered, the request waits for it.
     calls[2].resolve("report 3");
-    expect(await waiting).toBe("report 3");
+    expect((await waiting).value).toBe("report 3");
   });
 
-  it("does not keep a failed first computation", async () => {
-    const { shared, calls } = setup();
-    const first = shared.get("1h");
-    calls[0].reject(new Error("prometheus down"));
-    await expect(first).rejects.toThrow("prometheus down");
-    await Promise.resolve();
-    const second = shared.get("1h");
-    expect(calls).toHaveLength(2);
-    calls[1].resolve("report 2");
-    expect(await second).toBe("report 2");
+  it("does not keep a failed first computation, nor a place for it", async () => {
+    const { shared, calls, settle } = setup(2);
+    const good = shared.get("1h");
+    await settle();
+    calls[0].resolve("report 1h");
+    await good;
+    for (const junk of ["x", "y", "z"]) {
+      const attempt = shared.get(junk);
+      await settle();
+      calls.at(-1)!.reject(new Error(`no cluster named "${junk}"`));
+      await expect(attempt).rejects.toThrow("no cluster");
+    }
+    // Failing keys left no entry behind: the working one was not pushed out.
+    expect((await shared.get("1h")).value).toBe("report 1h");
+    expect(calls).toHaveLength(4);
+  });
+
+  it("evicts the least recently used key, not the most used one", async () => {
+    const { shared, calls, settle } = setup(2);
+    for (const key of ["1h", "6h"]) {
+      const p = shared.get(key);
+      await settle();
+      calls.at(-1)!.resolve(`report ${key}`);
+      await p;
+    }
+    await shared.get("1h");
+    const third = shared.get("24h");
+    await settle();
+    calls.at(-1)!.resolve("report 24h");
+    await third;
+    expect((await shared.get("1h")).value).toBe("report 1h");
+    expect(calls.map((c) => c.key)).toEqual(["1h", "6h", "24h"]);
   });
 });
