@@ -44,9 +44,11 @@ export function findLostTransitions(
         inForce = row;
       }
       const verified = inForce?.verified === null || inForce?.verified === undefined ? null : Boolean(inForce.verified);
+      // The transition log says revision 0 for a Rollout without the revision annotation yet; the recorder stores null.
+      const revision = e.revision > 0 ? String(e.revision) : null;
       const held =
         inForce !== undefined &&
-        inForce.revision === String(e.revision) &&
+        (inForce.revision ?? null) === revision &&
         inForce.stepIndex === e.stepIndex &&
         inForce.phase === e.phase &&
         inForce.canaryWeight === e.canaryWeight &&
