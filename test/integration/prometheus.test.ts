@@ -135,15 +135,19 @@ describe.skipIf(!binary)("Prometheus scraping the simulated controller", () => {
   });
 
   it("mesh traffic series exist for both sides of a canary, and the metrics Service is reachable through the API server proxy", async () => {
-    // The series appear once the mesh has sent traffic to each side and Prometheus has scraped it (1 s interval).
+    const cluster = sim.clusters[0];
+    // A canary of its own: the series of a finished canary go idle and are dropped from /metrics two simulated
+    // minutes (2 s here) after its last request, so the earlier test's canaries may be gone from the latest scrape.
+    bumpImage(cluster.store, NS, "checkout", new Prng(21));
+    // The series appear once the mesh has sent traffic to each side and Prometheus has scraped it (1 s interval);
+    // max_over_time still finds a series that has since gone stale.
     for (const service of ["checkout-canary", "cart-stable"]) {
       await until(
         `Prometheus to hold mesh traffic to ${service}`,
-        async () => ((await prom.queryValue(`sum(istio_requests_total{reporter="source", destination_service_name="${service}"})`)) ?? 0) > 0,
-        15_000,
+        async () => ((await prom.queryValue(`sum(max_over_time(istio_requests_total{reporter="source", destination_service_name="${service}"}[10m]))`)) ?? 0) > 0,
+        30_000,
       );
     }
-    const cluster = sim.clusters[0];
     const res = await fetch(`${cluster.url}/api/v1/namespaces/argo-rollouts/services/argo-rollouts-metrics:8090/proxy/metrics`, {
       headers: { Authorization: `Bearer ${sim.users.rollscope.token}` },
     });
