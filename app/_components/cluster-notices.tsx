@@ -4,8 +4,8 @@ import { connectionLabel } from "@/components/clusters/connection";
 import { WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { ClusterStateView } from "@/lib/fleet/types";
-import { clusterHref } from "@/lib/format/hrefs";
 import { formatCount } from "@/lib/format/count";
+import { clusterHref } from "@/lib/format/hrefs";
 
 /**
  * Clusters that are not connected, in one notice: their rollouts stay listed as last seen and the rest of the

@@ -13,12 +13,12 @@ import { Kbd } from "@/components/ui/kbd";
 import { Pagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { RenderTimeProvider } from "@/components/ui/use-now";
+import { formatCount } from "@/lib/format/count";
 import type { InitialFleetPage } from "@/lib/overview/fleet-page";
 import type { FleetFacets, FleetSortKey } from "@/lib/overview/fleet-query";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
 import { ClusterNotices } from "./cluster-notices";
 import { useFleetView } from "./use-fleet-view";
-import { formatCount } from "@/lib/format/count";
 
 const NO_FACETS: FleetFacets = { clusters: [], namespaces: [], routers: [] };
 

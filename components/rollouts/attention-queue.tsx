@@ -7,13 +7,13 @@ import { Button, focusRing } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
+import { formatCount } from "@/lib/format/count";
 import { rolloutHref } from "@/lib/format/hrefs";
 import { attentionLabel, type AttentionEntry, type AttentionSeverity } from "@/lib/overview/attention";
 import { comparableRequestedPercent } from "@/lib/overview/fleet-query";
 import { PauseClock } from "./pause-clock";
 import { PhaseBadge } from "./phase-badge";
 import { WeightBar } from "./weight-bar";
-import { formatCount } from "@/lib/format/count";
 
 const SEVERITY_STYLE: Record<AttentionSeverity, string> = {
   critical: "border-l-rose-500",

@@ -1,10 +1,10 @@
 import { DOT_TONES } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { formatCount } from "@/lib/format/count";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
 import { PHASES } from "@/lib/overview/fleet-query";
 import { PHASE_TONE } from "./phase-badge";
-import { formatCount } from "@/lib/format/count";
 
 interface PhaseCountChipsProps {
   counts: Record<RolloutPhase, number>;

@@ -1,6 +1,6 @@
+import { formatCount } from "@/lib/format/count";
 import { Button } from "./button";
 import { ChevronIcon } from "./icons";
-import { formatCount } from "@/lib/format/count";
 
 interface PaginationProps {
   page: number;

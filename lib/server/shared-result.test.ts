@@ -29,7 +29,14 @@ function setup(maxKeys = 50) {
   const settle = async () => {
     for (let i = 0; i < 5; i++) await Promise.resolve();
   };
-  return { shared, calls, settle, advance: (ms: number) => (clock += ms) };
+  /** Asks for `key` and lets its computation finish with `value`. */
+  const computed = async (key: string, value: string) => {
+    const answer = shared.get(key);
+    await settle();
+    calls.at(-1)!.resolve(value);
+    await answer;
+  };
+  return { shared, calls, settle, computed, advance: (ms: number) => (clock += ms) };
 }
 
 describe("createSharedResult", () => {
@@ -51,11 +58,8 @@ describe("createSharedResult", () => {
   });
 
   it("answers a stale result at once, saying a refresh runs, then the refreshed one", async () => {
-    const { shared, calls, settle, advance } = setup();
-    const first = shared.get("1h");
-    await settle();
-    calls[0].resolve("report 1");
-    await first;
+    const { shared, calls, settle, computed, advance } = setup();
+    await computed("1h", "report 1");
     advance(15_000);
     expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: true });
     expect(await shared.get("1h")).toEqual({ value: "report 1", refreshing: true });
@@ -66,11 +70,8 @@ describe("createSharedResult", () => {
   });
 
   it("keeps the last good result when a refresh fails, retries after a pause, and waits once it is too old", async () => {
-    const { shared, calls, settle, advance } = setup();
-    const first = shared.get("1h");
-    await settle();
-    calls[0].resolve("report 1");
-    await first;
+    const { shared, calls, settle, computed, advance } = setup();
+    await computed("1h", "report 1");
     advance(20_000);
     expect((await shared.get("1h")).value).toBe("report 1");
     calls[1].reject(new Error("prometheus down"));
@@ -89,11 +90,8 @@ describe("createSharedResult", () => {
   });
 
   it("does not keep a failed first computation, nor a place for it", async () => {
-    const { shared, calls, settle } = setup(2);
-    const good = shared.get("1h");
-    await settle();
-    calls[0].resolve("report 1h");
-    await good;
+    const { shared, calls, settle, computed } = setup(2);
+    await computed("1h", "report 1h");
     for (const junk of ["x", "y", "z"]) {
       const attempt = shared.get(junk);
       await settle();
@@ -106,18 +104,11 @@ describe("createSharedResult", () => {
   });
 
   it("evicts the least recently used key, not the most used one", async () => {
-    const { shared, calls, settle } = setup(2);
-    for (const key of ["1h", "6h"]) {
-      const p = shared.get(key);
-      await settle();
-      calls.at(-1)!.resolve(`report ${key}`);
-      await p;
-    }
+    const { shared, calls, computed } = setup(2);
+    await computed("1h", "report 1h");
+    await computed("6h", "report 6h");
     await shared.get("1h");
-    const third = shared.get("24h");
-    await settle();
-    calls.at(-1)!.resolve("report 24h");
-    await third;
+    await computed("24h", "report 24h");
     expect((await shared.get("1h")).value).toBe("report 1h");
     expect(calls.map((c) => c.key)).toEqual(["1h", "6h", "24h"]);
   });

@@ -11,9 +11,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SkeletonRows } from "@/components/ui/skeleton";
+import { formatCount } from "@/lib/format/count";
 import { clusterHref } from "@/lib/format/hrefs";
 import { useClusters } from "@/lib/queries/use-clusters";
-import { formatCount } from "@/lib/format/count";
 
 export function ClusterListView() {
   const { data, error, isPending, refetch } = useClusters();

@@ -13,12 +13,12 @@ import { cn } from "@/components/ui/cn";
 import { ErrorState } from "@/components/ui/error-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { formatCount } from "@/lib/format/count";
 import { overviewHref } from "@/lib/format/hrefs";
 import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useCluster } from "@/lib/queries/use-cluster";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
-import { formatCount } from "@/lib/format/count";
 
 function ClusterAttention({ cluster }: { cluster: string }) {
   const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster });
