@@ -350,6 +350,87 @@ async function measureRecorder(): Promise<{ storedPerSecond: number; lost: numbe
   }
 }
 
+/**
+ * The main stack (Prometheus, the app, Chromium): live latency against the floor, first load, DOM latency, the
+ * overview and plugin-health APIs, RSS before and after the churn; rows for the table and figures for the JSON.
+ */
+async function measureMainStack(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const total = P.clusters * P.rollouts;
+  // Baseline RSS: the same app watching the same number of clusters with no Rollouts.
+  const empty = await startStack({ rollouts: 0, rate: 0, prometheus: true });
+  await sleep(3_000);
+  const baselineRss = readTreeRss(empty.app.pid()!);
+  await empty.stop();
+
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true });
+  try {
+    await waitForFleet(stack.app, total);
+    await sleep(3_000);
+    const warmRss = readTreeRss(stack.app.pid()!);
+
+    const writes = trackWrites(stack.sim);
+    const floor = await startFloorWatches(stack.sim);
+    const sse = startSseClient(stack.app);
+    await sleep(1_000);
+    writes.writes.clear();
+    const liveStart = Date.now();
+    while (latencies(writes.writes, sse.seen).length < P.samples && Date.now() - liveStart < 120_000) await sleep(500);
+    await sleep(1_000);
+    writes.stop();
+    floor.stop();
+    sse.stop();
+    const sseLat = distribution(latencies(writes.writes, sse.seen));
+    const floorLat = distribution(latencies(writes.writes, floor.seen));
+    // A browser measurement that times out is reported as missing rather than ending the run. First load comes
+    // first: it is what an SRE opening the dashboard gets, before the probes of the DOM measurement exist.
+    const firstLoad = await measureFirstLoad(stack.app).catch((err: unknown) => {
+      console.error(`first load not measured: ${String(err).split("\n")[0]}`);
+      return { firstRowMs: Number.NaN, jsBytes: Number.NaN };
+    });
+    const domLat = await measureDomLatency(stack, P.samples).catch((err: unknown) => {
+      console.error(`DOM latency not measured: ${String(err).split("\n")[0]}`);
+      return distribution([]);
+    });
+    const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
+    // The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has
+    // been scraping every simulated cluster since the stack started. The first report is computed on request (what
+    // the first visitor waits for); the steady state is what everyone after gets.
+    const coldStart = performance.now();
+    const cold = await fetch(`${stack.app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
+      .then(async (res) => (await res.arrayBuffer(), res.ok))
+      .catch(() => false);
+    const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
+    const pluginHealth = await measureApi(`${stack.app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
+
+    console.log(`churn for ${P.churnSeconds} s…`);
+    await sleep(P.churnSeconds * 1000);
+    const churnRss = readTreeRss(stack.app.pid()!);
+
+    rows.push(
+      { metric: `Live: write → SSE p50/p95/p99 (n=${sseLat.n})`, value: `${ms(sseLat.p50)} / ${ms(sseLat.p95)} / ${ms(sseLat.p99)}`, target: "", met: null },
+      { metric: `Floor: write → bare client-node watch p50/p95/p99 (n=${floorLat.n})`, value: `${ms(floorLat.p50)} / ${ms(floorLat.p95)} / ${ms(floorLat.p99)}`, target: "", met: null },
+      { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
+      { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
+      { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
+      {
+        metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
+        value: `${ms(pluginHealth.p50)} / ${ms(pluginHealth.p95)}`,
+        target: "p95 ≤ 500 ms",
+        met: pluginHealth.p95 <= 500 && pluginHealth.errors === 0,
+      },
+      { metric: "Plugin health: the first (cold) report", value: Number.isFinite(pluginHealthColdMs) ? ms(pluginHealthColdMs) : "failed", target: "", met: null },
+      { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
+      { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
+      { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
+      { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
+      { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
+    );
+    Object.assign(figures, { sseLat, floorLat, domLat, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
+  } finally {
+    await stack.stop();
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   const rows: Row[] = [];
@@ -357,81 +438,7 @@ async function main(): Promise<void> {
   console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
 
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
-  if (!args["recorder-only"]) {
-    // Baseline RSS: the same app watching the same number of clusters with no Rollouts.
-    const empty = await startStack({ rollouts: 0, rate: 0, prometheus: true });
-    await sleep(3_000);
-    const baselineRss = readTreeRss(empty.app.pid()!);
-    await empty.stop();
-
-    const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true });
-    try {
-      await waitForFleet(stack.app, total);
-      await sleep(3_000);
-      const warmRss = readTreeRss(stack.app.pid()!);
-
-      const writes = trackWrites(stack.sim);
-      const floor = await startFloorWatches(stack.sim);
-      const sse = startSseClient(stack.app);
-      await sleep(1_000);
-      writes.writes.clear();
-      const liveStart = Date.now();
-      while (latencies(writes.writes, sse.seen).length < P.samples && Date.now() - liveStart < 120_000) await sleep(500);
-      await sleep(1_000);
-      writes.stop();
-      floor.stop();
-      sse.stop();
-      const sseLat = distribution(latencies(writes.writes, sse.seen));
-      const floorLat = distribution(latencies(writes.writes, floor.seen));
-      // A browser measurement that times out is reported as missing rather than ending the run. First load comes
-      // first: it is what an SRE opening the dashboard gets, before the probes of the DOM measurement exist.
-      const firstLoad = await measureFirstLoad(stack.app).catch((err: unknown) => {
-        console.error(`first load not measured: ${String(err).split("\n")[0]}`);
-        return { firstRowMs: Number.NaN, jsBytes: Number.NaN };
-      });
-      const domLat = await measureDomLatency(stack, P.samples).catch((err: unknown) => {
-        console.error(`DOM latency not measured: ${String(err).split("\n")[0]}`);
-        return distribution([]);
-      });
-      const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-      // The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has
-      // been scraping every simulated cluster since the stack started. The first report is computed on request (what
-      // the first visitor waits for); the steady state is what everyone after gets.
-      const coldStart = performance.now();
-      const cold = await fetch(`${stack.app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
-        .then(async (res) => (await res.arrayBuffer(), res.ok))
-        .catch(() => false);
-      const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
-      const pluginHealth = await measureApi(`${stack.app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
-
-      console.log(`churn for ${P.churnSeconds} s…`);
-      await sleep(P.churnSeconds * 1000);
-      const churnRss = readTreeRss(stack.app.pid()!);
-
-      rows.push(
-        { metric: `Live: write → SSE p50/p95/p99 (n=${sseLat.n})`, value: `${ms(sseLat.p50)} / ${ms(sseLat.p95)} / ${ms(sseLat.p99)}`, target: "", met: null },
-        { metric: `Floor: write → bare client-node watch p50/p95/p99 (n=${floorLat.n})`, value: `${ms(floorLat.p50)} / ${ms(floorLat.p95)} / ${ms(floorLat.p99)}`, target: "", met: null },
-        { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
-        { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
-        { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
-        {
-          metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
-          value: `${ms(pluginHealth.p50)} / ${ms(pluginHealth.p95)}`,
-          target: "p95 ≤ 500 ms",
-          met: pluginHealth.p95 <= 500 && pluginHealth.errors === 0,
-        },
-        { metric: "Plugin health: the first (cold) report", value: Number.isFinite(pluginHealthColdMs) ? ms(pluginHealthColdMs) : "failed", target: "", met: null },
-        { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
-        { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
-        { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
-        { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
-        { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
-      );
-      Object.assign(result, { sseLat, floorLat, domLat, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
-    } finally {
-      await stack.stop();
-    }
-  }
+  if (!args["recorder-only"]) await measureMainStack(rows, result);
 
   const recorder = await measureRecorder();
   rows.push(
