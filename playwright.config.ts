@@ -12,8 +12,9 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "e2e",
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Generous bounds: CI shares two cores with the app, the simulator and Prometheus; latency is the benchmark's.
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

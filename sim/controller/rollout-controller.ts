@@ -250,6 +250,7 @@ export class RolloutController implements ControllerHandle {
     const ns = ro.metadata.namespace ?? "";
     const key = objectKey(ro);
     this.applied.delete(key);
+    this.traffic.forget(key);
     this.transitions.forget(ns, ro.metadata.name);
     this.queue.forget("rollout", key);
     this.noopFingerprint.delete(key);
@@ -278,6 +279,11 @@ export class RolloutController implements ControllerHandle {
       setApplied: (routerKey, route) => {
         let routes = this.applied.get(ctx.key);
         if (!routes) this.applied.set(ctx.key, (routes = new Map()));
+        const before = routes.get(routerKey);
+        if (before && (before.measuredWeight !== route.measuredWeight || before.canaryHash !== route.canaryHash || before.stableHash !== route.stableHash)) {
+          // The traffic served so far went to the weights applied so far.
+          this.traffic.serveUntilNow(ctx.ro);
+        }
         routes.set(routerKey, route);
       },
     };

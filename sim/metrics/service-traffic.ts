@@ -33,7 +33,8 @@ export class ServiceTrafficSimulator {
   private readonly istio: Counter<string>;
   private readonly nginx: Counter<string>;
   private readonly samples = new Map<string, Sample>();
-  private lastMs: number | null = null;
+  /** Per Rollout: until when its requests have been served. */
+  private readonly servedUntil = new Map<string, number>();
 
   constructor(
     registry: Registry,
@@ -55,13 +56,10 @@ export class ServiceTrafficSimulator {
     });
   }
 
-  /** Adds the requests served since the last call. */
+  /** Adds the requests every Rollout served since it was last served. */
   advance(): void {
     const now = this.now();
-    const dtSeconds = this.lastMs === null ? 0 : Math.min((now - this.lastMs) / 1000, 10);
-    this.lastMs = now;
-    if (dtSeconds <= 0) return;
-    for (const ro of this.source.rollouts()) this.advanceRollout(ro, dtSeconds, now);
+    for (const ro of this.source.rollouts()) this.serve(ro, now);
     for (const [key, sample] of this.samples) {
       if (now - sample.lastMs > IDLE_SERIES_MS) {
         sample.counter.remove(sample.labels);
@@ -70,7 +68,30 @@ export class ServiceTrafficSimulator {
     }
   }
 
-  private advanceRollout(ro: Rollout, dt: number, now: number): void {
+  /**
+   * Serves one Rollout's requests up to now at the weights its data plane applied so far. Called before a router
+   * changes what it applied, so a step shorter than the sampling interval still gets its share of the traffic
+   * instead of being skipped (at 60× time a 30 s pause lasts half a second).
+   */
+  serveUntilNow(ro: Rollout): void {
+    this.serve(ro, this.now());
+  }
+
+  /** Forgets a deleted Rollout (its series go idle and are dropped like any other). */
+  forget(rolloutKey: string): void {
+    this.servedUntil.delete(rolloutKey);
+  }
+
+  private serve(ro: Rollout, now: number): void {
+    const key = `${ro.metadata.namespace ?? "default"}/${ro.metadata.name}`;
+    const last = this.servedUntil.get(key);
+    this.servedUntil.set(key, now);
+    if (last === undefined) return;
+    const dtSeconds = Math.min((now - last) / 1000, 10);
+    if (dtSeconds > 0) this.serveInterval(ro, dtSeconds, now);
+  }
+
+  private serveInterval(ro: Rollout, dt: number, now: number): void {
     const canary = ro.spec.strategy.canary;
     const routerKey = primaryRouterKey(ro);
     if (!canary?.trafficRouting || !routerKey) return;

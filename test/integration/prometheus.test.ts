@@ -136,8 +136,9 @@ describe.skipIf(!binary)("Prometheus scraping the simulated controller", () => {
 
   it("mesh traffic series exist for both sides of a canary, and the metrics Service is reachable through the API server proxy", async () => {
     const cluster = sim.clusters[0];
-    // A canary of its own: the series of a finished canary go idle and are dropped from /metrics two simulated
-    // minutes (2 s here) after its last request, so the earlier test's canaries may be gone from the latest scrape.
+    // A canary of its own. At 60× time its steps last about a second in all, shorter than the simulator's 2-s
+    // traffic sampling: the simulator serves the requests up to each weight change before applying it, so even
+    // this short canary gets its share (before, it got none when both samples fell outside it).
     bumpImage(cluster.store, NS, "checkout", new Prng(21));
     // The series appear once the mesh has sent traffic to each side and Prometheus has scraped it (1 s interval);
     // max_over_time still finds a series that has since gone stale.
