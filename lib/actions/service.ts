@@ -8,8 +8,9 @@ import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { getFleet } from "@/lib/fleet/fleet";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { ApiError, type ApiErrorCode } from "@/lib/http/api-error";
+import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
+import { kubeErrorToApiError } from "@/lib/errors/kube-errors";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import { deriveActionAvailability, type ActionAvailability } from "./availability";
 import { describeActionEffect } from "./effect";
@@ -172,10 +173,9 @@ function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutco
   if (err instanceof ActionRefusal) return { outcome: err.outcome, apiError: err.apiError };
   if (err instanceof ApiError) return { outcome: err.code === "forbidden" ? "denied" : "error", apiError: err };
   if (err instanceof KubeApiError) {
-    if (err.code === 401 || err.code === 403) return { outcome: "denied", apiError: new ApiError("forbidden", `the cluster refused: ${err.message}`) };
-    if (err.code === 409) return { outcome: "conflict", apiError: new ApiError("conflict", `the cluster reported a conflict: ${err.message}`) };
-    if (err.code === 404) return { outcome: "error", apiError: new ApiError("not_found", err.message) };
-    return { outcome: "error", apiError: new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`) };
+    const apiError = kubeErrorToApiError(err, err.message) ?? new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`);
+    const outcome: AuditOutcome = apiError.code === "forbidden" ? "denied" : apiError.code === "conflict" ? "conflict" : "error";
+    return { outcome, apiError };
   }
   console.error(`[${requestId}] rollout action failed`, err);
   return { outcome: "error", apiError: new ApiError("internal", `internal error (request ${requestId})`) };

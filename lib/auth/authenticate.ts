@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { parseCookies, readCookie } from "./cookies";
 import { CSRF_COOKIE, CSRF_HEADER, isSameOriginRequest, isValidCsrfToken } from "./csrf";
 import { csrfBinding, resolveRequestIdentity } from "./resolve-user";

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import * as client from "openid-client";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { serializeCookie, cookieName, parseCookies, readCookie } from "./cookies";
 import { readClientSecret } from "./keys";
 import { SESSION_AUDIENCE, SESSION_COOKIE } from "./resolve-user";

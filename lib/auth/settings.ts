@@ -1,7 +1,7 @@
 import "server-only";
 import { parseCidr, type Cidr } from "@/lib/config/cidr";
 import type { AuthConfig, RollscopeConfig } from "@/lib/config/schema";
-import { getFleet } from "@/lib/fleet/fleet";
+import { getConfig } from "@/lib/config/current";
 import { deriveAuthKeys, type AuthKeys } from "./keys";
 
 export interface AuthSettings {
@@ -24,9 +24,9 @@ export function createAuthSettings(rollscope: RollscopeConfig, env: Record<strin
   return { config, keys: deriveAuthKeys(config, env), trustedProxies, rollscope };
 }
 
-/** The settings for the configuration the fleet runs with (one configuration per process). */
+/** The settings for the configuration in force (one per process); reading them starts no cluster watch. */
 export function getAuthSettings(): AuthSettings {
-  const rollscope = getFleet().config;
+  const rollscope = getConfig();
   let settings = cache.get(rollscope);
   if (!settings) {
     settings = createAuthSettings(rollscope);

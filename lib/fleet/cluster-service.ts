@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { getFleet } from "./fleet";
 import type { ClusterStateView } from "./types";
 

@@ -1,7 +1,8 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { loadConfig } from "@/lib/config/load-config";
+import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
+import { ApiError } from "@/lib/errors/api-error";
 import { ClusterWatcher, type WatchedKind } from "./cluster-watcher";
 import type { ClusterStateView, FleetDelta, FleetRollout } from "./types";
 
@@ -52,6 +53,13 @@ export class Fleet {
     return this.clusters.find((c) => c.name === name);
   }
 
+  /** The named cluster's watcher; a 404 `ApiError` naming it when no such cluster is configured. */
+  clusterOrThrow(name: string): ClusterWatcher {
+    const watcher = this.cluster(name);
+    if (!watcher) throw new ApiError("not_found", `no cluster named "${name}" is configured`);
+    return watcher;
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.clusters.map((c) => c.stop()));
   }
@@ -61,6 +69,6 @@ const globalForFleet = globalThis as unknown as { rollscopeFleet?: Fleet };
 
 /** The process-wide fleet, started on first use (kept across dev-server hot reloads). */
 export function getFleet(): Fleet {
-  globalForFleet.rollscopeFleet ??= new Fleet(loadConfig());
+  globalForFleet.rollscopeFleet ??= new Fleet(getConfig());
   return globalForFleet.rollscopeFleet;
 }

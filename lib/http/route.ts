@@ -4,7 +4,8 @@ import { z } from "zod";
 import { authenticateRequest } from "@/lib/auth/authenticate";
 import { installPeerAddressStamp } from "@/lib/auth/peer-address";
 import type { AuthUser } from "@/lib/auth/types";
-import { ApiError, type ErrorEnvelope } from "./api-error";
+import { ApiError, type ErrorEnvelope } from "@/lib/errors/api-error";
+import { kubeErrorToApiError } from "@/lib/errors/kube-errors";
 
 // Also installed from instrumentation; here so a route module loaded first still stamps later requests.
 installPeerAddressStamp();
@@ -22,14 +23,6 @@ export interface PublicRouteContext<P> extends Omit<RouteContext<P>, "user"> {
   user: AuthUser | null;
 }
 
-function kubernetesStatusCode(err: unknown): number | undefined {
-  if (typeof err === "object" && err !== null && "code" in err && typeof (err as { code: unknown }).code === "number") {
-    const code = (err as { code: number }).code;
-    return code >= 400 && code < 600 ? code : undefined;
-  }
-  return undefined;
-}
-
 /** Translates anything a handler throws into the JSON envelope; internals are logged, never echoed. */
 export function toErrorResponse(err: unknown, requestId: string): Response {
   let apiError: ApiError;
@@ -37,11 +30,8 @@ export function toErrorResponse(err: unknown, requestId: string): Response {
   else if (err instanceof z.ZodError) {
     apiError = new ApiError("bad_request", err.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "));
   } else {
-    const code = kubernetesStatusCode(err);
-    if (code === 401 || code === 403) apiError = new ApiError("forbidden", "the cluster refused this request");
-    else if (code === 404) apiError = new ApiError("not_found", "not found in the cluster");
-    else if (code === 409) apiError = new ApiError("conflict", "the object changed in the cluster; reload and retry");
-    else if (code && code >= 500) apiError = new ApiError("upstream_unavailable", "the cluster API is unavailable");
+    const fromCluster = kubeErrorToApiError(err);
+    if (fromCluster) apiError = fromCluster;
     else {
       console.error(`[${requestId}] unhandled error`, err);
       apiError = new ApiError("internal", `internal error (request ${requestId})`);

@@ -1,5 +1,6 @@
 import "server-only";
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import { kubeStatusOf } from "@/lib/errors/kube-errors";
 
 export type WatchState =
   | { status: "connecting"; since: string }
@@ -28,18 +29,10 @@ export interface ResourceWatch {
   stop(): Promise<void>;
 }
 
-function statusCodeOf(err: unknown): number | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const e = err as { code?: unknown; statusCode?: unknown; body?: unknown };
-  if (typeof e.code === "number") return e.code;
-  if (typeof e.statusCode === "number") return e.statusCode;
-  return undefined;
-}
-
 function describeError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: { code?: string } }).cause;
-    const code = statusCodeOf(err);
+    const code = kubeStatusOf(err);
     const body = (err as { body?: unknown }).body;
     let detail = err.message;
     if (typeof body === "string") {
@@ -93,7 +86,7 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     if (stopped) return;
     errors++;
     attempt++;
-    const code = statusCodeOf(err);
+    const code = kubeStatusOf(err);
     const error = describeError(err);
     if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
     else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });

@@ -6,7 +6,7 @@ import { getDb } from "@/lib/db/client";
 import type { WatchedKind } from "@/lib/fleet/cluster-watcher";
 import { getFleet } from "@/lib/fleet/fleet";
 import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import { addValues, quantileSeries, sumSeriesBy, sumValues } from "@/lib/metrics/counter-math";
 import { getMetricsSource } from "@/lib/metrics/sources";

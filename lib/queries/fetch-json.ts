@@ -1,4 +1,4 @@
-import type { ErrorEnvelope } from "@/lib/http/api-error";
+import type { ErrorEnvelope } from "@/lib/errors/api-error";
 
 export class FetchError extends Error {
   constructor(

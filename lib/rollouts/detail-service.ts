@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { getFleet } from "@/lib/fleet/fleet";
 import { getMeasuredTraffic } from "@/lib/plugins/service";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { toAnalysisRunViews } from "./analysis-runs";
 import type { EventView, HistoryRange, RolloutDetail, RolloutHistory } from "./detail-types";
 import { parseKubeEvent } from "./event-schema";
