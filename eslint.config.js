@@ -2,11 +2,40 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import nextPlugin from "@next/eslint-plugin-next";
 
-/** Server-only modules: importing them from browser code is a lint error (and `server-only` makes it a build error). */
-const serverOnlyPatterns = [
-  { group: ["@/lib/k8s/*", "@/lib/db/*", "@/lib/config/load-config", "@/lib/fleet/fleet", "@/lib/fleet/cluster-watcher"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
-  { group: ["@/lib/*/service", "@/lib/http/route", "@/lib/recorder/*", "@/lib/live/*", "@/lib/prometheus/client", "@/lib/auth/*", "@/sim/*"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
-];
+/**
+ * The layers of lib/, one list each: the import rules below are generated from them, so moving a folder between
+ * layers is a one-word change. Data flows route → services → domain | adapters, and the browser reads contracts.
+ *   domain:   pure, isomorphic derivation (no I/O); may import other domain folders, contracts and errors
+ *   adapters: server-only I/O and runtime (Kubernetes, Prometheus, database, watches, stream, recorder)
+ *   services: server-only use cases, one file per endpoint family; may import anything but routes
+ */
+const layers = {
+  domain: ["rollouts", "overview", "plugins", "actions", "audit", "format", "contracts"],
+  adapters: ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "metrics", "prometheus"],
+  services: ["services"],
+};
+/** Server-only modules of otherwise isomorphic folders. */
+const serverOnlyFiles = ["config/current", "config/load-config", "prometheus/client", "metrics/sources", "metrics/scraper"];
+
+const importPatterns = (folders) => folders.flatMap((f) => [`@/lib/${f}/*`, `../${f}/*`, `../../${f}/*`]);
+const restrict = (message, patterns, allowTypeImports = false) => ({
+  "no-restricted-imports": "off",
+  "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: patterns, message, allowTypeImports }] }],
+});
+
+/** Adapter folders with pure modules too (PromQL builders, counter math) are not in the domain's forbidden list. */
+const impureAdapters = ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth"];
+const domainRule = restrict(
+  "domain code (lib/" + "{" + layers.domain.join(",") + "}) is pure: it may not import services, adapters or server-only modules as values — move the I/O into lib/services.",
+  [...importPatterns([...layers.services, ...impureAdapters]), ...serverOnlyFiles.map((f) => `@/lib/${f}`)],
+  true,
+);
+const adapterRule = restrict("adapters may not import services: the ring points inwards (services call adapters, never the reverse).", importPatterns(layers.services));
+const browserRule = restrict(
+  "browser code may import contracts and domain only, never services or server adapters: it talks to the server through lib/queries and /api.",
+  [...importPatterns([...layers.services, ...layers.adapters]), ...serverOnlyFiles.map((f) => `@/lib/${f}`), "@/sim/*"],
+  true,
+);
 
 export default tseslint.config(
   { ignores: [".next/**", "node_modules/**", ".scratch*/**", ".tmp*/**", "bench/results/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
@@ -21,11 +50,7 @@ export default tseslint.config(
       "@typescript-eslint/ban-ts-comment": "error",
     },
   },
-  {
-    files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"],
-    rules: {
-      "no-restricted-imports": "off",
-      "@typescript-eslint/no-restricted-imports": ["error", { patterns: serverOnlyPatterns.map((p) => ({ ...p, allowTypeImports: true })) }],
-    },
-  },
+  { files: layers.domain.map((f) => `lib/${f}/**/*.{ts,tsx}`), ignores: ["**/*.test.ts"], rules: domainRule },
+  { files: layers.adapters.map((f) => `lib/${f}/**/*.{ts,tsx}`), rules: adapterRule },
+  { files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"], rules: browserRule },
 );

@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "sim/**/*.test.ts", "components/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "sim/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
         },
       },
