@@ -5,7 +5,7 @@ import nextPlugin from "@next/eslint-plugin-next";
 /** Server-only modules: importing them from browser code is a lint error (and `server-only` makes it a build error). */
 const serverOnlyPatterns = [
   { group: ["@/lib/k8s/*", "@/lib/db/*", "@/lib/config/load-config", "@/lib/fleet/fleet", "@/lib/fleet/cluster-watcher"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
-  { group: ["@/lib/*/service", "@/lib/http/route", "@/lib/recorder/*", "@/lib/live/*", "@/lib/prometheus/client", "@/lib/auth/*", "@/sim/*"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
+  { group: ["@/lib/*/service", "@/lib/services/*", "@/lib/http/route", "@/lib/recorder/*", "@/lib/live/*", "@/lib/prometheus/client", "@/lib/auth/*", "@/sim/*"], message: "Server-only module: browser code talks to the server through lib/queries and /api." },
 ];
 
 export default tseslint.config(
