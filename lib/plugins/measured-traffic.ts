@@ -64,21 +64,6 @@ export function selectMeasuredTrafficTemplate(
   return generic ? { router: routers[0].name, template: generic } : null;
 }
 
-export interface MeasuredVariablesInput {
-  namespace: string;
-  rollout: string;
-  canaryService: string | null;
-  stableService: string | null;
-  canaryHash: string | null;
-  stableHash: string | null;
-  stableIngress: string | null;
-  window: string;
-}
-
-export function buildMeasuredTrafficVariables(input: MeasuredVariablesInput): Record<string, string | null> {
-  return { ...input };
-}
-
 export interface MeasuredPoint {
   atMs: number;
   /** Canary share of requests, 0–100; null = no traffic (no requests, or no series). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseRollout } from "@/lib/rollouts/schema";
 import { parsePluginConfigMap, type PluginConfig, type PluginConfigMapInput, type PluginKind } from "./config";
 import type { DerivePluginFindingsInput, Finding } from "./findings";
 import { explainPluginError } from "./troubleshooting";
@@ -82,6 +83,35 @@ export interface ClusterRegistryInput {
   controllerPods: readonly unknown[];
   rollouts: readonly RolloutLike[];
   analysisTemplates: readonly AnalysisTemplateLike[];
+}
+
+const configMapSchema = z.looseObject({
+  metadata: z
+    .looseObject({
+      name: z.string().optional(),
+      namespace: z.string().optional(),
+      resourceVersion: z.string().optional(),
+      creationTimestamp: z.string().optional(),
+      managedFields: z.array(z.looseObject({ time: z.string().optional() })).optional(),
+    })
+    .optional(),
+  data: z.record(z.string(), z.string()).optional(),
+});
+
+/** `argo-rollouts-config` among a cluster's watched ConfigMaps; null when absent or not shaped like a ConfigMap. */
+export function findArgoRolloutsConfigMap(configMaps: ReadonlyArray<{ metadata?: { name?: string } }>): PluginConfigMapInput | null {
+  const found = configMaps.find((o) => o.metadata?.name === "argo-rollouts-config");
+  if (!found) return null;
+  const parsed = configMapSchema.safeParse(found);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The Rollouts that parse; one that does not names no plugin the registry could trust. */
+export function parseRolloutObjects(objects: readonly unknown[]): RolloutLike[] {
+  return objects.flatMap((obj) => {
+    const parsed = parseRollout(obj);
+    return parsed.ok ? [parsed.rollout] : [];
+  });
 }
 
 export interface ClusterRegistry {

@@ -1,5 +1,6 @@
 import { checkPromqlSyntax, renderPromqlTemplate } from "@/lib/prometheus/promql";
-import type { EffectivePluginSettings } from "./effective-settings";
+import { resolvePluginSettings, type EffectivePluginSettings } from "./effective-settings";
+import type { PluginSettings } from "./settings-schema";
 import type { ConfigProblem } from "./view-types";
 
 /** Stand-in values for a syntax check: a template is checked as it would be sent. */
@@ -41,4 +42,22 @@ export function checkPluginTemplates(cluster: string | null, settings: Effective
     if (message) problems.push({ cluster, template: path, message });
   }
   return problems;
+}
+
+/**
+ * Configured PromQL templates that do not parse, over the fleet: a fleet-wide template's problem once (cluster null),
+ * a cluster's own template's problem under the cluster's name unless the same problem is already reported.
+ */
+export function listConfigProblems(fleet: PluginSettings | undefined, clusters: ReadonlyArray<{ name: string; plugins?: PluginSettings }>): ConfigProblem[] {
+  const problems = new Map<string, ConfigProblem>();
+  for (const problem of checkPluginTemplates(null, resolvePluginSettings(fleet, undefined))) {
+    problems.set(`${problem.template}|${problem.message}`, problem);
+  }
+  for (const cluster of clusters) {
+    if (!cluster.plugins) continue;
+    for (const problem of checkPluginTemplates(cluster.name, resolvePluginSettings(fleet, cluster.plugins))) {
+      if (!problems.has(`${problem.template}|${problem.message}`)) problems.set(`${cluster.name}|${problem.template}|${problem.message}`, problem);
+    }
+  }
+  return [...problems.values()];
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { listActionMarkers } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 import { getFleet } from "@/lib/fleet/fleet";
-import { getMeasuredTraffic } from "@/lib/plugins/service";
+import { getMeasuredTraffic } from "@/lib/services/measured-traffic";
+import { getAppContext } from "@/lib/server/app-context";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { ApiError } from "@/lib/errors/api-error";
 import { toAnalysisRunViews } from "./analysis-runs";
@@ -111,6 +112,6 @@ export async function getRolloutHistory(cluster: string, namespace: string, name
     points: toWeightPoints(samples),
     // Audited actions ("promote by alice") sit beside the derived ones; a stable sort keeps same-instant order.
     markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
-    measured: rollout ? await getMeasuredTraffic(cluster, namespace, name, from.getTime(), now.getTime()) : null,
+    measured: rollout ? await getMeasuredTraffic(getAppContext(), { cluster, namespace, name, fromMs: from.getTime(), toMs: now.getTime() }) : null,
   };
 }

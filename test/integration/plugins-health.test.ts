@@ -6,14 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
 import { getDb } from "@/lib/db/client";
 import { Fleet } from "@/lib/fleet/fleet";
+import { DeltaLog } from "@/lib/live/delta-log";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import type { MetricsSource } from "@/lib/metrics/types";
 import { DEFAULT_MEASURED_TRAFFIC_TEMPLATES } from "@/lib/plugins/measured-traffic";
-import { findStuckRouters, getMeasuredTraffic, getPluginHealth, getPluginsOverview, type PluginServiceDeps } from "@/lib/plugins/service";
 import type { PluginHealthView } from "@/lib/plugins/view-types";
 import { Recorder } from "@/lib/recorder/recorder";
+import type { AppContext } from "@/lib/server/app-context";
+import { findStuckRouters, getMeasuredTraffic } from "@/lib/services/measured-traffic";
+import { getPluginHealth } from "@/lib/services/plugin-health";
+import { getPluginsOverview } from "@/lib/services/plugin-registry";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { findResourceType } from "@/sim/resources";
 import { startPrometheus, type PrometheusHandle } from "@/test/harness/prometheus";
@@ -44,8 +48,8 @@ let scraper: ControllerMetricsScraper;
 let prometheus: PrometheusHandle | null = null;
 let workDir = "";
 let config: RollscopeConfig;
-let promDeps: PluginServiceDeps;
-let scrapeDeps: PluginServiceDeps;
+let promApp: AppContext;
+let scrapeApp: AppContext;
 let measuredAt = 0;
 
 function pluginSettings(window: string) {
@@ -140,8 +144,9 @@ beforeAll(async () => {
     });
   }
   const now = () => measuredAt;
-  promDeps = { config, clusters: fleet.clusters, source: (c) => sources.get(c.name)!.prom, now };
-  scrapeDeps = { config, clusters: fleet.clusters, source: (c) => sources.get(c.name)!.scrape, now };
+  const deltaLog = new DeltaLog(fleet);
+  promApp = { config, fleet, deltaLog, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
+  scrapeApp = { config, fleet, deltaLog, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);
@@ -160,7 +165,7 @@ afterAll(async () => {
 
 describe("plugin health against the demo simulator and a real Prometheus", () => {
   it("derives each faulty plugin's success rate from controller signals, matching the injected fault rate", async () => {
-    const report = await getPluginHealth({ range: "15m" }, promDeps);
+    const report = await getPluginHealth(promApp, { range: "15m" });
     const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
     expect(contour.derived.error).toBeNull();
     expect(contour.derived.signal).toMatch(/^DERIVED/);
@@ -179,7 +184,7 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
   });
 
   it("uses the configured per-RPC metric where the cluster exposes it (simulator-only family)", async () => {
-    const report = await getPluginHealth({ range: "15m", cluster: "prod-eu", plugin: "argoproj-labs/gatewayAPI" }, promDeps);
+    const report = await getPluginHealth(promApp, { range: "15m", cluster: "prod-eu", plugin: "argoproj-labs/gatewayAPI" });
     const perRpc = report.plugins[0].perRpc!;
     expect(perRpc.error).toBeNull();
     expect(perRpc.signal).toMatch(/not upstream/);
@@ -190,7 +195,7 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
   });
 
   it("gives the same answer in direct-scrape mode as in Prometheus mode", async () => {
-    const [prom, scrape] = await Promise.all([getPluginHealth({ range: "15m" }, promDeps), getPluginHealth({ range: "15m" }, scrapeDeps)]);
+    const [prom, scrape] = await Promise.all([getPluginHealth(promApp, { range: "15m" }), getPluginHealth(scrapeApp, { range: "15m" })]);
     for (const [cluster, plugin] of [
       ["prod-eu", "argoproj-labs/contour"],
       ["prod-eu", "argoproj-labs/gatewayAPI"],
@@ -210,16 +215,16 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
 
   it("raises a stuck-router finding for the simulator's stuck profile (prod-us glooplatform) and no other", async () => {
     measuredAt = Date.now();
-    const findings = await findStuckRouters(promDeps, fleet.cluster("prod-us")!);
+    const findings = await findStuckRouters(promApp, fleet.cluster("prod-us")!);
     const stuck = findings.filter((f) => f.kind === "stuck-router");
     expect(stuck.map((f) => f.affected[0].name)).toContain("search-api");
     expect(stuck.every((f) => f.affected[0].plugin === "solo-io/glooplatform")).toBe(true);
-    const eu = await findStuckRouters(promDeps, fleet.cluster("prod-eu")!);
+    const eu = await findStuckRouters(promApp, fleet.cluster("prod-eu")!);
     expect(eu).toEqual([]);
   });
 
   it("lists registry, matrix and findings for the fleet, and says measured traffic needs Prometheus in scrape mode", async () => {
-    const overview = await getPluginsOverview(scrapeDeps);
+    const overview = await getPluginsOverview(scrapeApp);
     expect(overview.matrix.clusters).toEqual(["prod-eu", "prod-us", "staging"]);
     const consul = overview.matrix.rows.find((r) => r.name === "hashicorp/consul")!;
     expect(consul.cells.staging.state).toBe("referenced-not-registered");
@@ -228,30 +233,30 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     expect(overview.clusters.every((c) => c.metrics.kind === "scrape" && c.metrics.ok)).toBe(true);
 
     const now = Date.now();
-    const scraped = await getMeasuredTraffic("prod-eu", "shop", "checkout", now - 300_000, now, scrapeDeps);
+    const scraped = await getMeasuredTraffic(scrapeApp, { cluster: "prod-eu", namespace: "shop", name: "checkout", fromMs: now - 300_000, toMs: now });
     expect(scraped?.error).toMatch(/needs Prometheus/);
-    const measured = await getMeasuredTraffic("prod-eu", "shop", "checkout", now - 300_000, now, { ...promDeps, now: Date.now });
+    const measured = await getMeasuredTraffic({ ...promApp, now: Date.now }, { cluster: "prod-eu", namespace: "shop", name: "checkout", fromMs: now - 300_000, toMs: now });
     expect(measured?.error).toBeNull();
     expect(measured?.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond ?? 0) > 0)).toBe(true);
   });
 
   it("keeps working when Prometheus is down, and names a template that is not valid PromQL", async () => {
     const down = createPrometheusSource({ url: "http://127.0.0.1:9", timeoutMs: 500 });
-    const downDeps: PluginServiceDeps = { ...promDeps, source: () => down, now: Date.now };
-    const report = await getPluginHealth({ range: "15m", cluster: "prod-eu" }, downDeps);
+    const downApp: AppContext = { ...promApp, metricsSource: () => down, now: Date.now };
+    const report = await getPluginHealth(downApp, { range: "15m", cluster: "prod-eu" });
     const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
     expect(contour.derived.error).toMatch(/unreachable/);
     expect(contour.warnings.error).toBeNull();
-    const overview = await getPluginsOverview(downDeps);
+    const overview = await getPluginsOverview(downApp);
     expect(overview.matrix.rows.length).toBeGreaterThan(0);
 
     const broken = rollscopeConfigSchema.parse({
       ...config,
       plugins: { ...config.plugins, measuredTraffic: { window: "5s", templates: { generic: { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } } } },
     });
-    const brokenDeps: PluginServiceDeps = { ...promDeps, config: broken, now: Date.now };
-    const measured = await getMeasuredTraffic("prod-eu", "shop", "catalog", Date.now() - 300_000, Date.now(), brokenDeps);
+    const brokenApp: AppContext = { ...promApp, config: broken, now: Date.now };
+    const measured = await getMeasuredTraffic(brokenApp, { cluster: "prod-eu", namespace: "shop", name: "catalog", fromMs: Date.now() - 300_000, toMs: Date.now() });
     expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.generic\.canary is not valid PromQL/);
-    expect((await getPluginsOverview(brokenDeps)).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
+    expect((await getPluginsOverview(brokenApp)).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
   });
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { withRoute } from "@/lib/http/route";
-import { getSharedPluginHealth } from "@/lib/plugins/service";
 import { HEALTH_RANGES } from "@/lib/plugins/view-types";
+import { getAppContext } from "@/lib/server/app-context";
+import { getSharedPluginHealth } from "@/lib/services/plugin-health";
 
 export const dynamic = "force-dynamic";
 
@@ -13,5 +14,5 @@ const querySchema = z.object({
 
 export const GET = withRoute(async (request) => {
   const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getSharedPluginHealth(query));
+  return Response.json(await getSharedPluginHealth(getAppContext(), query));
 });

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { FIXTURE_NOW, loadRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
+import { toRolloutView } from "@/lib/rollouts/view-model";
+import { resolvePluginSettings } from "./effective-settings";
+import { chooseStepSeconds, measureCanaryShare, planMeasuredTraffic, type MeasuredRollout } from "./measured-traffic-query";
+
+// storefront routes through Istio (listed first, so its template wins) and two plugins.
+const storefront: MeasuredRollout = toRolloutView(loadRolloutFixture("plugin-and-builtin-router"), FIXTURE_NOW);
+const prometheus = { sourceSignal: "Prometheus http://prom:9090", canQueryPromql: true, stableIngress: null };
+
+describe("planMeasuredTraffic", () => {
+  it("renders the first router's template with the Rollout's services", () => {
+    const plan = planMeasuredTraffic({ ...prometheus, rollout: storefront, settings: resolvePluginSettings(undefined, undefined) });
+    expect(plan).toMatchObject({ ok: true, label: "template Istio (default) for router Istio", source: "template Istio (default) for router Istio; Prometheus http://prom:9090" });
+    if (!plan.ok) throw new Error(plan.error);
+    expect(plan.canary).toContain('destination_service_namespace="shop", destination_service_name="storefront-canary"}[1m]');
+    expect(plan.total).toContain('destination_service_name=~"storefront-canary|storefront-stable"');
+  });
+
+  it("says why nothing is measured: no router, no Prometheus, a value the Rollout lacks, a template that is not PromQL", () => {
+    const settings = resolvePluginSettings(undefined, undefined);
+    expect(planMeasuredTraffic({ ...prometheus, rollout: { ...storefront, trafficRouters: [] }, settings })).toMatchObject({ ok: false, source: "no traffic router" });
+    expect(planMeasuredTraffic({ ...prometheus, canQueryPromql: false, rollout: storefront, settings })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^measured traffic needs Prometheus/),
+    });
+    const nginx = { ...storefront, trafficRouters: [{ kind: "builtin" as const, name: "Nginx" as const }] };
+    expect(planMeasuredTraffic({ ...prometheus, rollout: nginx, settings })).toMatchObject({
+      ok: false,
+      error: "plugins.measuredTraffic.templates.Nginx.canary needs ${stableIngress}, which this Rollout does not set",
+    });
+    const broken = resolvePluginSettings({ measuredTraffic: { templates: { Istio: { canary: "sum(rate(x[${window}])", total: "sum(x)" } } } }, undefined);
+    expect(planMeasuredTraffic({ ...prometheus, rollout: storefront, settings: broken })).toMatchObject({
+      ok: false,
+      source: "template Istio (fleet) for router Istio; Prometheus http://prom:9090",
+      error: expect.stringMatching(/^template plugins\.measuredTraffic\.templates\.Istio\.canary is not valid PromQL/),
+    });
+  });
+});
+
+describe("measureCanaryShare", () => {
+  it("adds each query's series before dividing, point by point", () => {
+    const canary = [{ labels: { pod: "a" }, values: [1, null] }, { labels: { pod: "b" }, values: [1, 3] }];
+    const total = [{ labels: {}, values: [8, 6] }, { labels: {}, values: [2, null] }];
+    expect(measureCanaryShare([1_000, 2_000], canary, total)).toEqual([
+      { atMs: 1_000, canaryPercent: 20, requestsPerSecond: 10 },
+      { atMs: 2_000, canaryPercent: 50, requestsPerSecond: 6 },
+    ]);
+  });
+});
+
+describe("chooseStepSeconds", () => {
+  it("keeps a chart near 120 points, never below 15 s", () => {
+    expect(chooseStepSeconds(5 * 60_000)).toBe(15);
+    expect(chooseStepSeconds(3_600_000)).toBe(30);
+    expect(chooseStepSeconds(7 * 24 * 3_600_000)).toBe(3600);
+  });
+});

@@ -1,0 +1,88 @@
+import { addValues } from "@/lib/metrics/counter-math";
+import type { IncreaseSeries } from "@/lib/metrics/types";
+import { checkPromqlSyntax, renderPromqlTemplate } from "@/lib/prometheus/promql";
+import type { RolloutView } from "@/lib/rollouts/view-model";
+import type { EffectivePluginSettings } from "./effective-settings";
+import { computeMeasuredShare, selectMeasuredTrafficTemplate, type MeasuredPoint, type ResolvedTemplate } from "./measured-traffic";
+import { describeTemplateError } from "./template-check";
+
+/** What measuring a Rollout's traffic reads of it. */
+export type MeasuredRollout = Pick<RolloutView, "namespace" | "name" | "canary" | "appliedWeights" | "currentPodHash" | "stableRS" | "trafficRouters">;
+
+/** Step for a chart range: about 120 points, never below 15 s. */
+export function chooseStepSeconds(rangeMs: number): number {
+  const candidates = [15, 30, 60, 120, 300, 600, 900, 1800, 3600];
+  return candidates.find((step) => rangeMs / (step * 1000) <= 120) ?? 3600;
+}
+
+/** The values a measured-traffic template may use (`${namespace}`, `${canaryService}`, …). */
+export function buildMeasuredTrafficVariables(rollout: MeasuredRollout, stableIngress: string | null, window: string): Record<string, string | null> {
+  return {
+    namespace: rollout.namespace,
+    rollout: rollout.name,
+    canaryService: rollout.canary?.canaryService ?? null,
+    stableService: rollout.canary?.stableService ?? null,
+    canaryHash: rollout.appliedWeights?.canary.podTemplateHash ?? rollout.currentPodHash,
+    stableHash: rollout.appliedWeights?.stable.podTemplateHash ?? rollout.stableRS,
+    stableIngress,
+    window,
+  };
+}
+
+/**
+ * The two queries to run, or why there is nothing to measure. `label` names the template and router, `source` adds
+ * the metrics signal it is read from.
+ */
+export type MeasuredTrafficPlan = { ok: true; label: string; source: string; canary: string; total: string } | { ok: false; source: string; error: string };
+
+/**
+ * How to measure a Rollout's canary share: the template of its first router that has one (else `generic`),
+ * rendered with the Rollout's values. Needs Prometheus: the controller's own metrics carry no request counts.
+ */
+export function planMeasuredTraffic(input: {
+  rollout: MeasuredRollout;
+  stableIngress: string | null;
+  settings: EffectivePluginSettings;
+  sourceSignal: string;
+  canQueryPromql: boolean;
+}): MeasuredTrafficPlan {
+  const { rollout, settings } = input;
+  const selected = selectMeasuredTrafficTemplate(rollout.trafficRouters, settings.measuredTraffic.templates);
+  if (!selected) return { ok: false, source: "no traffic router", error: "this Rollout has no traffic routing, so there is no traffic split to measure" };
+  const { template, router } = selected;
+  const label = `template ${template.key} (${template.origin}) for router ${router}`;
+  const source = `${label}; ${input.sourceSignal}`;
+  if (!input.canQueryPromql) {
+    return {
+      ok: false,
+      source,
+      error: "measured traffic needs Prometheus: the controller's own metrics carry no request counts. Configure prometheus for this cluster.",
+    };
+  }
+  const values = buildMeasuredTrafficVariables(rollout, input.stableIngress, settings.measuredTraffic.window);
+  const canary = renderMeasuredQuery(template, "canary", values);
+  if (!canary.ok) return { ok: false, source, error: canary.error };
+  const total = renderMeasuredQuery(template, "total", values);
+  if (!total.ok) return { ok: false, source, error: total.error };
+  return { ok: true, label, source, canary: canary.promql, total: total.promql };
+}
+
+function renderMeasuredQuery(
+  template: ResolvedTemplate,
+  part: "canary" | "total",
+  values: Readonly<Record<string, string | null>>,
+): { ok: true; promql: string } | { ok: false; error: string } {
+  const path = `plugins.measuredTraffic.templates.${template.key}.${part}`;
+  const rendered = renderPromqlTemplate(template[part], values);
+  if (!rendered.ok) return { ok: false, error: `${path} needs ${rendered.missing.map((v) => `\${${v}}`).join(", ")}, which this Rollout does not set` };
+  const syntax = checkPromqlSyntax(rendered.promql);
+  if (syntax) return { ok: false, error: describeTemplateError(path, template[part]) ?? `${path}: ${syntax.message}` };
+  return { ok: true, promql: rendered.promql };
+}
+
+/** The canary share at each timestamp from the canary and total query answers, each summed over its series. */
+export function measureCanaryShare(timestamps: readonly number[], canary: readonly IncreaseSeries[], total: readonly IncreaseSeries[]): MeasuredPoint[] {
+  const sum = (series: readonly IncreaseSeries[]) =>
+    series.reduce<Array<number | null>>((acc, s) => addValues(acc, s.values), Array.from({ length: timestamps.length }, () => null));
+  return computeMeasuredShare(timestamps, sum(canary), sum(total));
+}

@@ -1,0 +1,132 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { messageOf } from "@/lib/errors/message-of";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { alignRange, rangeTimestamps, type RangeSpec } from "@/lib/metrics/types";
+import { resolvePluginSettings, type EffectivePluginSettings } from "@/lib/plugins/effective-settings";
+import type { Finding } from "@/lib/plugins/findings";
+import { findStuckRouter, selectMeasuredTrafficTemplate, type AppliedPoint, type MeasuredPoint } from "@/lib/plugins/measured-traffic";
+import { chooseStepSeconds, measureCanaryShare, planMeasuredTraffic } from "@/lib/plugins/measured-traffic-query";
+import { buildStuckRouterFinding, planStuckRouterCheck, toAppliedPoints, type StuckRouterCheck } from "@/lib/plugins/stuck-router";
+import type { MeasuredTraffic } from "@/lib/rollouts/detail-types";
+import { parseRollout } from "@/lib/rollouts/schema";
+import type { AppContext } from "@/lib/server/app-context";
+
+export interface MeasuredTrafficQuery {
+  cluster: string;
+  namespace: string;
+  name: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/** The measured series of one Rollout for the detail chart's `measured` line (null without traffic routing). */
+export async function getMeasuredTraffic(app: AppContext, input: MeasuredTrafficQuery): Promise<MeasuredTraffic | null> {
+  const cluster = app.fleet.clusterOrThrow(input.cluster);
+  const rollout = cluster.rollouts().find((r) => r.namespace === input.namespace && r.name === input.name);
+  if (!rollout || rollout.trafficRouters.length === 0) return null;
+  const range = alignRange(input.fromMs, input.toMs, chooseStepSeconds(input.toMs - input.fromMs));
+  return (await measureTraffic(app, cluster, rollout, range)).measured;
+}
+
+interface MeasuredResult {
+  measured: MeasuredTraffic;
+  points: MeasuredPoint[];
+}
+
+/** The ingress the NGINX template needs: only in the raw spec, not in the Rollout's view. */
+function stableIngressOf(cluster: ClusterWatcher, rollout: FleetRollout): string | null {
+  const raw = parseRollout(cluster.objects("rollouts").find((o) => o.metadata?.namespace === rollout.namespace && o.metadata?.name === rollout.name));
+  const nginx = raw.ok ? raw.rollout.spec?.strategy?.canary?.trafficRouting?.nginx : undefined;
+  return nginx?.stableIngress ?? nginx?.stableIngresses?.[0] ?? null;
+}
+
+/**
+ * Measured canary share of one Rollout from its router's traffic metrics (Prometheus only), on the range's
+ * timestamps, next to the request volume. A failed query is an error in the result, never thrown.
+ */
+async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout: FleetRollout, range: RangeSpec): Promise<MeasuredResult> {
+  const source = app.metricsSource(cluster.name);
+  const plan = planMeasuredTraffic({
+    rollout,
+    stableIngress: stableIngressOf(cluster, rollout),
+    settings: resolvePluginSettings(app.config.plugins, cluster.config.plugins),
+    sourceSignal: source.signal,
+    canQueryPromql: source.queryRange !== null,
+  });
+  if (!plan.ok) return { measured: { source: plan.source, error: plan.error, points: [] }, points: [] };
+  try {
+    const [canary, total] = await Promise.all([plan.canary, plan.total].map((q) => source.queryRange!(q, range)));
+    const points = measureCanaryShare(rangeTimestamps(range), canary, total);
+    const measured = points.map((p) => ({ at: new Date(p.atMs).toISOString(), canaryPercent: p.canaryPercent, requestsPerSecond: p.requestsPerSecond }));
+    return { measured: { source: plan.source, error: null, points: measured }, points };
+  } catch (err) {
+    return { measured: { source: plan.source, error: `Prometheus query for ${plan.label} failed: ${messageOf(err)}`, points: [] }, points: [] };
+  }
+}
+
+/** Recorded applied weights from the range's start, with the one in force at its start first. */
+async function loadAppliedPoints(cluster: string, rollout: FleetRollout, fromMs: number): Promise<AppliedPoint[]> {
+  const where = { cluster, namespace: rollout.namespace ?? "", name: rollout.name };
+  const select = { at: true, canaryWeight: true, maxWeight: true } as const;
+  const rows = await getDb().rolloutSample.findMany({ where: { ...where, at: { gte: new Date(fromMs) } }, orderBy: [{ at: "asc" }, { id: "asc" }], select });
+  const before = await getDb().rolloutSample.findFirst({ where: { ...where, at: { lt: new Date(fromMs) } }, orderBy: [{ at: "desc" }, { id: "desc" }], select });
+  const samples = [...(before ? [before] : []), ...rows].map((row) => ({ atMs: row.at.getTime(), canaryWeight: row.canaryWeight, maxWeight: row.maxWeight }));
+  return toAppliedPoints(samples, rollout.appliedWeights ? { atMs: fromMs, canaryPercent: rollout.appliedWeights.canaryPercent } : null);
+}
+
+const stuckCache = new Map<string, { atMs: number; findings: Finding[] }>();
+const STUCK_CACHE_MS = 20_000;
+const STUCK_MAX_ROLLOUTS = 50;
+
+/**
+ * `stuck-router` findings: measured canary share and applied weight differ by more than the tolerance for longer
+ * than the configured time. Needs Prometheus (measured traffic); cached for 20 s per cluster.
+ */
+export async function findStuckRouters(app: AppContext, cluster: ClusterWatcher): Promise<Finding[]> {
+  const source = app.metricsSource(cluster.name);
+  if (!source.queryRange) return [];
+  const nowMs = app.now();
+  const cached = stuckCache.get(cluster.name);
+  if (cached && nowMs - cached.atMs < STUCK_CACHE_MS) return cached.findings;
+  const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
+  const check: RouterCheck = { cluster, settings, sourceSignal: source.signal, plan: planStuckRouterCheck(settings, nowMs) };
+  const candidates = cluster
+    .rollouts()
+    .filter((r) => r.trafficRouters.length > 0 && r.appliedWeights !== null)
+    .slice(0, STUCK_MAX_ROLLOUTS);
+  const findings: Finding[] = [];
+  for (const rollout of candidates) {
+    const finding = await checkStuckRouter(app, check, rollout);
+    if (finding) findings.push(finding);
+  }
+  stuckCache.set(cluster.name, { atMs: nowMs, findings });
+  return findings;
+}
+
+interface RouterCheck {
+  cluster: ClusterWatcher;
+  settings: EffectivePluginSettings;
+  sourceSignal: string;
+  plan: StuckRouterCheck;
+}
+
+async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: FleetRollout): Promise<Finding | null> {
+  const { cluster, plan } = check;
+  const { points } = await measureTraffic(app, cluster, rollout, plan.range);
+  if (points.length === 0) return null;
+  const applied = await loadAppliedPoints(cluster.name, rollout, plan.range.startMs);
+  const run = findStuckRouter({ applied, measured: points, tolerancePercent: plan.tolerancePercent, forSeconds: plan.forSeconds, settleSeconds: plan.settleSeconds });
+  if (!run) return null;
+  return buildStuckRouterFinding({
+    cluster: cluster.name,
+    controllerNamespace: cluster.config.controllerNamespace,
+    rollout,
+    router: rollout.trafficRouters[0].name,
+    templateKey: selectMeasuredTrafficTemplate(rollout.trafficRouters, check.settings.measuredTraffic.templates)?.template.key ?? "generic",
+    sourceSignal: check.sourceSignal,
+    run,
+    check: plan,
+  });
+}

@@ -1,0 +1,234 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { messageOf } from "@/lib/errors/message-of";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
+import { renderPromqlTemplate } from "@/lib/prometheus/promql";
+import {
+  MAX_FILTER_VALUES,
+  PLUGIN_EVENT_REASONS,
+  buildSignalFilter,
+  emptyClusterSignals,
+  groupControllerSignals,
+  seriesRefKey,
+  type ClusterSignals,
+  type RolloutRef,
+} from "@/lib/plugins/controller-signals";
+import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
+import type { PluginWarningEvent } from "@/lib/plugins/health";
+import {
+  assembleHealthReport,
+  buildClusterHealthViews,
+  buildFleetHealthViews,
+  describeUnverifiedRollout,
+  planHealthWindow,
+  toRolloutRefs,
+  type ClusterHealthData,
+  type HealthWindow,
+  type ScopeRecords,
+} from "@/lib/plugins/health-report";
+import { describePerRpcSignal, usesPerRpcPromql, type PerRpcData } from "@/lib/plugins/per-rpc";
+import { listPluginScopes, type PluginScope } from "@/lib/plugins/plugin-scopes";
+import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
+import { describeTemplateError } from "@/lib/plugins/template-check";
+import type { HealthRange, PluginHealthReport, UnverifiedRolloutView } from "@/lib/plugins/view-types";
+import type { AppContext } from "@/lib/server/app-context";
+import { createSharedResult, type SharedResult } from "@/lib/server/shared-result";
+
+export interface PluginHealthQuery {
+  range: HealthRange;
+  cluster?: string;
+  plugin?: string;
+}
+
+type Scope = PluginScope<FleetRollout>;
+
+/**
+ * Health per traffic-router plugin, per cluster and fleet-wide, over a range: derived call outcomes and success
+ * rate, SLO burn (1 h, 24 h), failures by RPC, reconcile latency, weight verification, Warning events, affected
+ * Rollouts, and per-RPC numbers where the cluster's config names such a metric. A failing source fails only the
+ * panels that need it.
+ */
+export async function getPluginHealth(app: AppContext, input: PluginHealthQuery): Promise<PluginHealthReport> {
+  if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
+  const window = planHealthWindow(input.range, app.now());
+  const scopes = listPluginScopes(app.fleet.clusters, input);
+  const clusters = await collectClusters(app, scopes, window);
+  const records = await loadScopeRecords(scopes, window);
+  const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
+  const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
+  return assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
+}
+
+// ── Collect: every cluster's metrics, concurrently ──────────────────────────────────────────────────────────────
+
+async function collectClusters(app: AppContext, scopes: readonly Scope[], window: HealthWindow): Promise<Map<string, ClusterHealthData>> {
+  const clusters = [...new Set(scopes.map((s) => s.cluster))];
+  const collected = await Promise.all(clusters.map((cluster) => collectCluster(app, app.fleet.clusterOrThrow(cluster), scopes, window)));
+  return new Map(clusters.map((cluster, i) => [cluster, collected[i]]));
+}
+
+async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterHealthData> {
+  const source = app.metricsSource(cluster.name);
+  const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
+  const mine = scopes.filter((s) => s.cluster === cluster.name);
+  const refs = [...new Map(mine.flatMap((s) => toRolloutRefs(s.rollouts)).map((r) => [`${r.namespace}/${r.name}`, r])).values()];
+  const [signals, perRpc] = await Promise.all([
+    querySignals(source, refs, window),
+    settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
+  ]);
+  const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
+  // A scrape source that never succeeded has no data rather than zero calls: say why.
+  if (status && !status.ok && signals.error === null && status.lastSuccessAt === null) signals.error = `no successful scrape yet: ${status.error ?? "unknown"}`;
+  return { signals, perRpc, sourceSignal: source.signal, settings };
+}
+
+/** The derived signals of every given Rollout of one cluster, over the range and the two burn windows, and latency. */
+async function querySignals(source: MetricsSource, rollouts: readonly RolloutRef[], window: HealthWindow): Promise<ClusterSignals> {
+  const result = emptyClusterSignals();
+  if (rollouts.length === 0) return result;
+  const filter = buildSignalFilter(rollouts);
+  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+  const collect = async (range: RangeSpec) => {
+    const [events, reconcileErrors, reconciles] = await Promise.all([
+      source.increase({ metric: "rollout_events_total", filter: { ...filter, reason: PLUGIN_EVENT_REASONS }, by: ["namespace", "name", "reason"] }, range),
+      source.increase({ metric: "rollout_reconcile_error", filter, by: ["namespace", "name"] }, range),
+      source.increase({ metric: "rollout_reconcile_count", filter, by: ["namespace", "name"] }, range),
+    ]);
+    return groupControllerSignals({ events, reconcileErrors, reconciles, wanted, length: rangeTimestamps(range).length });
+  };
+  const { nowMs } = window;
+  try {
+    // The widest window first: a scrape-mode source then answers the other two from the rows it just read.
+    result.burn24h = await collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
+    [result.byRollout, result.burn1h] = await Promise.all([collect(window.query), collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 })]);
+  } catch (err) {
+    result.error = messageOf(err);
+  }
+  try {
+    const buckets = await source.increase({ metric: "rollout_reconcile_bucket", filter, by: ["namespace", "name", "le"] }, window.query);
+    result.latencyBuckets = buckets.filter((s) => wanted.has(seriesRefKey(s.labels)));
+  } catch (err) {
+    result.latencyError = messageOf(err);
+  }
+  return result;
+}
+
+/** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
+async function queryPerRpc(source: MetricsSource, perRpc: PerRpcSettings, plugins: readonly string[], range: RangeSpec): Promise<PerRpcData> {
+  const usePromql = usesPerRpcPromql(perRpc, source.queryRange !== null);
+  const signal = describePerRpcSignal(perRpc, usePromql, source.signal);
+  try {
+    const { calls, buckets } = usePromql ? await queryPerRpcPromql(source, perRpc, range) : await queryPerRpcMetrics(source, perRpc, plugins, range);
+    return { calls, buckets, error: null, signal };
+  } catch (err) {
+    return { calls: [], buckets: [], error: messageOf(err), signal };
+  }
+}
+
+type PerRpcSeries = Pick<PerRpcData, "calls" | "buckets">;
+
+async function queryPerRpcPromql(source: MetricsSource, perRpc: PerRpcSettings, range: RangeSpec): Promise<PerRpcSeries> {
+  const render = (text: string, path: string) => {
+    const rendered = renderPromqlTemplate(text, { window: `${range.stepSeconds}s` });
+    if (!rendered.ok) throw new Error(`${path} needs ${rendered.missing.join(", ")}`);
+    const problem = describeTemplateError(path, text);
+    if (problem) throw new Error(problem);
+    return rendered.promql;
+  };
+  const calls = await source.queryRange!(render(perRpc.promql!.calls!, "plugins.perRpc.promql.calls"), range);
+  const buckets = perRpc.promql?.durationBuckets
+    ? await source.queryRange!(render(perRpc.promql.durationBuckets, "plugins.perRpc.promql.durationBuckets"), range)
+    : [];
+  return { calls, buckets };
+}
+
+async function queryPerRpcMetrics(source: MetricsSource, perRpc: PerRpcSettings, plugins: readonly string[], range: RangeSpec): Promise<PerRpcSeries> {
+  if (!perRpc.callsMetric) throw new Error("plugins.perRpc.promql needs Prometheus; set callsMetric for the scrape mode");
+  const filter = { plugin: [...plugins] };
+  const calls = await source.increase({ metric: perRpc.callsMetric, filter, by: ["plugin", "method", "outcome"] }, range);
+  const buckets: IncreaseSeries[] = perRpc.durationMetric
+    ? await source.increase({ metric: `${perRpc.durationMetric}_bucket`, filter, by: ["plugin", "method", "le"] }, range)
+    : [];
+  return { calls, buckets };
+}
+
+// ── Records: what Rollscope stored about each scope's Rollouts ──────────────────────────────────────────────────
+
+async function loadScopeRecords(scopes: readonly Scope[], window: HealthWindow): Promise<ScopeRecords[]> {
+  const records: ScopeRecords[] = [];
+  // One scope after another: each reads the database, which serves one query at a time anyway.
+  for (const scope of scopes) {
+    const [events, unverified] = await Promise.all([
+      loadWarningEvents(scope.cluster, toRolloutRefs(scope.rollouts), window.fromMs).catch(() => null),
+      loadUnverified(scope.cluster, scope.rollouts, window.nowMs).catch(() => null),
+    ]);
+    records.push({ events, unverified });
+  }
+  return records;
+}
+
+async function loadWarningEvents(cluster: string, rollouts: readonly RolloutRef[], fromMs: number): Promise<PluginWarningEvent[]> {
+  if (rollouts.length === 0) return [];
+  // A plugin used by hundreds of Rollouts would make a query of hundreds of OR terms; read the cluster's warnings
+  // in the window instead and keep this plugin's.
+  const few = rollouts.length <= MAX_FILTER_VALUES;
+  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+  const found = await getDb().rolloutEvent.findMany({
+    where: {
+      cluster,
+      type: "Warning",
+      lastAt: { gte: new Date(fromMs) },
+      ...(few ? { OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })) } : {}),
+    },
+    orderBy: { lastAt: "desc" },
+    take: few ? 500 : 5_000,
+  });
+  const rows = few ? found : found.filter((row) => wanted.has(`${row.namespace}/${row.rollout}`)).slice(0, 500);
+  return rows.map((row) => ({ namespace: row.namespace, rollout: row.rollout, reason: row.reason, message: row.message, count: row.count, lastAt: row.lastAt.toISOString() }));
+}
+
+/** Rollouts whose weights are not verified now, with how long from their recorded samples. */
+async function loadUnverified(cluster: string, rollouts: readonly FleetRollout[], nowMs: number): Promise<UnverifiedRolloutView[]> {
+  const out: UnverifiedRolloutView[] = [];
+  for (const rollout of rollouts) {
+    if (rollout.appliedWeights?.verified !== false) continue;
+    const ref = { namespace: rollout.namespace ?? "", name: rollout.name };
+    const rows = await getDb().rolloutSample.findMany({
+      where: { cluster, ...ref },
+      orderBy: [{ at: "desc" }, { id: "desc" }],
+      take: 500,
+      select: { at: true, verified: true },
+    });
+    const samples = rows.reverse().map((row) => ({ atMs: row.at.getTime(), verified: row.verified }));
+    out.push(describeUnverifiedRollout(cluster, ref, samples, nowMs));
+  }
+  return out;
+}
+
+// ── Shared: one computation answers every request for the same view ─────────────────────────────────────────────
+
+/**
+ * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
+ * best, while a report costs ten range queries per cluster (seconds at 20 clusters × 250 Rollouts on the benchmark
+ * machine). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
+ * (the page shows `computedAt` and asks again 5 s later); concurrent requests share the computation in flight.
+ */
+const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>();
+
+function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
+  let shared = sharedHealth.get(app);
+  if (!shared) {
+    shared = createSharedResult({ compute: (key) => getPluginHealth(app, JSON.parse(key) as PluginHealthQuery), freshMs: 10_000, staleMs: 60_000 });
+    sharedHealth.set(app, shared);
+  }
+  return shared;
+}
+
+export async function getSharedPluginHealth(app: AppContext, input: PluginHealthQuery): Promise<PluginHealthReport> {
+  // An unknown cluster is refused before it can take a place among the shared reports.
+  if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
+  const { value, refreshing } = await sharedHealthOf(app).get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
+  return { ...value, refreshing };
+}

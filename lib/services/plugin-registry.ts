@@ -1,0 +1,62 @@
+import "server-only";
+import { messageOf } from "@/lib/errors/message-of";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { listAnalysisTemplates } from "@/lib/k8s/analysis-templates";
+import type { MetricsSourceStatus } from "@/lib/metrics/types";
+import { deriveFleetPluginFindings, type DerivePluginFindingsInput } from "@/lib/plugins/findings";
+import { buildClusterRegistry, buildFleetMatrix, findArgoRolloutsConfigMap, parseRolloutObjects } from "@/lib/plugins/registry";
+import { listConfigProblems } from "@/lib/plugins/template-check";
+import type { AnalysisTemplateLike } from "@/lib/plugins/usage";
+import type { PluginClusterView, PluginsOverview } from "@/lib/plugins/view-types";
+import type { AppContext } from "@/lib/server/app-context";
+import { findStuckRouters } from "./measured-traffic";
+
+/**
+ * The plugins page: per cluster, what argo-rollouts-config registers (as the controller would parse it), who
+ * uses each plugin, the controller's state; the fleet matrix; and every finding, including stuck routers.
+ */
+export async function getPluginsOverview(app: AppContext): Promise<PluginsOverview> {
+  const clusters = app.fleet.clusters;
+  const described = await Promise.all(clusters.map((cluster) => describeCluster(app, cluster)));
+  const stuck = await Promise.all(clusters.map((cluster) => findStuckRouters(app, cluster).catch(() => [])));
+  const findings = [...deriveFleetPluginFindings(described.map((d) => d.findingsInput)), ...stuck.flat()];
+  const views = described.map((d) => d.view);
+  return {
+    generatedAt: new Date(app.now()).toISOString(),
+    clusters: views,
+    matrix: buildFleetMatrix(views, findings),
+    findings,
+    configProblems: listConfigProblems(
+      app.config.plugins,
+      clusters.map((c) => ({ name: c.name, plugins: c.config.plugins })),
+    ),
+  };
+}
+
+/** One cluster's registry from the watcher's caches and its templates; what could not be read is listed as errors. */
+async function describeCluster(app: AppContext, cluster: ClusterWatcher): Promise<{ view: PluginClusterView; findingsInput: DerivePluginFindingsInput }> {
+  const errors: string[] = [];
+  const templates = await listAnalysisTemplates(cluster, app.now()).catch((err: unknown): AnalysisTemplateLike[] => {
+    errors.push(`AnalysisTemplates could not be listed (metric-provider plugin usage may be incomplete): ${messageOf(err)}`);
+    return [];
+  });
+  const state = cluster.state();
+  const configWatch = state.watches.configmap;
+  if (configWatch && configWatch.status !== "connected") {
+    errors.push(`argo-rollouts-config is not being watched (${configWatch.status}): ${configWatch.error ?? "no detail"}`);
+  }
+  const registry = buildClusterRegistry({
+    cluster: cluster.name,
+    label: state.label,
+    connection: state.connection,
+    controllerNamespace: cluster.config.controllerNamespace,
+    configMap: findArgoRolloutsConfigMap(cluster.objects("configmap")),
+    controllerPods: cluster.objects("controllerPods"),
+    rollouts: parseRolloutObjects(cluster.objects("rollouts")),
+    analysisTemplates: templates,
+  });
+  const source = app.metricsSource(cluster.name);
+  const status = await source.status().catch((err: unknown): MetricsSourceStatus => ({ ok: false, error: messageOf(err), lastSuccessAt: null }));
+  const view: PluginClusterView = { ...registry.view, metrics: { kind: source.kind, signal: source.signal, ...status }, errors };
+  return { view, findingsInput: registry.findingsInput };
+}
