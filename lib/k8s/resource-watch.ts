@@ -1,5 +1,6 @@
 import "server-only";
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
 
 export type WatchState =
@@ -43,7 +44,7 @@ function describeError(err: unknown): string {
         /* not JSON */
       }
     }
-    if (cause?.code) detail = `${detail} (${cause.code})`;
+    if (cause?.code && !detail.includes(cause.code)) detail = `${detail} (${cause.code})`;
     return code && !detail.includes(String(code)) ? `HTTP ${code}: ${detail}` : detail;
   }
   return String(err);
@@ -87,7 +88,8 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     errors++;
     attempt++;
     const code = kubeStatusOf(err);
-    const error = describeError(err);
+    // client-node's fetch errors name the request URL, user-info included.
+    const error = redactErrorText(describeError(err));
     if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
     else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });
     else opts.onState({ status: "reconnecting", since: now(), error, attempt });
