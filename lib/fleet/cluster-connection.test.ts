@@ -37,15 +37,18 @@ describe("summarizeClusterConnection", () => {
     });
   });
 
-  it("takes the worst state, from the watch that entered it first, and shows the main watch's error unprefixed", () => {
-    const down = (since: string): WatchState => ({ status: "unreachable", since, error: "cluster unreachable: connect ECONNREFUSED", attempt: 3 });
-    expect(summarize({ rollouts: down("2026-01-01T00:00:05Z"), events: down("2026-01-01T00:00:04Z"), controllerPods: { status: "reconnecting", since: NOW, error: "HTTP 500", attempt: 1 } })).toEqual({
+  it("takes the worst state since the first watch entered it, with the main watch's error when it is among the worst", () => {
+    const down = (since: string, error = "cluster unreachable: connect ECONNREFUSED"): WatchState => ({ status: "unreachable", since, error, attempt: 3 });
+    const reconnecting: WatchState = { status: "reconnecting", since: NOW, error: "HTTP 500", attempt: 1 };
+    expect(summarize({ rollouts: down("2026-01-01T00:00:05Z"), events: down("2026-01-01T00:00:04Z", "events down"), controllerPods: reconnecting })).toEqual({
       connection: "unreachable",
       since: "2026-01-01T00:00:04Z",
-      error: "events: cluster unreachable: connect ECONNREFUSED",
+      error: "cluster unreachable: connect ECONNREFUSED",
     });
-    expect(summarize({ rollouts: down("2026-01-01T00:00:04Z"), events: down("2026-01-01T00:00:04Z"), controllerPods: down("2026-01-01T00:00:04Z") }).error).toBe(
-      "cluster unreachable: connect ECONNREFUSED",
-    );
+    expect(summarize({ rollouts: reconnecting, events: down("2026-01-01T00:00:05Z"), controllerPods: down("2026-01-01T00:00:04Z", "pods down") })).toEqual({
+      connection: "unreachable",
+      since: "2026-01-01T00:00:04Z",
+      error: "controllerPods: pods down",
+    });
   });
 });
