@@ -1,4 +1,5 @@
 import { ApiError } from "./api-error";
+import { redactErrorText } from "./known-secrets";
 
 /**
  * The HTTP status of a Kubernetes API failure, whichever client raised it: our own `kubeRequest` (`code`),
@@ -13,12 +14,13 @@ export function kubeStatusOf(err: unknown): number | undefined {
 
 /**
  * The one translation of a Kubernetes API failure into what a route answers. `detail` is the cluster's own message
- * (it names the user and verb, never credentials); without it a generic sentence is used. Undefined when `err` is
- * not a Kubernetes API failure.
+ * (it names the user and verb; it is redacted all the same); without it a generic sentence is used. Undefined when
+ * `err` is not a Kubernetes API failure.
  */
-export function kubeErrorToApiError(err: unknown, detail?: string): ApiError | undefined {
+export function kubeErrorToApiError(err: unknown, clusterDetail?: string): ApiError | undefined {
   const code = kubeStatusOf(err);
   if (code === undefined) return undefined;
+  const detail = clusterDetail && redactErrorText(clusterDetail);
   if (code === 401 || code === 403) return new ApiError("forbidden", detail ? `the cluster refused: ${detail}` : "the cluster refused this request");
   if (code === 404) return new ApiError("not_found", detail ?? "not found in the cluster");
   if (code === 409) return new ApiError("conflict", detail ? `the cluster reported a conflict: ${detail}` : "the object changed in the cluster; reload and retry");

@@ -1,14 +1,18 @@
 import "server-only";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
 import { parseRollout } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
-import { rolloutKey, type ClusterConnection, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
+import { summarizeClusterConnection } from "./cluster-connection";
+import { rolloutKey, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
 
-export type WatchedKind = "rollouts" | "events" | "analysisruns" | "configmap" | "controllerPods";
+/** Everything a cluster watches; Rollouts first, as the cluster's main watch. */
+const WATCHED_KINDS = ["rollouts", "events", "analysisruns", "configmap", "controllerPods"] as const;
+export type WatchedKind = (typeof WATCHED_KINDS)[number];
 
 interface Store {
   rollouts: Map<string, KubernetesObject>;
@@ -21,14 +25,6 @@ interface Store {
 function objKey(obj: KubernetesObject): string {
   return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
 }
-
-const CONNECTION_RANK: Record<ClusterConnection, number> = {
-  connected: 0,
-  connecting: 1,
-  reconnecting: 2,
-  forbidden: 3,
-  unreachable: 4,
-};
 
 /** Builds the fleet view of one Rollout object; a malformed object still yields a row naming what is wrong. */
 export function buildFleetRollout(cluster: string, obj: unknown, now: Date): FleetRollout {
@@ -56,7 +52,7 @@ export function buildFleetRollout(cluster: string, obj: unknown, now: Date): Fle
 /**
  * One cluster's list-then-watch of everything Rollscope shows: Rollouts, Events involving Rollouts, AnalysisRuns,
  * the argo-rollouts-config ConfigMap and the controller pods. Each watch reconnects on its own; the cluster's
- * connection state is the worst of them.
+ * connection state is the worst of them. Every error it reports is redacted of credentials.
  */
 export class ClusterWatcher {
   readonly clients: ClusterClients;
@@ -145,24 +141,18 @@ export class ClusterWatcher {
 
   state(): ClusterStateView {
     const watches: ClusterStateView["watches"] = {};
-    let worst: { kind: WatchedKind; state: WatchState } | null = null;
     for (const [kind, state] of this.watchStates) {
-      watches[kind] = { status: state.status, since: state.since, error: "error" in state ? state.error : null, listedAt: this.listedAt.get(kind) ?? null };
-      if (!worst || CONNECTION_RANK[state.status] > CONNECTION_RANK[worst.state.status]) worst = { kind, state };
+      const error = "error" in state ? redactErrorText(state.error) : null;
+      watches[kind] = { status: state.status, since: state.since, error, listedAt: this.listedAt.get(kind) ?? null };
     }
-    // Rollouts are what the cluster is for: its watch alone decides the headline state.
-    const headline = this.watchStates.get("rollouts") ?? worst?.state ?? { status: "connecting" as const, since: new Date().toISOString() };
-    let error: string | null = "error" in headline ? headline.error : null;
-    if (!error && worst && worst.state.status !== "connected" && "error" in worst.state) {
-      error = `${worst.kind}: ${worst.state.error}`;
-    }
+    const { connection, since, error } = summarizeClusterConnection(WATCHED_KINDS, this.watchStates, new Date().toISOString());
     return {
       name: this.name,
       label: this.config.label ?? null,
       controllerNamespace: this.config.controllerNamespace,
-      connection: headline.status,
-      since: headline.since,
-      error,
+      connection,
+      since,
+      error: error === null ? null : redactErrorText(error),
       watches,
       rolloutCount: this.views.size,
     };

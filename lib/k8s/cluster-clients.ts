@@ -1,20 +1,24 @@
 import "server-only";
-import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
+import { rememberSecrets } from "@/lib/errors/known-secrets";
 import { loadDefaultKubeConfig } from "./default-kubeconfig";
+import { GuardedKubeConfig } from "./guarded-kube-config";
+import { listKubeconfigSecrets } from "./kubeconfig-secrets";
 
 export interface ClusterClients {
   kubeConfig: KubeConfig;
   customObjects: CustomObjectsApi;
   core: CoreV1Api;
   authorization: AuthorizationV1Api;
-  /** The API server URL, for logs on the server only. */
-  server: string;
 }
 
-/** Builds the client-node clients for one configured cluster. Credentials stay in this process. */
+/**
+ * Builds the client-node clients for one configured cluster. Credentials stay in this process: their values are
+ * remembered so error text can be scrubbed of them, and a failing credential plugin's output is never passed on.
+ */
 export function createClusterClients(cluster: ClusterConfig): ClusterClients {
-  const kubeConfig = new KubeConfig();
+  const kubeConfig = new GuardedKubeConfig();
   if (cluster.inCluster) {
     kubeConfig.loadFromCluster();
   } else {
@@ -22,13 +26,12 @@ export function createClusterClients(cluster: ClusterConfig): ClusterClients {
     else kubeConfig.mergeConfig(loadDefaultKubeConfig());
     if (cluster.kubeconfig?.context) kubeConfig.setCurrentContext(cluster.kubeconfig.context);
   }
-  const server = kubeConfig.getCurrentCluster()?.server;
-  if (!server) throw new Error(`cluster ${cluster.name}: the kubeconfig context has no server`);
+  if (!kubeConfig.getCurrentCluster()?.server) throw new Error(`cluster ${cluster.name}: the kubeconfig context has no server`);
+  rememberSecrets(listKubeconfigSecrets(kubeConfig.getCurrentUser(), kubeConfig.getCurrentCluster()));
   return {
     kubeConfig,
     customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
     core: kubeConfig.makeApiClient(CoreV1Api),
     authorization: kubeConfig.makeApiClient(AuthorizationV1Api),
-    server,
   };
 }

@@ -1,15 +1,16 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import fetch, { Headers, type RequestInit } from "node-fetch";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 
-/** A Kubernetes API failure with the Status body the server sent. */
+/** A Kubernetes API failure with the Status body the server sent; the message is safe to show (redacted). */
 export class KubeApiError extends Error {
   constructor(
     readonly code: number,
     readonly reason: string,
     message: string,
   ) {
-    super(message);
+    super(redactErrorText(message));
   }
 }
 
@@ -68,6 +69,7 @@ export async function kubeRequest<T>(kubeConfig: KubeConfig, path: string, opts:
   } catch (err) {
     if (err instanceof KubeApiError) throw err;
     if ((err as Error).name === "AbortError") throw new KubeApiError(0, "Timeout", `request to the cluster timed out after ${opts.timeoutMs ?? 15_000} ms`);
+    // node-fetch names the request URL, user-info included; the KubeApiError constructor redacts it.
     throw new KubeApiError(0, "Unreachable", `cluster unreachable: ${(err as Error).message}`);
   } finally {
     clearTimeout(timer);

@@ -1,5 +1,6 @@
 import "server-only";
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
 
 export type WatchState =
@@ -43,7 +44,7 @@ function describeError(err: unknown): string {
         /* not JSON */
       }
     }
-    if (cause?.code) detail = `${detail} (${cause.code})`;
+    if (cause?.code && !detail.includes(cause.code)) detail = `${detail} (${cause.code})`;
     return code && !detail.includes(String(code)) ? `HTTP ${code}: ${detail}` : detail;
   }
   return String(err);
@@ -60,12 +61,18 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const now = () => new Date().toISOString();
+  let current: WatchState | null = null;
+  // Failing again the same way is still the same state: its `since` stays when it began, not the latest retry.
+  const report = (state: WatchState) => {
+    current = current?.status === state.status ? { ...state, since: current.since } : state;
+    opts.onState(current);
+  };
 
   const listAndMarkConnected = async () => {
     const list = await opts.list();
     attempt = 0;
     opts.onList?.(new Date());
-    opts.onState({ status: "connected", since: now() });
+    report({ status: "connected", since: now() });
     return list;
   };
   const informer = new ListWatch<T>(opts.path, new Watch(opts.kubeConfig), listAndMarkConnected, false, undefined, opts.fieldSelector);
@@ -76,7 +83,7 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     await informer.start().catch(() => undefined);
     if (!stopped && errors === before && attempt > 0) {
       attempt = 0;
-      opts.onState({ status: "connected", since: now() });
+      report({ status: "connected", since: now() });
     }
   };
   informer.on("add", opts.onUpsert);
@@ -87,17 +94,18 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     errors++;
     attempt++;
     const code = kubeStatusOf(err);
-    const error = describeError(err);
-    if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
-    else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });
-    else opts.onState({ status: "reconnecting", since: now(), error, attempt });
+    // client-node's fetch errors name the request URL, user-info included.
+    const error = redactErrorText(describeError(err));
+    if (code === 401 || code === 403) report({ status: "forbidden", since: now(), error });
+    else if (!code) report({ status: "unreachable", since: now(), error, attempt });
+    else report({ status: "reconnecting", since: now(), error, attempt });
     // The first retry is almost immediate (a dropped watch usually resumes at once); later ones back off.
     const delay = attempt === 1 ? 50 : Math.min(max, base * 2 ** Math.min(attempt - 2, 10)) * (0.8 + Math.random() * 0.4);
     timer = setTimeout(() => {
       if (!stopped) void start();
     }, delay);
   });
-  opts.onState({ status: "connecting", since: now() });
+  report({ status: "connecting", since: now() });
   void start();
   return {
     async stop() {

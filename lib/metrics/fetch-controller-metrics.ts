@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import fetch, { Headers, type RequestInit } from "node-fetch";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 
 /** The service-proxy path of the controller's metrics Service (`/api/v1/namespaces/{ns}/services/{svc}:{port}/proxy/metrics`). */
 export function controllerMetricsProxyPath(namespace: string, service: string): string {
@@ -36,7 +37,8 @@ export async function fetchControllerMetrics(kubeConfig: KubeConfig, namespace: 
     return text;
   } catch (err) {
     if ((err as Error).name === "AbortError") throw new Error(`scraping ${namespace}/${service} timed out after ${timeoutMs} ms`);
-    throw err;
+    // node-fetch names the request URL, user-info included; the proxy's answer could echo anything.
+    throw new Error(redactErrorText((err as Error).message));
   } finally {
     clearTimeout(timer);
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import { redactErrorText } from "@/lib/errors/known-secrets";
 import { computeWindowIncreases, sumSeriesBy } from "./counter-math";
 import { readScrapeCoverage, readSeries, type StoredSeries } from "./sample-store";
 import { HEARTBEAT_MS } from "./scrape-plan";
@@ -46,7 +47,8 @@ export function createScrapeSource(cluster: string, settings: { intervalSeconds:
     async status() {
       const { last, lastOkMs } = await readScrapeCoverage(cluster);
       if (!last) return { ok: false, error: "no scrape has run yet", lastSuccessAt: null };
-      return { ok: last.ok, error: last.ok ? null : last.error, lastSuccessAt: lastOkMs === null ? null : new Date(lastOkMs).toISOString() };
+      // Rows stored by an older version may hold unredacted text.
+      return { ok: last.ok, error: last.ok || last.error === null ? null : redactErrorText(last.error), lastSuccessAt: lastOkMs === null ? null : new Date(lastOkMs).toISOString() };
     },
   };
 }

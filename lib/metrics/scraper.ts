@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
+import { describeErrorSafely } from "@/lib/errors/known-secrets";
 import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
@@ -82,7 +83,7 @@ export class ControllerMetricsScraper {
       state.series = next;
       state.lastOkMs = at;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = describeErrorSafely(err);
       await saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
         (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
       );

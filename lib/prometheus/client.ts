@@ -1,6 +1,7 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
 import type { PrometheusConfig } from "@/lib/config/schema";
+import { redactErrorText, rememberSecrets } from "@/lib/errors/known-secrets";
 import { queryResponseSchema, type MatrixResult } from "./matrix";
 
 export type PrometheusErrorKind = "unreachable" | "timeout" | "bad_query" | "upstream_error" | "unauthorized";
@@ -21,20 +22,38 @@ export interface PrometheusClient {
   queryRange(promql: string, startMs: number, endMs: number, stepSeconds: number): Promise<MatrixResult>;
 }
 
-async function authorizationHeader(config: PrometheusConfig): Promise<string | undefined> {
-  const auth = config.auth;
-  if (!auth) return undefined;
-  if ("bearerToken" in auth) return `Bearer ${auth.bearerToken}`;
-  if ("bearerTokenFile" in auth) return `Bearer ${(await readFile(auth.bearerTokenFile, "utf8")).trim()}`;
-  return `Basic ${Buffer.from(`${auth.basic.username}:${auth.basic.password}`).toString("base64")}`;
-}
+type BasicCredentials = { username: string; password: string };
 
-/** The URL with any user-info removed, so it can be shown and logged. */
-function redactUrl(url: string): string {
+/** The configured URL without user-info, and the user-info as basic credentials (fetch refuses URLs carrying them). */
+function splitUserInfo(url: string): { base: string; basic: BasicCredentials | null } {
   const parsed = new URL(url);
+  const basic = parsed.username || parsed.password ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : null;
   parsed.username = "";
   parsed.password = "";
-  return parsed.toString().replace(/\/$/, "");
+  return { base: parsed.toString().replace(/\/$/, ""), basic };
+}
+
+function basicHeader({ username, password }: BasicCredentials): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+}
+
+async function authorizationHeader(auth: PrometheusConfig["auth"], fromUrl: BasicCredentials | null): Promise<string | undefined> {
+  if (!auth) return fromUrl ? basicHeader(fromUrl) : undefined;
+  if ("bearerToken" in auth) return `Bearer ${auth.bearerToken}`;
+  if ("bearerTokenFile" in auth) {
+    const token = (await readFile(auth.bearerTokenFile, "utf8")).trim();
+    rememberSecrets([token]);
+    return `Bearer ${token}`;
+  }
+  return basicHeader(auth.basic);
+}
+
+/** Every credential of a Prometheus configuration, remembered so error text can be scrubbed of them. */
+function rememberPrometheusSecrets(config: PrometheusConfig, fromUrl: BasicCredentials | null): void {
+  const auth = config.auth;
+  rememberSecrets([fromUrl?.password]);
+  if (auth && "bearerToken" in auth) rememberSecrets([auth.bearerToken]);
+  if (auth && "basic" in auth) rememberSecrets([auth.basic.password]);
 }
 
 /**
@@ -42,12 +61,13 @@ function redactUrl(url: string): string {
  * timeout come from the Rollscope configuration only.
  */
 export function createPrometheusClient(config: PrometheusConfig): PrometheusClient {
-  const base = config.url.replace(/\/$/, "");
-  const shown = redactUrl(base);
+  const { base, basic: basicFromUrl } = splitUserInfo(config.url);
+  rememberPrometheusSecrets(config, basicFromUrl);
+  const shown = redactErrorText(base);
 
   async function post(path: string, params: Record<string, string>): Promise<unknown> {
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
-    const authorization = await authorizationHeader(config).catch((err: unknown) => {
+    const authorization = await authorizationHeader(config.auth, basicFromUrl).catch((err: unknown) => {
       throw new PrometheusError("unauthorized", `cannot read the Prometheus credentials: ${(err as Error).message}`);
     });
     if (authorization) headers.authorization = authorization;
@@ -81,7 +101,7 @@ export function createPrometheusClient(config: PrometheusConfig): PrometheusClie
     if (!parsed.success) throw new PrometheusError("upstream_error", `Prometheus ${shown} sent an answer Rollscope does not understand`);
     if (parsed.data.status === "error") {
       const kind = parsed.data.errorType === "bad_data" ? "bad_query" : parsed.data.errorType === "timeout" ? "timeout" : "upstream_error";
-      throw new PrometheusError(kind, `${parsed.data.errorType}: ${parsed.data.error}`);
+      throw new PrometheusError(kind, redactErrorText(`${parsed.data.errorType}: ${parsed.data.error}`));
     }
     return parsed.data.data;
   }
