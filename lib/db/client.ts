@@ -1,12 +1,18 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "./generated/client";
+import { getProcessDb } from "@/lib/server/app-context";
 import { databaseUrl } from "./database-url";
+import { PrismaClient } from "./generated/client";
 
-const globalForPrisma = globalThis as unknown as { rollscopePrisma?: PrismaClient };
+/** A Prisma client on the configured database (DATABASE_URL); the app context holds the process's one. */
+export function createDbClient(url = databaseUrl()): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+}
 
-/** One Prisma client per server process (kept across dev-server hot reloads). */
+/**
+ * The process's database client, without starting anything else.
+ * @deprecated Transitional, for lib/plugins/service.ts only: services use `app.repos`.
+ */
 export function getDb(): PrismaClient {
-  globalForPrisma.rollscopePrisma ??= new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl() }) });
-  return globalForPrisma.rollscopePrisma;
+  return getProcessDb();
 }

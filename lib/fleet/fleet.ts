@@ -1,8 +1,8 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { ApiError } from "@/lib/errors/api-error";
+import { getAppContext } from "@/lib/server/app-context";
 import { ClusterWatcher, type WatchedKind } from "./cluster-watcher";
 import type { ClusterStateView, FleetDelta, FleetRollout } from "./types";
 
@@ -65,10 +65,10 @@ export class Fleet {
   }
 }
 
-const globalForFleet = globalThis as unknown as { rollscopeFleet?: Fleet };
-
-/** The process-wide fleet, started on first use (kept across dev-server hot reloads). */
+/**
+ * The app context's fleet.
+ * @deprecated Transitional, for lib/plugins/service.ts only: services use `app.fleet`.
+ */
 export function getFleet(): Fleet {
-  globalForFleet.rollscopeFleet ??= new Fleet(getConfig());
-  return globalForFleet.rollscopeFleet;
+  return getAppContext().fleet;
 }

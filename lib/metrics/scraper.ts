@@ -1,10 +1,10 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
+import type { MetricSampleRepository } from "@/lib/db/metric-samples";
 import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
-import { pruneScrapes, saveScrape } from "./sample-store";
 import { CONTROLLER_FAMILIES, planSampleRows, type SeriesState } from "./scrape-plan";
 
 /** What the scraper needs of the fleet: the configuration and each cluster's kubeconfig transport. */
@@ -35,6 +35,7 @@ export class ControllerMetricsScraper {
 
   constructor(
     private readonly targets: ScrapeTargets,
+    private readonly metricSamples: MetricSampleRepository,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -57,7 +58,7 @@ export class ControllerMetricsScraper {
     const now = this.now();
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
-      await pruneScrapes(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
+      await this.metricSamples.deleteBefore(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
         console.error("[metrics] pruning scraped samples failed", err),
       );
     }
@@ -78,25 +79,16 @@ export class ControllerMetricsScraper {
       const samples = await parseExposition(text, listScrapeFamilies(this.targets.config, cluster.config));
       const at = this.now();
       const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
-      await saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: at - started }, rows);
+      await this.metricSamples.saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: at - started }, rows);
       state.series = next;
       state.lastOkMs = at;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
+      await this.metricSamples.saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
         (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
       );
     } finally {
       state.running = false;
     }
   }
-}
-
-const globalForScraper = globalThis as unknown as { rollscopeMetricsScraper?: ControllerMetricsScraper };
-
-/** Starts the process-wide scraper (once; kept across dev-server hot reloads). */
-export function startMetricsScraper(targets: ScrapeTargets): ControllerMetricsScraper {
-  globalForScraper.rollscopeMetricsScraper ??= new ControllerMetricsScraper(targets);
-  globalForScraper.rollscopeMetricsScraper.start();
-  return globalForScraper.rollscopeMetricsScraper;
 }

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
-import { getDb } from "@/lib/db/client";
+import { createDbClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
@@ -47,6 +49,8 @@ let config: RollscopeConfig;
 let promDeps: PluginServiceDeps;
 let scrapeDeps: PluginServiceDeps;
 let measuredAt = 0;
+let db: PrismaClient;
+let repos: Repositories;
 
 function pluginSettings(window: string) {
   return {
@@ -93,7 +97,7 @@ function findHealth(views: readonly PluginHealthView[], cluster: string, plugin:
 async function waitForRecordedRoutingError(cluster: string, messagePart: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = await getDb().rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
+    const found = await db.rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
     if (found) return;
     if (Date.now() > deadline) throw new Error(`no TrafficRoutingError event (${messagePart}) recorded for ${cluster} within ${timeoutMs} ms of the run`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -125,18 +129,20 @@ beforeAll(async () => {
     metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
   });
   fleet = new Fleet(config);
-  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 });
+  db = createDbClient();
+  repos = createRepositories(db);
+  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 }, repos);
   await recorder.start(fleet);
   // The scraper serves the scrape mode: it ignores clusters with a Prometheus, so hand it a Prometheus-less view.
   const scrapeConfig = { ...config, clusters: config.clusters.map(({ prometheus: _p, ...rest }) => rest) };
-  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) });
+  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) }, repos.metricSamples);
   scraper.start();
 
   const sources = new Map<string, { prom: MetricsSource; scrape: MetricsSource }>();
   for (const cluster of config.clusters) {
     sources.set(cluster.name, {
       prom: createPrometheusSource(cluster.prometheus!),
-      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }),
+      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }, repos.metricSamples),
     });
   }
   const now = () => measuredAt;
