@@ -1,7 +1,7 @@
 import "server-only";
 import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
-import { loadDefaultKubeConfig } from "./default-kubeconfig";
+import { loadDefaultKubeConfig } from "@/lib/config/default-kubeconfig";
 
 export interface ClusterClients {
   kubeConfig: KubeConfig;
