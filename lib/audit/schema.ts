@@ -19,6 +19,21 @@ export const AuditBefore = z.object({
 });
 export type AuditBefore = z.infer<typeof AuditBefore>;
 
+/** One attempted action, as the audit log stores it. */
+export interface AuditRecord {
+  user: string;
+  groups: readonly string[];
+  cluster: string;
+  namespace: string;
+  rollout: string;
+  action: string;
+  before: AuditBefore | null;
+  outcome: AuditOutcome;
+  message: string | null;
+  requestId: string;
+  clientAddress: string | null;
+}
+
 export interface AuditEntryView {
   id: number;
   at: string;

@@ -24,13 +24,17 @@ export function createAuthSettings(rollscope: RollscopeConfig, env: Record<strin
   return { config, keys: deriveAuthKeys(config, env), trustedProxies, rollscope };
 }
 
-/** The settings for the configuration in force (one per process); reading them starts no cluster watch. */
-export function getAuthSettings(): AuthSettings {
-  const rollscope = getConfig();
+/** The settings of one configuration, derived once. */
+export function authSettingsOf(rollscope: RollscopeConfig): AuthSettings {
   let settings = cache.get(rollscope);
   if (!settings) {
     settings = createAuthSettings(rollscope);
     cache.set(rollscope, settings);
   }
   return settings;
+}
+
+/** The settings for the configuration in force (one per process); reading them starts no cluster watch. */
+export function getAuthSettings(): AuthSettings {
+  return authSettingsOf(getConfig());
 }

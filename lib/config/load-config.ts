@@ -1,9 +1,9 @@
 import "server-only";
 import { existsSync, readFileSync } from "node:fs";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { loadDefaultKubeConfig } from "@/lib/k8s/default-kubeconfig";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { loadDefaultKubeConfig } from "./default-kubeconfig";
 import { rollscopeConfigSchema, type RollscopeConfig } from "./schema";
 
 export class ConfigError extends Error {}

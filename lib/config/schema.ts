@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { metricsSettingsSchema } from "@/lib/metrics/settings-schema";
 import { pluginSettingsSchema } from "@/lib/plugins/settings-schema";
 import { authConfigSchema, authorizationConfigSchema, checkAuthorizationClusters } from "./auth-schema";
+import { metricsSettingsSchema } from "./metrics-schema";
 
 const prometheusAuthSchema = z.union([
   z.strictObject({ bearerToken: z.string().min(1) }),

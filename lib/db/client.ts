@@ -1,12 +1,9 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "./generated/client";
 import { databaseUrl } from "./database-url";
+import { PrismaClient } from "./generated/client";
 
-const globalForPrisma = globalThis as unknown as { rollscopePrisma?: PrismaClient };
-
-/** One Prisma client per server process (kept across dev-server hot reloads). */
-export function getDb(): PrismaClient {
-  globalForPrisma.rollscopePrisma ??= new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: databaseUrl() }) });
-  return globalForPrisma.rollscopePrisma;
+/** A Prisma client on the configured database (DATABASE_URL); the app context holds the process's one. */
+export function createDbClient(url = databaseUrl()): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
 }

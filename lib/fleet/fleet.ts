@@ -1,6 +1,5 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { ApiError } from "@/lib/errors/api-error";
 import { ClusterWatcher, type WatchedKind } from "./cluster-watcher";
@@ -63,12 +62,4 @@ export class Fleet {
   async stop(): Promise<void> {
     await Promise.all(this.clusters.map((c) => c.stop()));
   }
-}
-
-const globalForFleet = globalThis as unknown as { rollscopeFleet?: Fleet };
-
-/** The process-wide fleet, started on first use (kept across dev-server hot reloads). */
-export function getFleet(): Fleet {
-  globalForFleet.rollscopeFleet ??= new Fleet(getConfig());
-  return globalForFleet.rollscopeFleet;
 }

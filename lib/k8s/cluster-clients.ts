@@ -2,9 +2,9 @@ import "server-only";
 import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
 import { rememberSecrets } from "@/lib/errors/known-secrets";
-import { loadDefaultKubeConfig } from "./default-kubeconfig";
 import { GuardedKubeConfig } from "./guarded-kube-config";
 import { listKubeconfigSecrets } from "./kubeconfig-secrets";
+import { loadDefaultKubeConfig } from "@/lib/config/default-kubeconfig";
 
 export interface ClusterClients {
   kubeConfig: KubeConfig;

@@ -1,5 +1,5 @@
 import "server-only";
-import { getFleet, type Fleet } from "@/lib/fleet/fleet";
+import type { Fleet } from "@/lib/fleet/fleet";
 import { toRolloutSummary, type RolloutSummary } from "@/lib/fleet/summary";
 import type { LiveDelta, LiveSnapshot } from "./live-types";
 
@@ -83,11 +83,4 @@ export class DeltaLog {
     this.subscribers.add(fn);
     return () => this.subscribers.delete(fn);
   }
-}
-
-const globalForLive = globalThis as unknown as { rollscopeDeltaLog?: DeltaLog };
-
-export function getDeltaLog(): DeltaLog {
-  globalForLive.rollscopeDeltaLog ??= new DeltaLog(getFleet());
-  return globalForLive.rollscopeDeltaLog;
 }

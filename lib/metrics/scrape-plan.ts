@@ -1,6 +1,13 @@
 import type { FlatSample } from "./exposition";
-import type { SampleRow } from "./sample-store";
 import { labelsKey } from "./types";
+
+/** One stored value of a scraped series: `labels` is the canonical JSON of its label set. */
+export interface SampleRow {
+  metric: string;
+  labels: string;
+  atMs: number;
+  value: number;
+}
 
 /** Every series is written at least this often, so a window's baseline is never further back than this. */
 export const HEARTBEAT_MS = 5 * 60_000;

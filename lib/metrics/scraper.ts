@@ -2,11 +2,10 @@ import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
 import { describeErrorSafely } from "@/lib/errors/known-secrets";
-import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
+import type { MetricSampleRepository } from "@/lib/db/metric-samples";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
-import { pruneScrapes, saveScrape } from "./sample-store";
-import { CONTROLLER_FAMILIES, planSampleRows, type SeriesState } from "./scrape-plan";
+import { planSampleRows, type SeriesState } from "./scrape-plan";
 
 /** What the scraper needs of the fleet: the configuration and each cluster's kubeconfig transport. */
 export interface ScrapeTargets {
@@ -15,15 +14,6 @@ export interface ScrapeTargets {
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
-
-/** The metric families one cluster's scrape keeps: the controller's plus any configured per-RPC plugin metrics. */
-export function listScrapeFamilies(config: RollscopeConfig, cluster: ClusterConfig): Set<string> {
-  const families = new Set<string>(CONTROLLER_FAMILIES);
-  const perRpc = resolvePluginSettings(config.plugins, cluster.plugins).perRpc;
-  if (perRpc?.callsMetric) families.add(perRpc.callsMetric);
-  if (perRpc?.durationMetric) families.add(perRpc.durationMetric);
-  return families;
-}
 
 /**
  * Scrapes the controller metrics of every cluster that has no Prometheus, every `metrics.scrape.intervalSeconds`,
@@ -36,6 +26,9 @@ export class ControllerMetricsScraper {
 
   constructor(
     private readonly targets: ScrapeTargets,
+    private readonly metricSamples: MetricSampleRepository,
+    /** The metric families a cluster's scrape keeps (the controller's plus any configured per-RPC plugin metrics). */
+    private readonly scrapeFamilies: (cluster: ClusterConfig) => ReadonlySet<string>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -58,7 +51,7 @@ export class ControllerMetricsScraper {
     const now = this.now();
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
-      await pruneScrapes(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
+      await this.metricSamples.deleteBefore(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
         console.error("[metrics] pruning scraped samples failed", err),
       );
     }
@@ -76,28 +69,19 @@ export class ControllerMetricsScraper {
     const started = this.now();
     try {
       const text = await fetchControllerMetrics(cluster.clients.kubeConfig, cluster.config.controllerNamespace, settings.service, settings.timeoutMs);
-      const samples = await parseExposition(text, listScrapeFamilies(this.targets.config, cluster.config));
+      const samples = await parseExposition(text, this.scrapeFamilies(cluster.config));
       const at = this.now();
       const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
-      await saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: at - started }, rows);
+      await this.metricSamples.saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: at - started }, rows);
       state.series = next;
       state.lastOkMs = at;
     } catch (err) {
       const message = describeErrorSafely(err);
-      await saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
+      await this.metricSamples.saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
         (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
       );
     } finally {
       state.running = false;
     }
   }
-}
-
-const globalForScraper = globalThis as unknown as { rollscopeMetricsScraper?: ControllerMetricsScraper };
-
-/** Starts the process-wide scraper (once; kept across dev-server hot reloads). */
-export function startMetricsScraper(targets: ScrapeTargets): ControllerMetricsScraper {
-  globalForScraper.rollscopeMetricsScraper ??= new ControllerMetricsScraper(targets);
-  globalForScraper.rollscopeMetricsScraper.start();
-  return globalForScraper.rollscopeMetricsScraper;
 }

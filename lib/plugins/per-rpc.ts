@@ -1,5 +1,8 @@
 import { addValues, quantileSeries, sumSeriesBy, sumValues } from "@/lib/metrics/counter-math";
 import type { IncreaseSeries } from "@/lib/metrics/types";
+import { CONTROLLER_FAMILIES } from "@/lib/metrics/scrape-plan";
+import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
+import { resolvePluginSettings } from "./effective-settings";
 import type { PerRpcSettings } from "./settings-schema";
 import type { PerRpcMethodView, PerRpcView } from "./view-types";
 
@@ -70,4 +73,13 @@ export function buildPerRpcView(data: PerRpcData, plugin: string, successOutcome
     }),
     total: { calls: totalCalls, errors: Math.max(0, totalCalls - totalOk), successRate: totalCalls > 0 ? totalOk / totalCalls : null },
   };
+}
+
+/** The metric families one cluster's controller scrape keeps: the controller's plus any configured per-RPC plugin metrics. */
+export function listScrapeFamilies(config: RollscopeConfig, cluster: ClusterConfig): Set<string> {
+  const families = new Set<string>(CONTROLLER_FAMILIES);
+  const perRpc = resolvePluginSettings(config.plugins, cluster.plugins).perRpc;
+  if (perRpc?.callsMetric) families.add(perRpc.callsMetric);
+  if (perRpc?.durationMetric) families.add(perRpc.durationMetric);
+  return families;
 }

@@ -9,7 +9,7 @@ import { queryKeys } from "./query-keys";
 import { recentDeltasOf } from "./recent-deltas";
 import { useHydrating } from "./use-hydrating";
 
-/** Longer than the server's page sharing window (lib/rollouts/service.ts, 1 s). */
+/** Longer than the server's page sharing window (lib/services/fleet-page.ts, 1 s). */
 const QUIET_FOLLOW_UP_MS = 1_200;
 
 export function fleetPageUrl(view: FleetView): string {

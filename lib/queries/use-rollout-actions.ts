@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { RolloutActionRequest } from "@/lib/actions/schema";
-import type { RolloutActionResult, RolloutActionsView } from "@/lib/actions/service";
+import type { RolloutActionResult, RolloutActionsView } from "@/lib/services/rollout-actions";
 import { rolloutApiPath } from "./api-paths";
 import { FetchError, fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";

@@ -1,9 +1,9 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
-import { getDb } from "@/lib/db/client";
+import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
-import { batchWrites, type EventRow } from "./batch-writes";
+import { batchWrites, type RecorderStore } from "./batch-writes";
 import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "./sample";
 
 export interface RecorderOptions {
@@ -12,7 +12,7 @@ export interface RecorderOptions {
   pruneIntervalMs?: number;
 }
 
-function eventRow(cluster: string, obj: KubernetesObject): EventRow | null {
+function eventRow(cluster: string, obj: KubernetesObject): RolloutEventRow | null {
   const parsed = parseKubeEvent(obj);
   if (!parsed.ok) return null;
   const e = parsed.event;
@@ -42,14 +42,17 @@ function eventRow(cluster: string, obj: KubernetesObject): EventRow | null {
 export class Recorder {
   private readonly lastSignature = new Map<string, string>();
   private samples: RolloutSampleInput[] = [];
-  private events = new Map<string, EventRow>();
+  private events = new Map<string, RolloutEventRow>();
   private flushTimer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private unsubscribes: Array<() => void> = [];
   stored = 0;
 
-  constructor(private readonly options: RecorderOptions) {}
+  constructor(
+    private readonly options: RecorderOptions,
+    private readonly store: RecorderStore,
+  ) {}
 
   async start(fleet: Fleet): Promise<void> {
     await this.loadLastSignatures();
@@ -75,20 +78,9 @@ export class Recorder {
   }
 
   private async loadLastSignatures(): Promise<void> {
-    const db = getDb();
     // The newest row of each Rollout, so a restart does not write an unchanged state again.
-    const rows = await db.$queryRaw<Array<RolloutSampleInput & { verified: number | boolean | null; aborted: number | boolean; paused: number | boolean }>>`
-      SELECT s.* FROM RolloutSample s
-      JOIN (SELECT cluster, namespace, name, MAX(id) AS id FROM RolloutSample GROUP BY cluster, namespace, name) last
-      ON s.id = last.id`;
-    for (const row of rows) {
-      const normalized = {
-        ...row,
-        verified: row.verified === null ? null : Boolean(row.verified),
-        aborted: Boolean(row.aborted),
-        paused: Boolean(row.paused),
-      };
-      this.lastSignature.set(`${row.cluster}/${row.namespace}/${row.name}`, sampleSignature(normalized));
+    for (const row of await this.store.rolloutSamples.listLatestPerRollout()) {
+      this.lastSignature.set(`${row.cluster}/${row.namespace}/${row.name}`, sampleSignature(row));
     }
   }
 
@@ -100,9 +92,8 @@ export class Recorder {
       this.samples = [];
       this.events = new Map();
       if (samples.length === 0 && events.length === 0) return;
-      const db = getDb();
       try {
-        await db.$transaction(batchWrites(db, samples, events));
+        await this.store.transaction(batchWrites(this.store, samples, events));
         this.stored += samples.length;
       } catch (err) {
         // Keep what failed for the next flush rather than lose it.
@@ -116,10 +107,9 @@ export class Recorder {
 
   async prune(now = new Date()): Promise<{ samples: number; events: number }> {
     const cutoff = new Date(now.getTime() - this.options.retentionDays * 86_400_000);
-    const db = getDb();
-    const samples = await db.rolloutSample.deleteMany({ where: { at: { lt: cutoff } } });
-    const events = await db.rolloutEvent.deleteMany({ where: { lastAt: { lt: cutoff } } });
-    return { samples: samples.count, events: events.count };
+    const samples = await this.store.rolloutSamples.deleteBefore(cutoff);
+    const events = await this.store.rolloutEvents.deleteBefore(cutoff);
+    return { samples, events };
   }
 
   async stop(): Promise<void> {

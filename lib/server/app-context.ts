@@ -1,10 +1,15 @@
 import "server-only";
+import { RolloutActionGuard } from "@/lib/actions/action-guard";
 import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
-import { getFleet, type Fleet } from "@/lib/fleet/fleet";
-import { getDeltaLog, type DeltaLog } from "@/lib/live/delta-log";
-import { getMetricsSource } from "@/lib/metrics/sources";
+import { createDbClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createRepositories, type Repositories } from "@/lib/db/repositories";
+import { Fleet } from "@/lib/fleet/fleet";
+import { DeltaLog } from "@/lib/live/delta-log";
+import { createMetricsSource } from "@/lib/metrics/sources";
 import type { MetricsSource } from "@/lib/metrics/types";
+import { startBackgroundServices, type BackgroundServices } from "./background-services";
 
 /**
  * The one composition root: everything a service needs from the process, handed to it as its first argument
@@ -14,27 +19,64 @@ export interface AppContext {
   readonly config: RollscopeConfig;
   /** Every configured cluster's watcher: `clusters`, `cluster(name)`, `clusterOrThrow(name)`, `rollouts()`. */
   readonly fleet: Fleet;
+  /** The database, one repository per table. */
+  readonly repos: Repositories;
   /** The sequenced fleet changes the live stream serves. */
   readonly deltaLog: DeltaLog;
+  /** Serializes the actions on each Rollout and remembers what this process already changed. */
+  readonly actionGuard: RolloutActionGuard;
   /** The cluster's metrics source: its Prometheus when configured, otherwise the stored controller scrapes. */
   metricsSource(cluster: string): MetricsSource;
   now(): number;
 }
 
-const globalForApp = globalThis as unknown as { rollscopeAppContext?: AppContext };
+/** A context for one configuration and database; creating it starts the cluster watches (not the recorder). */
+export function createAppContext({ config, db, now = Date.now }: { config: RollscopeConfig; db: PrismaClient; now?: () => number }): AppContext {
+  const fleet = new Fleet(config);
+  const repos = createRepositories(db);
+  const sources = new Map<string, MetricsSource>();
+  return {
+    config,
+    fleet,
+    repos,
+    deltaLog: new DeltaLog(fleet),
+    actionGuard: new RolloutActionGuard(),
+    metricsSource(cluster) {
+      let source = sources.get(cluster);
+      if (!source) sources.set(cluster, (source = createMetricsSource(config, fleet.clusterOrThrow(cluster).config, repos.metricSamples)));
+      return source;
+    },
+    now,
+  };
+}
+
+/**
+ * What the process holds, kept on globalThis: Next.js loads instrumentation and route handlers as
+ * separate module instances, and its dev server re-evaluates edited modules, yet all must share one set of cluster
+ * watches, one database client and one recorder.
+ */
+interface ProcessState {
+  db?: PrismaClient;
+  app?: AppContext;
+  background?: Promise<BackgroundServices>;
+}
+
+const processState: ProcessState = ((globalThis as { rollscope?: ProcessState }).rollscope ??= {});
+
+/** The process's database client; opening it starts nothing else. */
+export function getProcessDb(): PrismaClient {
+  processState.db ??= createDbClient();
+  return processState.db;
+}
 
 /** The process's context; the first call starts the cluster watches (reading the configuration alone does not). */
 export function getAppContext(): AppContext {
-  if (globalForApp.rollscopeAppContext) return globalForApp.rollscopeAppContext;
-  const config = getConfig();
-  const fleet = getFleet();
-  const app: AppContext = {
-    config,
-    fleet,
-    deltaLog: getDeltaLog(),
-    metricsSource: (cluster) => getMetricsSource(config, fleet.clusterOrThrow(cluster).config),
-    now: () => Date.now(),
-  };
-  globalForApp.rollscopeAppContext = app;
-  return app;
+  processState.app ??= createAppContext({ config: getConfig(), db: getProcessDb() });
+  return processState.app;
+}
+
+/** The context plus the recorder and the metrics scraper, started once per process (from instrumentation). */
+export function startApp(): Promise<BackgroundServices> {
+  processState.background ??= startBackgroundServices(getAppContext());
+  return processState.background;
 }

@@ -1,23 +1,28 @@
 import "server-only";
-import { getFleet } from "@/lib/fleet/fleet";
-import { getDeltaLog } from "@/lib/live/delta-log";
+import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
+import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
 import { Recorder } from "@/lib/recorder/recorder";
+import type { AppContext } from "./app-context";
 
-const globalForServices = globalThis as unknown as { rollscopeRecorder?: Recorder };
+export interface BackgroundServices {
+  /** Stops the scraper, flushes the recorder and closes the cluster watches. */
+  stop(): Promise<void>;
+}
 
-/** The cluster watches, the live delta log and the recorder: started once per server process. */
-export async function startBackgroundServices(): Promise<void> {
-  if (globalForServices.rollscopeRecorder) return;
-  const fleet = getFleet();
-  getDeltaLog();
-  const recorder = new Recorder({ retentionDays: fleet.config.recorder.retentionDays });
-  globalForServices.rollscopeRecorder = recorder;
-  await recorder.start(fleet);
-  await import("@/lib/metrics/scraper").then(({ startMetricsScraper }) => startMetricsScraper(fleet));
-  const stop = async () => {
-    await recorder.stop();
-    await fleet.stop();
+/** The recorder and the controller-metrics scraper of a context; SIGTERM and SIGINT stop them and the watches. */
+export async function startBackgroundServices(app: AppContext): Promise<BackgroundServices> {
+  const recorder = new Recorder({ retentionDays: app.config.recorder.retentionDays }, app.repos);
+  await recorder.start(app.fleet);
+  const scraper = new ControllerMetricsScraper(app.fleet, app.repos.metricSamples, (cluster) => listScrapeFamilies(app.config, cluster));
+  scraper.start();
+  const services: BackgroundServices = {
+    async stop() {
+      scraper.stop();
+      await recorder.stop();
+      await app.fleet.stop();
+    },
   };
-  process.once("SIGTERM", () => void stop().finally(() => process.exit(0)));
-  process.once("SIGINT", () => void stop().finally(() => process.exit(0)));
+  process.once("SIGTERM", () => void services.stop().finally(() => process.exit(0)));
+  process.once("SIGINT", () => void services.stop().finally(() => process.exit(0)));
+  return services;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
@@ -67,12 +67,9 @@ async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout:
 }
 
 /** Recorded applied weights from the range's start, with the one in force at its start first. */
-async function loadAppliedPoints(cluster: string, rollout: FleetRollout, fromMs: number): Promise<AppliedPoint[]> {
-  const where = { cluster, namespace: rollout.namespace ?? "", name: rollout.name };
-  const select = { at: true, canaryWeight: true, maxWeight: true } as const;
-  const rows = await getDb().rolloutSample.findMany({ where: { ...where, at: { gte: new Date(fromMs) } }, orderBy: [{ at: "asc" }, { id: "asc" }], select });
-  const before = await getDb().rolloutSample.findFirst({ where: { ...where, at: { lt: new Date(fromMs) } }, orderBy: [{ at: "desc" }, { id: "desc" }], select });
-  const samples = [...(before ? [before] : []), ...rows].map((row) => ({ atMs: row.at.getTime(), canaryWeight: row.canaryWeight, maxWeight: row.maxWeight }));
+async function loadAppliedPoints(repos: Repositories, cluster: string, rollout: FleetRollout, fromMs: number): Promise<AppliedPoint[]> {
+  const rows = await repos.rolloutSamples.listForRollout({ cluster, namespace: rollout.namespace ?? "", name: rollout.name }, new Date(fromMs));
+  const samples = rows.map((row) => ({ atMs: row.at.getTime(), canaryWeight: row.canaryWeight, maxWeight: row.maxWeight }));
   return toAppliedPoints(samples, rollout.appliedWeights ? { atMs: fromMs, canaryPercent: rollout.appliedWeights.canaryPercent } : null);
 }
 
@@ -116,7 +113,7 @@ async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: Fl
   const { cluster, plan } = check;
   const { points } = await measureTraffic(app, cluster, rollout, plan.range);
   if (points.length === 0) return null;
-  const applied = await loadAppliedPoints(cluster.name, rollout, plan.range.startMs);
+  const applied = await loadAppliedPoints(app.repos, cluster.name, rollout, plan.range.startMs);
   const run = findStuckRouter({ applied, measured: points, tolerancePercent: plan.tolerancePercent, forSeconds: plan.forSeconds, settleSeconds: plan.settleSeconds });
   if (!run) return null;
   return buildStuckRouterFinding({

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
@@ -55,7 +55,7 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
   const window = planHealthWindow(input.range, app.now());
   const scopes = listPluginScopes(app.fleet.clusters, input);
   const clusters = await collectClusters(app, scopes, window);
-  const records = await loadScopeRecords(scopes, window);
+  const records = await loadScopeRecords(app.repos, scopes, window);
   const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
   const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
   return assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
@@ -156,52 +156,38 @@ async function queryPerRpcMetrics(source: MetricsSource, perRpc: PerRpcSettings,
 
 // ── Records: what Rollscope stored about each scope's Rollouts ──────────────────────────────────────────────────
 
-async function loadScopeRecords(scopes: readonly Scope[], window: HealthWindow): Promise<ScopeRecords[]> {
+async function loadScopeRecords(repos: Repositories, scopes: readonly Scope[], window: HealthWindow): Promise<ScopeRecords[]> {
   const records: ScopeRecords[] = [];
   // One scope after another: each reads the database, which serves one query at a time anyway.
   for (const scope of scopes) {
     const [events, unverified] = await Promise.all([
-      loadWarningEvents(scope.cluster, toRolloutRefs(scope.rollouts), window.fromMs).catch(() => null),
-      loadUnverified(scope.cluster, scope.rollouts, window.nowMs).catch(() => null),
+      loadWarningEvents(repos, scope.cluster, toRolloutRefs(scope.rollouts), window.fromMs).catch(() => null),
+      loadUnverified(repos, scope.cluster, scope.rollouts, window.nowMs).catch(() => null),
     ]);
     records.push({ events, unverified });
   }
   return records;
 }
 
-async function loadWarningEvents(cluster: string, rollouts: readonly RolloutRef[], fromMs: number): Promise<PluginWarningEvent[]> {
+async function loadWarningEvents(repos: Repositories, cluster: string, rollouts: readonly RolloutRef[], fromMs: number): Promise<PluginWarningEvent[]> {
   if (rollouts.length === 0) return [];
   // A plugin used by hundreds of Rollouts would make a query of hundreds of OR terms; read the cluster's warnings
   // in the window instead and keep this plugin's.
   const few = rollouts.length <= MAX_FILTER_VALUES;
   const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
-  const found = await getDb().rolloutEvent.findMany({
-    where: {
-      cluster,
-      type: "Warning",
-      lastAt: { gte: new Date(fromMs) },
-      ...(few ? { OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })) } : {}),
-    },
-    orderBy: { lastAt: "desc" },
-    take: few ? 500 : 5_000,
-  });
+  const found = await repos.rolloutEvents.listWarnings(cluster, few ? rollouts : null, new Date(fromMs), few ? 500 : 5_000);
   const rows = few ? found : found.filter((row) => wanted.has(`${row.namespace}/${row.rollout}`)).slice(0, 500);
   return rows.map((row) => ({ namespace: row.namespace, rollout: row.rollout, reason: row.reason, message: row.message, count: row.count, lastAt: row.lastAt.toISOString() }));
 }
 
 /** Rollouts whose weights are not verified now, with how long from their recorded samples. */
-async function loadUnverified(cluster: string, rollouts: readonly FleetRollout[], nowMs: number): Promise<UnverifiedRolloutView[]> {
+async function loadUnverified(repos: Repositories, cluster: string, rollouts: readonly FleetRollout[], nowMs: number): Promise<UnverifiedRolloutView[]> {
   const out: UnverifiedRolloutView[] = [];
   for (const rollout of rollouts) {
     if (rollout.appliedWeights?.verified !== false) continue;
     const ref = { namespace: rollout.namespace ?? "", name: rollout.name };
-    const rows = await getDb().rolloutSample.findMany({
-      where: { cluster, ...ref },
-      orderBy: [{ at: "desc" }, { id: "desc" }],
-      take: 500,
-      select: { at: true, verified: true },
-    });
-    const samples = rows.reverse().map((row) => ({ atMs: row.at.getTime(), verified: row.verified }));
+    const rows = await repos.rolloutSamples.listRecentVerification({ cluster, ...ref }, 500);
+    const samples = rows.map((row) => ({ atMs: row.at.getTime(), verified: row.verified }));
     out.push(describeUnverifiedRollout(cluster, ref, samples, nowMs));
   }
   return out;

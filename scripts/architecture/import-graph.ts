@@ -8,7 +8,9 @@ import path from "node:path";
  */
 export type FolderGraph = Map<string, Map<string, string[]>>;
 
-const IMPORT_RE = /^\s*(?:import|export)\s+(type\s+)?([\s\S]*?)\s*from\s+["']([^"']+)["']/gm;
+// The clause between the keyword and `from` holds only names, braces, commas and `*` (never `;`, `(` or `=`), so a
+// match cannot run on from `import "x";` or `export function` into a later statement.
+const IMPORT_RE = /^\s*(?:import|export)\s+(type\s+)?([\w\s{},*$]*?)\s*from\s+["']([^"']+)["']/gm;
 const SIDE_EFFECT_RE = /^\s*import\s+["']([^"']+)["']/gm;
 
 function isTypeOnly(typeKeyword: string | undefined, clause: string): boolean {

@@ -42,7 +42,7 @@ describe("the folder import graph of lib/", () => {
   });
 
   it("reads value and type-only imports apart", () => {
-    expect(valueImports('import "server-only";\nimport { a, type B } from "x";\nimport { type C } from "y";\nexport type { D } from "z";\nexport { e } from "w";')).toEqual([
+    expect(valueImports('import "server-only";\nimport type { T } from "t";\nimport { a, type B } from "x";\nimport { type C } from "y";\nexport type { D } from "z";\nexport { e } from "w";')).toEqual([
       "x",
       "w",
       "server-only",

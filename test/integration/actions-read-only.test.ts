@@ -3,9 +3,9 @@ import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView } from "@/lib/actions/service";
+import type { RolloutActionsView } from "@/lib/services/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
-import type { SessionView } from "@/lib/auth/session-service";
+import type { SessionView } from "@/lib/services/session";
 
 /* `readOnly: true` (argoproj/argo-rollouts#2391): no action is offered and the server refuses every one. */
 
@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { getFleet } = await import("@/lib/fleet/fleet");
-  await getFleet().stop();
+  const { getAppContext } = await import("@/lib/server/app-context");
+  await getAppContext().fleet.stop();
   await sim?.stop();
 });
 
@@ -33,8 +33,8 @@ describe("read-only mode", () => {
     const actions = (await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route")) as unknown as Record<string, Handler>;
     const session = (await import("@/app/api/session/route")) as unknown as Record<string, Handler>;
     const audit = (await import("@/app/api/audit/route")) as unknown as Record<string, Handler>;
-    const { getFleet } = await import("@/lib/fleet/fleet");
-    for (let i = 0; i < 100 && !getFleet().cluster("prod")?.rollout("shop", "checkout"); i++) await new Promise((r) => setTimeout(r, 50));
+    const { getAppContext } = await import("@/lib/server/app-context");
+    for (let i = 0; i < 100 && !getAppContext().fleet.cluster("prod")?.rollout("shop", "checkout"); i++) await new Promise((r) => setTimeout(r, 50));
 
     const sessionRes = await session.GET(new Request("http://127.0.0.1:3000/api/session", { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
     const { csrfToken, readOnly } = (await sessionRes.json()) as SessionView;

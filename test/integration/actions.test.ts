@@ -4,7 +4,7 @@ import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { isPausedAt, readRollout, startActionsSimulation, startCanary, waitForRollout } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView, RolloutActionResult } from "@/lib/actions/service";
+import type { RolloutActionsView, RolloutActionResult } from "@/lib/services/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutHistory } from "@/lib/rollouts/detail-types";
 import { findResourceTypeByKind } from "@/sim/resources";
@@ -76,8 +76,8 @@ beforeAll(async () => {
   audit = await import("@/app/api/audit/route");
   auditExport = await import("@/app/api/audit/export/route");
   history = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/history/route");
-  const { getFleet } = await import("@/lib/fleet/fleet");
-  fleetRolloutVersion = (cluster, name) => getFleet().cluster(cluster)?.rollout("shop", name)?.resourceVersion ?? null;
+  const { getAppContext } = await import("@/lib/server/app-context");
+  fleetRolloutVersion = (cluster, name) => getAppContext().fleet.cluster(cluster)?.rollout("shop", name)?.resourceVersion ?? null;
 
   const res = await session.GET(request("/api/session"), params({}));
   const body = (await res.json()) as { csrfToken: string; mode: string; identityNote: string };
@@ -88,8 +88,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { getFleet } = await import("@/lib/fleet/fleet");
-  await getFleet().stop();
+  const { getAppContext } = await import("@/lib/server/app-context");
+  await getAppContext().fleet.stop();
   await sim?.stop();
 });
 

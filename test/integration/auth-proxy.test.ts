@@ -6,9 +6,9 @@ import { createMigratedDatabase } from "@/e2e/support/database";
 import { httpCall, startRouteBridge, type RouteBridge } from "@/e2e/support/route-bridge";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView } from "@/lib/actions/service";
+import type { RolloutActionsView } from "@/lib/services/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
-import type { SessionView } from "@/lib/auth/session-service";
+import type { SessionView } from "@/lib/services/session";
 
 /*
  * Mode proxy over real HTTP: a Node server in this process hands each request to the route handlers, so the
@@ -55,8 +55,8 @@ async function view(cluster: string, name: string, user: string, groups: string)
 }
 
 async function waitForCache(cluster: string, name: string): Promise<void> {
-  const { getFleet } = await import("@/lib/fleet/fleet");
-  const cached = () => getFleet().cluster(cluster)?.rollout("shop", name)?.resourceVersion;
+  const { getAppContext } = await import("@/lib/server/app-context");
+  const cached = () => getAppContext().fleet.cluster(cluster)?.rollout("shop", name)?.resourceVersion;
   for (let i = 0; i < 200 && cached() !== readRollout(sim, cluster, "shop", name).metadata.resourceVersion; i++) await delay(50);
 }
 
@@ -93,8 +93,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bridge?.stop();
-  const { getFleet } = await import("@/lib/fleet/fleet");
-  await getFleet().stop();
+  const { getAppContext } = await import("@/lib/server/app-context");
+  await getAppContext().fleet.stop();
   await sim?.stop();
 });
 
@@ -183,7 +183,7 @@ describe("impersonation headers", () => {
   it("send one Impersonate-Group line per group, so the API server sees each group", async () => {
     const { KubeConfig } = await import("@kubernetes/client-node");
     const { kubeRequest } = await import("@/lib/k8s/kube-request");
-    const { impersonationHeaders } = await import("@/lib/auth/permissions-service");
+    const { impersonationHeaders } = await import("@/lib/services/session");
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(sim.kubeconfigPath);
     kubeConfig.setCurrentContext("prod");

@@ -1,10 +1,14 @@
+import { RolloutActionGuard } from "@/lib/actions/action-guard";
+import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
-import { getDb } from "@/lib/db/client";
+import { createDbClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
@@ -51,6 +55,8 @@ let config: RollscopeConfig;
 let promApp: AppContext;
 let scrapeApp: AppContext;
 let measuredAt = 0;
+let db: PrismaClient;
+let repos: Repositories;
 
 function pluginSettings(window: string) {
   return {
@@ -97,7 +103,7 @@ function findHealth(views: readonly PluginHealthView[], cluster: string, plugin:
 async function waitForRecordedRoutingError(cluster: string, messagePart: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = await getDb().rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
+    const found = await db.rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
     if (found) return;
     if (Date.now() > deadline) throw new Error(`no TrafficRoutingError event (${messagePart}) recorded for ${cluster} within ${timeoutMs} ms of the run`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -129,24 +135,29 @@ beforeAll(async () => {
     metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
   });
   fleet = new Fleet(config);
-  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 });
+  db = createDbClient();
+  repos = createRepositories(db);
+  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 }, repos);
   await recorder.start(fleet);
   // The scraper serves the scrape mode: it ignores clusters with a Prometheus, so hand it a Prometheus-less view.
   const scrapeConfig = { ...config, clusters: config.clusters.map(({ prometheus: _p, ...rest }) => rest) };
-  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) });
+  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) }, repos.metricSamples, (cluster) =>
+    listScrapeFamilies(scrapeConfig, cluster),
+  );
   scraper.start();
 
   const sources = new Map<string, { prom: MetricsSource; scrape: MetricsSource }>();
   for (const cluster of config.clusters) {
     sources.set(cluster.name, {
       prom: createPrometheusSource(cluster.prometheus!),
-      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }),
+      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }, repos.metricSamples),
     });
   }
   const now = () => measuredAt;
   const deltaLog = new DeltaLog(fleet);
-  promApp = { config, fleet, deltaLog, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
-  scrapeApp = { config, fleet, deltaLog, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
+  const actionGuard = new RolloutActionGuard();
+  promApp = { config, fleet, repos, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
+  scrapeApp = { config, fleet, repos, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);

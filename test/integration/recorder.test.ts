@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config/load-config";
-import { getDb } from "@/lib/db/client";
+import { createDbClient } from "@/lib/db/client";
+import type { PrismaClient } from "@/lib/db/generated/client";
+import { createRepositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { Recorder } from "@/lib/recorder/recorder";
 import { sampleSignature } from "@/lib/recorder/sample";
@@ -18,6 +20,7 @@ const TEST_ROLLOUTS = ["rec-a", "rec-b", "rec-c"];
 let sim: SimulationHandle;
 let fleet: Fleet;
 let recorder: Recorder;
+let db: PrismaClient;
 const startRv = new Map<string, number>();
 
 function tickAll(times: number): void {
@@ -77,7 +80,8 @@ beforeAll(async () => {
   tickAll(5);
   const config = parseConfig(buildRollscopeConfig(sim.kubeconfigPath, sim.clusters), "test");
   fleet = new Fleet(config);
-  recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 50 });
+  db = createDbClient();
+  recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 50 }, createRepositories(db));
   await recorder.start(fleet);
   await waitForCatchUp();
   for (const c of sim.clusters) startRv.set(c.name, Number(c.store.resourceVersion));
@@ -133,7 +137,7 @@ describe("recorder under watch faults", () => {
 
   it("lost no transition of the simulator's log and stored no unchanged state twice", async () => {
     await recorder.flush();
-    const rows = await getDb().rolloutSample.findMany({ orderBy: { id: "asc" } });
+    const rows = await db.rolloutSample.findMany({ orderBy: { id: "asc" } });
     const { compared, lost } = findLostTransitions(
       sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! })),
       rows,

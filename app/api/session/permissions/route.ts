@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { getRolloutPermissions } from "@/lib/actions/service";
 import { withRoute } from "@/lib/http/route";
+import { getAppContext } from "@/lib/server/app-context";
+import { getRolloutPermissions } from "@/lib/services/session";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +9,6 @@ const querySchema = z.strictObject({ cluster: z.string().min(1), namespace: z.st
 
 /** What the current user may do to one Rollout, as the cluster's RBAC (or the role mapping) says. */
 export const GET = withRoute(async (request, { user }) => {
-  const target = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getRolloutPermissions(target, user));
+  const rollout = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  return Response.json(await getRolloutPermissions(getAppContext(), { rollout, user }));
 });

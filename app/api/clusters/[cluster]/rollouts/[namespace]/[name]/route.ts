@@ -1,10 +1,9 @@
 import { withRoute } from "@/lib/http/route";
-import { getRolloutDetailOrThrow } from "@/lib/rollouts/detail-service";
+import { getAppContext } from "@/lib/server/app-context";
+import { getRolloutDetailOrThrow } from "@/lib/services/rollout-detail";
 
 export const dynamic = "force-dynamic";
 
 type Params = { cluster: string; namespace: string; name: string };
 
-export const GET = withRoute<Params>(async (_request, { params }) =>
-  Response.json(await getRolloutDetailOrThrow(params.cluster, params.namespace, params.name)),
-);
+export const GET = withRoute<Params>(async (_request, { params }) => Response.json(await getRolloutDetailOrThrow(getAppContext(), params)));

@@ -1,18 +1,70 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { AuthorizationConfig } from "@/lib/config/schema";
-import { reviewAccess, type AccessSubject } from "./access-review";
-import { resolveMappedRole, usesImpersonation } from "./role-mapping";
+import type { RolloutAction } from "@/lib/actions/schema";
+import { reviewAccess, type AccessSubject } from "@/lib/auth/access-review";
+import { cookieName, parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
+import { CSRF_COOKIE, issueCsrfToken, isValidCsrfToken } from "@/lib/auth/csrf";
+import { wantsSecureCookies } from "@/lib/auth/oidc";
+import { csrfBinding } from "@/lib/auth/resolve-user";
+import { resolveMappedRole, usesImpersonation } from "@/lib/auth/role-mapping";
 import {
   combineAccess,
   describeAccess,
   ROLLOUT_ACCESS,
   rolloutAccessAttributes,
   uniformPermissions,
+  type ActionPermission,
   type RolloutAccess,
   type RolloutPermissions,
-} from "./rollout-access";
-import type { AuthUser } from "./types";
+} from "@/lib/auth/rollout-access";
+import { authSettingsOf } from "@/lib/auth/settings";
+import type { AuthMode, AuthUser } from "@/lib/auth/types";
+import type { AuthorizationConfig } from "@/lib/config/schema";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { AppContext } from "@/lib/server/app-context";
+import { rolloutOrThrow } from "./rollout-lookup";
+
+/** GET /api/session: who the browser is, and the CSRF token its state-changing requests must send. */
+export interface SessionView {
+  mode: AuthMode;
+  /** null when not signed in (modes proxy and oidc). In mode none: the kubeconfig identity. */
+  user: { name: string; groups: string[] } | null;
+  readOnly: boolean;
+  /** Where to send a signed-out browser; null when there is no sign-in page (modes none and proxy). */
+  signInUrl: string | null;
+  /** One line for the header, e.g. "No sign-in: actions run as the dashboard's kubeconfig identity". */
+  identityNote: string;
+  csrfToken: string;
+}
+
+function identityNote(mode: AuthMode, user: AuthUser | null): string {
+  if (mode === "none") return "No sign-in: actions run as the dashboard's kubeconfig identity";
+  if (!user) return mode === "proxy" ? "Not signed in: open Rollscope through the sign-in proxy" : "Not signed in";
+  return `Signed in as ${user.name}${mode === "proxy" ? " (via the sign-in proxy)" : ""}`;
+}
+
+/** The session view plus the CSRF cookie to set; an existing valid token is kept so open tabs keep working. */
+export function getSessionView(app: AppContext, { request, user }: { request: Request; user: AuthUser | null }): { view: SessionView; cookies: string[] } {
+  const settings = authSettingsOf(app.config);
+  const binding = csrfBinding(user);
+  const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE);
+  const reuse = existing !== undefined && isValidCsrfToken(settings.keys.csrfKey, binding, existing, existing);
+  const csrfToken = reuse ? existing : issueCsrfToken(settings.keys.csrfKey, binding);
+  const secure = wantsSecureCookies(settings, request);
+  const cookies = reuse ? [] : [serializeCookie(cookieName(CSRF_COOKIE, secure), csrfToken, { secure, sameSite: "Strict", maxAge: settings.config.sessionTtlHours * 3600 })];
+  const mode = settings.config.mode;
+  return {
+    view: {
+      mode,
+      user: user ? { name: user.name, groups: [...user.groups] } : null,
+      readOnly: settings.rollscope.readOnly,
+      signInUrl: mode === "oidc" ? "/signin" : null,
+      identityNote: identityNote(mode, user),
+      csrfToken,
+    },
+    cookies,
+  };
+}
 
 export interface ImpersonationTarget {
   readonly user: string;
@@ -27,11 +79,8 @@ export interface RolloutAuthorization {
   readonly actingAs: string;
 }
 
-export interface RolloutTarget {
-  readonly cluster: string;
+interface RolloutTarget extends RolloutRef {
   readonly kubeConfig: KubeConfig;
-  readonly namespace: string;
-  readonly name: string;
 }
 
 function errorText(err: unknown): string {
@@ -96,7 +145,9 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
  * user and groups (actions are then sent impersonated, so the API server checks again); otherwise the configured
  * role mapping, bounded by what the dashboard itself may do. A failed review denies, with the error as the reason.
  */
-export async function authorizeRolloutActions(target: RolloutTarget, user: AuthUser, authorization: AuthorizationConfig): Promise<RolloutAuthorization> {
+export async function authorizeRolloutActions(app: AppContext, { rollout, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutAuthorization> {
+  const authorization = app.config.authorization;
+  const target: RolloutTarget = { ...rollout, kubeConfig: app.fleet.clusterOrThrow(rollout.cluster).clients.kubeConfig };
   try {
     if (user.via === "none") {
       return await asDashboard(target, "The dashboard's kubeconfig identity", "No sign-in: actions run as the dashboard's kubeconfig identity");
@@ -114,4 +165,14 @@ export async function authorizeRolloutActions(target: RolloutTarget, user: AuthU
 export function impersonationHeaders(target: ImpersonationTarget | null): Record<string, string | readonly string[]> {
   if (!target) return {};
   return target.groups.length > 0 ? { "Impersonate-User": target.user, "Impersonate-Group": target.groups } : { "Impersonate-User": target.user };
+}
+
+/** What the user may do to one Rollout (RBAC or role mapping only, not the Rollout's state). */
+export async function getRolloutPermissions(
+  app: AppContext,
+  { rollout, user }: { rollout: RolloutRef; user: AuthUser },
+): Promise<{ readOnly: boolean; actingAs: string; permissions: Record<RolloutAction, ActionPermission> }> {
+  rolloutOrThrow(app.fleet.clusterOrThrow(rollout.cluster), rollout.namespace, rollout.name);
+  const authorization = await authorizeRolloutActions(app, { rollout, user });
+  return { readOnly: app.config.readOnly, actingAs: authorization.actingAs, permissions: { ...authorization.permissions } };
 }

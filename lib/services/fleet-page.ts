@@ -1,9 +1,8 @@
 import "server-only";
-import { getFleet } from "@/lib/fleet/fleet";
-import { getDeltaLog } from "@/lib/live/delta-log";
-import { getAuthSettings } from "@/lib/auth/settings";
 import { buildFleetPage, type FleetPage, type FleetPageRequest, type InitialFleetPage } from "@/lib/overview/fleet-page";
 import { PAGE_SIZE, parseFleetView, serializeFleetView } from "@/lib/overview/fleet-query";
+import type { DeltaLog } from "@/lib/live/delta-log";
+import type { AppContext } from "@/lib/server/app-context";
 
 /**
  * How long a computed page may be served again to other requests for the same view. Sorting and filtering 5,000 rows
@@ -20,14 +19,18 @@ interface SharedPage {
   json?: string;
 }
 
-const shared = new Map<string, SharedPage>();
+/** Shared pages per delta log, so a context of its own (a test's) never sees another's rows. */
+const sharedByLog = new WeakMap<DeltaLog, Map<string, SharedPage>>();
 
-function sharedFleetPage(request: FleetPageRequest, now: number): SharedPage {
-  const log = getDeltaLog();
+function sharedFleetPage(app: AppContext, request: FleetPageRequest): SharedPage {
+  const log = app.deltaLog;
+  let shared = sharedByLog.get(log);
+  if (!shared) sharedByLog.set(log, (shared = new Map()));
+  const now = app.now();
   const key = JSON.stringify(request);
   const hit = shared.get(key);
   if (hit && (hit.page.seq === log.lastSeq || now - hit.at < SHARE_MS)) return hit;
-  const entry: SharedPage = { page: buildFleetPage(log.rows(), getFleet().clusterStates(), request, log.lastSeq), at: now };
+  const entry: SharedPage = { page: buildFleetPage(log.rows(), app.fleet.clusterStates(), request, log.lastSeq), at: now };
   shared.delete(key);
   shared.set(key, entry);
   if (shared.size > MAX_SHARED) shared.delete(shared.keys().next().value!);
@@ -35,13 +38,13 @@ function sharedFleetPage(request: FleetPageRequest, now: number): SharedPage {
 }
 
 /** One page of the fleet overview, from the rows the live log keeps current (no cluster round trip). */
-export function listFleetPage(request: FleetPageRequest, now = Date.now()): FleetPage {
-  return sharedFleetPage(request, now).page;
+export function listFleetPage(app: AppContext, request: FleetPageRequest): FleetPage {
+  return sharedFleetPage(app, request).page;
 }
 
 /** The same page as JSON text, serialized once however many requests share it. */
-export function listFleetPageJson(request: FleetPageRequest, now = Date.now()): string {
-  const entry = sharedFleetPage(request, now);
+export function listFleetPageJson(app: AppContext, request: FleetPageRequest): string {
+  const entry = sharedFleetPage(app, request);
   return (entry.json ??= JSON.stringify(entry.page));
 }
 
@@ -50,14 +53,14 @@ export function listFleetPageJson(request: FleetPageRequest, now = Date.now()): 
  * (auth mode `none`), where `/api/rollouts` answers anyone who reaches the server anyway; with sign-in the browser
  * asks the API, which checks the user. Anything that fails here falls back to that request.
  */
-export function loadInitialFleetPage(search: Record<string, string | string[] | undefined>): InitialFleetPage | null {
+export function loadInitialFleetPage(app: AppContext, search: Record<string, string | string[] | undefined>): InitialFleetPage | null {
   try {
-    if (getAuthSettings().config.mode !== "none") return null;
+    if (app.config.auth.mode !== "none") return null;
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
     const view = parseFleetView(params);
-    const renderedAt = Math.floor(Date.now() / 1000) * 1000;
-    return { query: serializeFleetView(view), page: listFleetPage({ ...view, pageSize: PAGE_SIZE }), renderedAt };
+    const renderedAt = Math.floor(app.now() / 1000) * 1000;
+    return { query: serializeFleetView(view), page: listFleetPage(app, { ...view, pageSize: PAGE_SIZE }), renderedAt };
   } catch (err) {
     console.error("overview: could not render the first page on the server", err);
     return null;

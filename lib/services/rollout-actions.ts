@@ -1,31 +1,27 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "@/lib/auth/permissions-service";
+import { deriveActionAvailability, type ActionAvailability } from "@/lib/actions/availability";
+import { describeActionEffect } from "@/lib/actions/effect";
+import { deriveActionEffectState } from "@/lib/actions/effect-state";
+import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
+import { fingerprintRollout } from "@/lib/actions/rollout-fingerprint";
+import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "@/lib/actions/run-action-plan";
+import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
+import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
+import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
 import type { AuthUser } from "@/lib/auth/types";
-import { appendAuditEntry } from "@/lib/audit/service";
-import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
-import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import { getFleet } from "@/lib/fleet/fleet";
-import type { FleetRollout } from "@/lib/fleet/types";
 import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
+import { kubeErrorToApiError, kubeStatusOf } from "@/lib/errors/kube-errors";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import type { FleetRollout } from "@/lib/fleet/types";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
-import { kubeErrorToApiError } from "@/lib/errors/kube-errors";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
-import { deriveActionAvailability, type ActionAvailability } from "./availability";
-import { describeActionEffect } from "./effect";
-import { deriveActionEffectState } from "./effect-state";
-import { planActionRequests, type KubeRequest } from "./plan";
-import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "./run-action-plan";
-import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "./schema";
-import { fingerprintRollout } from "./rollout-fingerprint";
-import { describeStaleness, observeRollout, STALE_MESSAGE } from "./staleness";
-
-export interface RolloutActionTarget {
-  cluster: string;
-  namespace: string;
-  name: string;
-}
+import type { AppContext } from "@/lib/server/app-context";
+import { appendAuditEntry } from "./audit-log";
+import { rolloutOrThrow } from "./rollout-lookup";
+import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
 
 export interface RolloutActionOption {
   /** State allows it, the user may do it, and the dashboard is not read-only. */
@@ -76,19 +72,6 @@ export interface ActionRequestContext {
 
 const READ_ONLY_REASON = "Rollscope is in read-only mode: actions are disabled";
 
-function clusterOrThrow(cluster: string): ClusterWatcher {
-  const watcher = getFleet().cluster(cluster);
-  if (!watcher) throw new ApiError("not_found", `no cluster named "${cluster}" is configured`);
-  return watcher;
-}
-
-function rolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): { view: FleetRollout; raw: RolloutResource } {
-  const view = watcher.rollout(namespace, name);
-  const parsed = parseRollout(watcher.rawRollout(namespace, name));
-  if (!view || !parsed.ok) throw new ApiError("not_found", `Rollout ${namespace}/${name} not found in cluster ${watcher.name}`);
-  return { view, raw: parsed.rollout };
-}
-
 function isProduction(watcher: ClusterWatcher): boolean {
   return /^prod(uction)?$/i.test(watcher.config.label ?? "");
 }
@@ -123,12 +106,12 @@ function combine(availability: ActionAvailability, permission: ActionPermission 
 }
 
 /** The buttons for one Rollout: state (as upstream allows), the user's permission, the effect and the plan. */
-export async function getRolloutActionsView(target: RolloutActionTarget, user: AuthUser, now = new Date()): Promise<RolloutActionsView> {
-  const fleet = getFleet();
-  const watcher = clusterOrThrow(target.cluster);
+export async function getRolloutActionsView(app: AppContext, { rollout: target, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutActionsView> {
+  const watcher = app.fleet.clusterOrThrow(target.cluster);
   const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
-  const readOnly = fleet.config.readOnly;
-  const authorization = readOnly ? null : await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, user, fleet.config.authorization);
+  const readOnly = app.config.readOnly;
+  const now = new Date(app.now());
+  const authorization = readOnly ? null : await authorizeRolloutActions(app, { rollout: target, user });
   const availability = deriveActionAvailability(raw, { phase: view.phase });
   const effectState = deriveActionEffectState(raw, { strategy: view.strategy, requestedPercent: view.requestedWeight?.percent ?? null, maxTrafficWeight: view.maxTrafficWeight });
   const production = isProduction(watcher);
@@ -145,7 +128,9 @@ export async function getRolloutActionsView(target: RolloutActionTarget, user: A
   ) as Record<RolloutAction, RolloutActionOption>;
   const observed = { ...observeRollout(raw), fingerprint: fingerprintToken(raw) };
   return {
-    ...target,
+    cluster: target.cluster,
+    namespace: target.namespace,
+    name: target.name,
     readOnly,
     actingAs: readOnly ? READ_ONLY_REASON : (authorization?.actingAs ?? ""),
     production,
@@ -181,40 +166,6 @@ function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutco
   return { outcome: "error", apiError: new ApiError("internal", `internal error (request ${requestId})`) };
 }
 
-const globalForActions = globalThis as unknown as {
-  rollscopeActionLocks?: Map<string, Promise<unknown>>;
-  rollscopeActedVersions?: Map<string, Set<string>>;
-};
-const locks = (globalForActions.rollscopeActionLocks ??= new Map());
-/** Per Rollout, resourceVersions an action of this process has already changed (the watch may not show it yet). */
-const actedVersions = (globalForActions.rollscopeActedVersions ??= new Map());
-const ACTED_PER_ROLLOUT = 50;
-
-/** Keeps the newest entries only: Maps and Sets iterate in insertion order. */
-function trim<T>(collection: Map<string, T> | Set<string>): void {
-  if (collection.size > ACTED_PER_ROLLOUT) collection.delete(collection.keys().next().value as string);
-}
-
-function rememberActed(key: string, version: string): void {
-  const versions = actedVersions.get(key) ?? new Set<string>();
-  versions.add(version);
-  trim(versions);
-  actedVersions.set(key, versions);
-}
-
-/** Runs actions on one Rollout one at a time, so two clicks are checked against each other's result. */
-async function withRolloutLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve();
-  const run = previous.then(fn, fn);
-  const settled = run.catch(() => undefined);
-  locks.set(key, settled);
-  try {
-    return await run;
-  } finally {
-    if (locks.get(key) === settled) locks.delete(key);
-  }
-}
-
 /** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
 function fingerprintToken(rollout: RolloutResource): string {
   return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
@@ -225,15 +176,14 @@ function fingerprintToken(rollout: RolloutResource): string {
  * resourceVersion or a later one with the fingerprint the user's view carried. A version this process already acted
  * on (on either side) is stale: the watch may simply not have delivered the change yet.
  */
-function checkFresh(key: string, expected: ActionExpectation, current: RolloutResource): void {
+function checkFresh(app: AppContext, key: string, expected: ActionExpectation, current: RolloutResource): void {
   const moved = describeStaleness({ revision: expected.revision, stepIndex: expected.stepIndex }, observeRollout(current));
   if (moved) throw refuse("stale", "stale", `${STALE_MESSAGE} (${moved})`);
   const currentVersion = current.metadata.resourceVersion ?? null;
-  const acted = actedVersions.get(key);
-  if (expected.resourceVersion && acted?.has(expected.resourceVersion)) {
+  if (expected.resourceVersion && app.actionGuard.hasActed(key, expected.resourceVersion)) {
     throw refuse("stale", "stale", `${STALE_MESSAGE} (an action was already applied to resourceVersion ${expected.resourceVersion})`);
   }
-  if (currentVersion && acted?.has(currentVersion)) {
+  if (currentVersion && app.actionGuard.hasActed(key, currentVersion)) {
     throw refuse("stale", "stale", `${STALE_MESSAGE} (an action on resourceVersion ${currentVersion} is still being applied)`);
   }
   if (expected.resourceVersion && expected.resourceVersion !== currentVersion) {
@@ -244,7 +194,7 @@ function checkFresh(key: string, expected: ActionExpectation, current: RolloutRe
   }
 }
 
-function kubeClient(watcher: ClusterWatcher, target: RolloutActionTarget, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
+function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
   const headers = impersonationHeaders(impersonate);
   const path = rolloutPath(target.namespace, target.name);
   let lastResourceVersion: string | undefined;
@@ -265,31 +215,32 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutActionTarget, impers
       });
       lastResourceVersion = updated.metadata?.resourceVersion ?? lastResourceVersion;
     },
-    isNotFound: (error) => error instanceof KubeApiError && error.code === 404,
+    isNotFound: (error) => kubeStatusOf(error) === 404,
   };
   return { client, lastResourceVersion: () => lastResourceVersion };
 }
 
 async function executeAction(
+  app: AppContext,
   watcher: ClusterWatcher,
-  target: RolloutActionTarget,
+  target: RolloutRef,
   request: RolloutActionRequest,
   authorization: RolloutAuthorization,
 ): Promise<SentKubeRequest[]> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
-  return withRolloutLock(key, async () => {
+  return app.actionGuard.runExclusive(key, async () => {
     const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
-    checkFresh(key, request.expected, raw);
+    checkFresh(app, key, request.expected, raw);
     const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
     if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
-    const plan = planActionRequests(request.action, raw, new Date());
+    const plan = planActionRequests(request.action, raw, new Date(app.now()));
     // Upstream's promote GETs first; its answer is the freshest state there is, so the expectation is checked again.
-    const { client, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(key, request.expected, fresh));
+    const { client, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
     const sent = await runActionPlan(plan, client);
     const after = lastResourceVersion();
     if (after && after !== raw.metadata.resourceVersion) {
-      if (request.expected.resourceVersion) rememberActed(key, request.expected.resourceVersion);
-      if (raw.metadata.resourceVersion) rememberActed(key, raw.metadata.resourceVersion);
+      if (request.expected.resourceVersion) app.actionGuard.rememberActed(key, request.expected.resourceVersion);
+      if (raw.metadata.resourceVersion) app.actionGuard.rememberActed(key, raw.metadata.resourceVersion);
     }
     return [...sent];
   });
@@ -306,53 +257,44 @@ function summarize(sent: readonly SentKubeRequest[]): string {
  * happens: read-only mode and missing permission are `denied`, a Rollout that moved on since the user looked is
  * `stale`, an action the state does not allow is `conflict`, a cluster or internal failure is `error`.
  */
-export async function runRolloutAction(target: RolloutActionTarget, request: RolloutActionRequest, ctx: ActionRequestContext): Promise<RolloutActionResult> {
+export async function runRolloutAction(
+  app: AppContext,
+  { rollout: target, request, caller }: { rollout: RolloutRef; request: RolloutActionRequest; caller: ActionRequestContext },
+): Promise<RolloutActionResult> {
   const audit = {
-    user: ctx.user.name,
-    groups: ctx.user.groups,
-    ...target,
+    user: caller.user.name,
+    groups: caller.user.groups,
+    cluster: target.cluster,
+    namespace: target.namespace,
     rollout: target.name,
     action: request.action,
-    requestId: ctx.requestId,
-    clientAddress: ctx.clientAddress,
+    requestId: caller.requestId,
+    clientAddress: caller.clientAddress,
   };
   let before: AuditBefore | null = null;
   let sent: SentKubeRequest[];
   try {
-    const fleet = getFleet();
-    if (fleet.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
-    const watcher = clusterOrThrow(target.cluster);
+    if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
+    const watcher = app.fleet.clusterOrThrow(target.cluster);
     const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
     before = toAuditBefore(view);
     if (!request.expected.resourceVersion) {
       throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");
     }
-    const authorization = await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, ctx.user, fleet.config.authorization);
+    const authorization = await authorizeRolloutActions(app, { rollout: target, user: caller.user });
     const permission = authorization.permissions[request.action];
     if (!permission.allowed) throw refuse("denied", "forbidden", permission.reason ?? "not allowed");
-    sent = await executeAction(watcher, target, request, authorization);
+    sent = await executeAction(app, watcher, target, request, authorization);
   } catch (err) {
-    const { outcome, apiError } = classifyFailure(err, ctx.requestId);
-    await appendAuditEntry({ ...audit, before, outcome, message: apiError.message }).catch(() => undefined);
+    const { outcome, apiError } = classifyFailure(err, caller.requestId);
+    await appendAuditEntry(app, { ...audit, before, outcome, message: apiError.message }).catch(() => undefined);
     throw apiError;
   }
   const message = summarize(sent);
   try {
-    await appendAuditEntry({ ...audit, before, outcome: "done", message });
+    await appendAuditEntry(app, { ...audit, before, outcome: "done", message });
   } catch {
-    throw new ApiError("internal", `the action was sent, but writing the audit log failed (request ${ctx.requestId})`);
+    throw new ApiError("internal", `the action was sent, but writing the audit log failed (request ${caller.requestId})`);
   }
   return { action: request.action, outcome: "done", message, requests: sent };
-}
-
-/** What the user may do to one Rollout (RBAC or role mapping only, not the Rollout's state). */
-export async function getRolloutPermissions(
-  target: RolloutActionTarget,
-  user: AuthUser,
-): Promise<{ readOnly: boolean; actingAs: string; permissions: Record<RolloutAction, ActionPermission> }> {
-  const fleet = getFleet();
-  const watcher = clusterOrThrow(target.cluster);
-  rolloutOrThrow(watcher, target.namespace, target.name);
-  const authorization = await authorizeRolloutActions({ ...target, kubeConfig: watcher.clients.kubeConfig }, user, fleet.config.authorization);
-  return { readOnly: fleet.config.readOnly, actingAs: authorization.actingAs, permissions: { ...authorization.permissions } };
 }

@@ -1,0 +1,95 @@
+import "server-only";
+import { AuditBefore, type AuditEntryView, type AuditQuery, type AuditRecord } from "@/lib/audit/schema";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { Prisma, PrismaClient } from "./generated/client";
+
+/** Which entries to read: the audit page's filters and `before` cursor. */
+export type AuditFilter = Omit<AuditQuery, "limit">;
+
+/** An action that went through on a Rollout, for its chart markers. */
+export interface DoneAction {
+  at: Date;
+  action: string;
+  user: string;
+}
+
+/** The append-only audit log (table AuditEntry): nothing in the app updates or deletes its rows. */
+export interface AuditEntryRepository {
+  append(record: AuditRecord): Promise<void>;
+  /** Matching entries, newest first. */
+  list(filter: AuditFilter, limit: number): Promise<AuditEntryView[]>;
+  /** The actions that went through on one Rollout since `from`, oldest first. */
+  listDone(rollout: RolloutRef, from: Date, limit: number): Promise<DoneAction[]>;
+}
+
+type AuditRow = Prisma.AuditEntryGetPayload<object>;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function toView(row: AuditRow): AuditEntryView {
+  const groups = parseJson(row.groups);
+  const before = AuditBefore.safeParse(parseJson(row.before));
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    user: row.user,
+    groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === "string") : [],
+    cluster: row.cluster,
+    namespace: row.namespace,
+    rollout: row.rollout,
+    action: row.action,
+    before: before.success ? before.data : null,
+    outcome: row.outcome,
+    message: row.message,
+    requestId: row.requestId,
+    clientAddress: row.clientAddress,
+  };
+}
+
+function toWhere(filter: AuditFilter): Prisma.AuditEntryWhereInput {
+  const at: Prisma.DateTimeFilter = {};
+  if (filter.from) at.gte = new Date(filter.from);
+  if (filter.to) at.lte = new Date(filter.to);
+  return {
+    ...(filter.cluster ? { cluster: filter.cluster } : {}),
+    ...(filter.namespace ? { namespace: filter.namespace } : {}),
+    ...(filter.rollout ? { rollout: filter.rollout } : {}),
+    ...(filter.user ? { user: { contains: filter.user } } : {}),
+    ...(filter.action ? { action: filter.action } : {}),
+    ...(filter.outcome ? { outcome: filter.outcome } : {}),
+    ...(filter.from || filter.to ? { at } : {}),
+    ...(filter.before ? { id: { lt: filter.before } } : {}),
+  };
+}
+
+export function createAuditEntryRepository(db: PrismaClient): AuditEntryRepository {
+  return {
+    async append(record) {
+      // Field by field: a record may carry more than the table has (a caller's spread request context).
+      const { user, cluster, namespace, rollout, action, outcome, message, requestId, clientAddress } = record;
+      const groups = JSON.stringify(record.groups);
+      const before = JSON.stringify(record.before);
+      await db.auditEntry.create({ data: { user, groups, cluster, namespace, rollout, action, before, outcome, message, requestId, clientAddress } });
+    },
+
+    async list(filter, limit) {
+      const rows = await db.auditEntry.findMany({ where: toWhere(filter), orderBy: { id: "desc" }, take: limit });
+      return rows.map(toView);
+    },
+
+    listDone({ cluster, namespace, name }, from, limit) {
+      return db.auditEntry.findMany({
+        where: { cluster, namespace, rollout: name, outcome: "done", at: { gte: from } },
+        orderBy: { at: "asc" },
+        take: limit,
+        select: { at: true, action: true, user: true },
+      });
+    },
+  };
+}

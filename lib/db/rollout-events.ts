@@ -1,0 +1,61 @@
+import "server-only";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { PrismaClient } from "./generated/client";
+import type { PendingWrite } from "./pending-write";
+import { jsonRows, sqliteDateTime } from "./sqlite-json-rows";
+
+/** A Kubernetes Event involving a Rollout, as stored (kept beyond the cluster's event TTL). */
+export interface RolloutEventRow {
+  cluster: string;
+  namespace: string;
+  rollout: string;
+  eventUid: string;
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/** Rollout events (table RolloutEvent), written by the recorder only. */
+export interface RolloutEventRepository {
+  /** Stores each event, or updates count, last time and message of one seen before (same cluster and uid). */
+  upsertMany(events: readonly RolloutEventRow[]): PendingWrite;
+  /** A Rollout's most recent events, newest first. */
+  listForRollout(rollout: RolloutRef, limit: number): Promise<RolloutEventRow[]>;
+  /**
+   * A cluster's Warning events last seen since `from`, newest first: of the given Rollouts only, or of every
+   * Rollout when `rollouts` is null (the caller filters; a query of hundreds of OR terms is slower than that).
+   */
+  listWarnings(cluster: string, rollouts: readonly Omit<RolloutRef, "cluster">[] | null, from: Date, limit: number): Promise<RolloutEventRow[]>;
+  /** Deletes events last seen before `cutoff`; how many. */
+  deleteBefore(cutoff: Date): Promise<number>;
+}
+
+export function createRolloutEventRepository(db: PrismaClient): RolloutEventRepository {
+  return {
+    upsertMany(events) {
+      const rows = jsonRows(events.map((e) => [e.cluster, e.namespace, e.rollout, e.eventUid, e.type, e.reason, e.message, e.count, sqliteDateTime(e.firstAt), sqliteDateTime(e.lastAt)]));
+      // `WHERE true` is SQLite's required disambiguation between INSERT … SELECT and an ON CONFLICT clause.
+      return db.$executeRaw`
+        INSERT INTO "RolloutEvent" ("cluster", "namespace", "rollout", "eventUid", "type", "reason", "message", "count", "firstAt", "lastAt")
+        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
+        FROM json_each(${rows}) WHERE true ORDER BY key
+        ON CONFLICT ("cluster", "eventUid") DO UPDATE SET "count" = excluded."count", "lastAt" = excluded."lastAt", "message" = excluded."message"`;
+    },
+
+    listForRollout({ cluster, namespace, name }, limit) {
+      return db.rolloutEvent.findMany({ where: { cluster, namespace, rollout: name }, orderBy: { lastAt: "desc" }, take: limit });
+    },
+
+    listWarnings(cluster, rollouts, from, limit) {
+      const only = rollouts ? { OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })) } : {};
+      return db.rolloutEvent.findMany({ where: { cluster, type: "Warning", lastAt: { gte: from }, ...only }, orderBy: { lastAt: "desc" }, take: limit });
+    },
+
+    async deleteBefore(cutoff) {
+      return (await db.rolloutEvent.deleteMany({ where: { lastAt: { lt: cutoff } } })).count;
+    },
+  };
+}

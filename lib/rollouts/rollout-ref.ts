@@ -1,0 +1,6 @@
+/** Where a Rollout lives in the fleet. */
+export interface RolloutRef {
+  readonly cluster: string;
+  readonly namespace: string;
+  readonly name: string;
+}

@@ -1,0 +1,101 @@
+import "server-only";
+import type { RolloutEventRow } from "@/lib/db/rollout-events";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { getMeasuredTraffic } from "@/lib/services/measured-traffic";
+import { toAnalysisRunViews } from "@/lib/rollouts/analysis-runs";
+import type { EventView, HistoryRange, RolloutDetail, RolloutHistory } from "@/lib/rollouts/detail-types";
+import { parseKubeEvent } from "@/lib/rollouts/event-schema";
+import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints } from "@/lib/rollouts/history";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { AppContext } from "@/lib/server/app-context";
+import { listActionMarkers } from "./audit-log";
+import { rolloutNotFound } from "./rollout-lookup";
+
+const RANGE_MS: Record<HistoryRange, number> = {
+  "15m": 15 * 60_000,
+  "1h": 3_600_000,
+  "6h": 6 * 3_600_000,
+  "24h": 24 * 3_600_000,
+  "7d": 7 * 24 * 3_600_000,
+};
+
+const MAX_EVENTS = 100;
+
+function liveEvents(watcher: ClusterWatcher, namespace: string, name: string): EventView[] {
+  const views: EventView[] = [];
+  for (const obj of watcher.objects("events")) {
+    const parsed = parseKubeEvent(obj);
+    if (!parsed.ok) continue;
+    const e = parsed.event;
+    if (e.involvedObject.kind !== "Rollout" || e.involvedObject.name !== name || (e.involvedObject.namespace ?? e.metadata?.namespace) !== namespace) continue;
+    const last = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? new Date(0).toISOString();
+    views.push({
+      uid: e.metadata?.uid ?? `${e.metadata?.name}`,
+      type: e.type === "Warning" ? "Warning" : "Normal",
+      reason: e.reason ?? "",
+      message: e.message ?? "",
+      count: e.count ?? 1,
+      firstAt: e.firstTimestamp ?? e.eventTime ?? last,
+      lastAt: last,
+    });
+  }
+  return views;
+}
+
+function storedEventView(e: RolloutEventRow): EventView {
+  return {
+    uid: e.eventUid,
+    type: e.type === "Warning" ? "Warning" : "Normal",
+    reason: e.reason,
+    message: e.message,
+    count: e.count,
+    firstAt: e.firstAt.toISOString(),
+    lastAt: e.lastAt.toISOString(),
+  };
+}
+
+/** Events still in the cluster merged with those recorded earlier (the cluster's copy wins), newest first. */
+async function listRolloutEvents(app: AppContext, watcher: ClusterWatcher, rollout: RolloutRef): Promise<EventView[]> {
+  const live = liveEvents(watcher, rollout.namespace, rollout.name);
+  const stored = await app.repos.rolloutEvents.listForRollout(rollout, MAX_EVENTS);
+  const byUid = new Map<string, EventView>();
+  for (const e of stored) byUid.set(e.eventUid, storedEventView(e));
+  for (const e of live) byUid.set(e.uid, e);
+  return [...byUid.values()].sort((a, b) => b.lastAt.localeCompare(a.lastAt)).slice(0, MAX_EVENTS);
+}
+
+/** The Rollout's page: its live state, events, analysis runs and revisions; 404 when the watch does not show it. */
+export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutRef): Promise<RolloutDetail> {
+  const watcher = app.fleet.clusterOrThrow(rollout.cluster);
+  const view = watcher.rollout(rollout.namespace, rollout.name);
+  if (!view) throw rolloutNotFound(rollout);
+  const [events, samples] = await Promise.all([listRolloutEvents(app, watcher, rollout), app.repos.rolloutSamples.listForRollout(rollout)]);
+  return {
+    rollout: view,
+    cluster: watcher.state(),
+    events,
+    analysisRuns: toAnalysisRunViews(watcher.objects("analysisruns"), rollout.name),
+    revisions: deriveRevisionHistory(samples, view.steps.map((s) => s.label), new Date(app.now())),
+  };
+}
+
+/** The weight-shift chart over `range`: recorded points, derived and audited markers, and measured traffic. */
+export async function getRolloutHistory(app: AppContext, { range, ...rollout }: RolloutRef & { range: HistoryRange }): Promise<RolloutHistory> {
+  const { cluster, namespace, name } = rollout;
+  const view = app.fleet.clusterOrThrow(cluster).rollout(namespace, name);
+  const now = new Date(app.now());
+  const from = new Date(now.getTime() - RANGE_MS[range]);
+  const [samples, actionMarkers] = await Promise.all([app.repos.rolloutSamples.listForRollout(rollout, from), listActionMarkers(app, { ...rollout, from })]);
+  if (!view && samples.length === 0) throw rolloutNotFound(rollout);
+  const labels = view?.steps.map((s) => s.label) ?? [];
+  const markers = [...deriveTimelineMarkers(samples, labels).filter((m) => m.at >= from.toISOString()), ...actionMarkers];
+  return {
+    range,
+    from: from.toISOString(),
+    to: now.toISOString(),
+    points: toWeightPoints(samples),
+    // Audited actions ("promote by alice") sit beside the derived ones; a stable sort keeps same-instant order.
+    markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
+    measured: view ? await getMeasuredTraffic(app, { cluster, namespace, name, fromMs: from.getTime(), toMs: now.getTime() }) : null,
+  };
+}
