@@ -52,5 +52,5 @@ export default tseslint.config(
   },
   { files: layers.domain.map((f) => `lib/${f}/**/*.{ts,tsx}`), ignores: ["**/*.test.ts"], rules: domainRule },
   { files: layers.adapters.map((f) => `lib/${f}/**/*.{ts,tsx}`), rules: adapterRule },
-  { files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"], rules: browserRule },
+  { files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"], ignores: ["**/*.test.ts"], rules: browserRule },
 );

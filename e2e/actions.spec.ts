@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
-import type { SessionView } from "../lib/services/session";
+import type { SessionView } from "@/lib/contracts/session";
 import { startAppInstance, type AppInstance } from "./support/app-instance";
 import { createTestRollout, promoteTestRollout, requireEnv, TEST_STEPS } from "./support/fleet";
 

@@ -15,11 +15,6 @@ export interface RolloutActionsProps {
   cluster: string;
   namespace: string;
   name: string;
-  /**
-   * The Rollout as the page shows it (a `RolloutSummary` or `FleetRollout` fits). When its resourceVersion changes
-   * the options are fetched again, so the buttons and the confirmation text describe what the user sees.
-   */
-  rollout?: { resourceVersion: string | null } | null;
   /** `full` for the detail page; `compact` for a row of the attention queue. */
   variant?: "full" | "compact";
   /** Which buttons, in order. Default: all seven (full); promote, promote-full, abort, retry (compact). */
@@ -61,12 +56,11 @@ function errorText(error: unknown): string {
  * promote full and abort need the rollout's name typed. The request carries the state the dialog showed, so
  * the server refuses if the Rollout has moved on, and a second click while one is in flight does nothing.
  */
-export function RolloutActions({ cluster, namespace, name, rollout, variant = "full", actions, className }: RolloutActionsProps) {
+export function RolloutActions({ cluster, namespace, name, variant = "full", actions, className }: RolloutActionsProps) {
   const compact = variant === "compact";
   const shown = actions ?? (compact ? COMPACT_ACTIONS : ROLLOUT_ACTIONS);
-  // The attention queue's items come and go with a churning fleet: there the buttons follow the live stream's
-  // throttled refresh of the Rollout instead of a new request for every resourceVersion.
-  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name, compact ? null : rollout?.resourceVersion);
+  // Asked for again by the live stream when the state the options depend on changes, not per resourceVersion.
+  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name);
   const run = useRunRolloutAction(cluster, namespace, name);
   const [pending, setPending] = useState<Pending | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);

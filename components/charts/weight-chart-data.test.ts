@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { RolloutHistory, WeightPoint } from "@/lib/rollouts/detail-types";
-import { measuredNote, timeTicks, toWeightChartData } from "./weight-chart-data";
+import type { MeasuredTraffic, RolloutHistory, WeightPoint } from "@/lib/rollouts/detail-types";
+import { measuredNote, timeTicks, toWeightChartData as chartOf } from "./weight-chart-data";
+
+type HistoryWithMeasured = RolloutHistory & { measured: MeasuredTraffic | null };
+const toWeightChartData = (h: HistoryWithMeasured) => chartOf(h, h.measured);
 
 const point = (at: string, requested: number, canary: number, verified: boolean | null = true): WeightPoint => ({
   at,
@@ -13,7 +16,7 @@ const point = (at: string, requested: number, canary: number, verified: boolean 
   revision: "3",
 });
 
-const history = (overrides: Partial<RolloutHistory> = {}): RolloutHistory => ({
+const history = (overrides: Partial<HistoryWithMeasured> = {}): HistoryWithMeasured => ({
   range: "1h",
   from: "2026-08-18T09:00:00Z",
   to: "2026-08-18T10:00:00Z",

@@ -59,22 +59,22 @@ export function measuredNote(measured: MeasuredStatus): string | null {
 const parse = (iso: string) => Date.parse(iso);
 
 /**
- * Turns a RolloutHistory into chart rows. Weight points are step functions: the value holds until the next
+ * Turns a RolloutHistory and the measured traffic of the same range into chart rows. Weight points are step functions: the value holds until the next
  * point, so requested/applied are carried forward onto every timestamp (measured samples included) and onto the
  * end of the range. A point recorded before `from` (the state the window opened with) is moved to `from`.
  * Measured samples are not carried: a gap is a gap.
  */
-export function toWeightChartData(history: RolloutHistory): WeightChartData {
+export function toWeightChartData(history: RolloutHistory, measuredTraffic: MeasuredTraffic | null = null): WeightChartData {
   const from = parse(history.from);
   const to = parse(history.to);
   const weights = history.points
     .map((p) => ({ ...p, t: Math.max(from, parse(p.at)) }))
     .filter((p) => !Number.isNaN(p.t) && p.t <= to)
     .sort((a, b) => a.t - b.t);
-  const measured = describeMeasured(history.measured);
+  const measured = describeMeasured(measuredTraffic);
   const samples =
-    measured.status === "ok" && history.measured
-      ? history.measured.points
+    measured.status === "ok" && measuredTraffic
+      ? measuredTraffic.points
           .map((p) => ({ t: parse(p.at), value: p.canaryPercent }))
           .filter((p) => !Number.isNaN(p.t) && p.t >= from && p.t <= to)
       : [];

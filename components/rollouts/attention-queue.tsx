@@ -70,7 +70,7 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
           <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} className="ml-auto w-48" />
         </div>
       )}
-      <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} rollout={r} variant="compact" />
+      <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} variant="compact" />
     </li>
   );
 });

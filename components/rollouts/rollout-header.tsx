@@ -71,7 +71,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
           )}
         </div>
         <div data-slot="rollout-actions" className="ml-auto flex items-center gap-2">
-          <RolloutActions cluster={r.cluster} namespace={namespace} name={r.name} rollout={r} />
+          <RolloutActions cluster={r.cluster} namespace={namespace} name={r.name} />
         </div>
       </div>
 

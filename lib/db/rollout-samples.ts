@@ -1,5 +1,5 @@
 import "server-only";
-import type { RolloutSampleInput } from "@/lib/recorder/sample";
+import type { RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 import type { StoredSample } from "@/lib/rollouts/history";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { PrismaClient } from "./generated/client";

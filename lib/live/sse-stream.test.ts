@@ -51,7 +51,7 @@ describe("createFleetEventStream", () => {
     const { fleet, upsert } = fakeFleet();
     const log = new DeltaLog(fleet);
     upsert("checkout", 10);
-    const stream = createFleetEventStream(log, null, new AbortController().signal);
+    const stream = createFleetEventStream(log, { resumeFrom: null, signal: new AbortController().signal });
     setTimeout(() => upsert("checkout", 20), 10);
     const [snapshot, delta] = await readFrames(stream, 2);
     expect(snapshot).toMatchObject({ id: "1", event: "snapshot", data: { clusters: [], seq: 1 } });
@@ -63,7 +63,7 @@ describe("createFleetEventStream", () => {
     const { fleet, upsert } = fakeFleet();
     const log = new DeltaLog(fleet);
     for (const w of [10, 20, 30]) upsert("checkout", w);
-    const frames = await readFrames(createFleetEventStream(log, "1", new AbortController().signal), 2);
+    const frames = await readFrames(createFleetEventStream(log, { resumeFrom: 1, signal: new AbortController().signal }), 2);
     expect(frames.map((f) => [f.event, f.id])).toEqual([
       ["delta", "2"],
       ["delta", "3"],
@@ -73,7 +73,7 @@ describe("createFleetEventStream", () => {
   it("disconnects a client that stops reading instead of buffering the fleet for it", async () => {
     const { fleet, upsert } = fakeFleet();
     const log = new DeltaLog(fleet);
-    const stream = createFleetEventStream(log, null, new AbortController().signal, 15_000, 4_096);
+    const stream = createFleetEventStream(log, { resumeFrom: null, signal: new AbortController().signal, maxUnreadBytes: 4_096 });
     for (let i = 0; i < 400; i++) {
       upsert(`r${i}`, i);
       await new Promise((r) => setImmediate(r));
@@ -82,5 +82,33 @@ describe("createFleetEventStream", () => {
     await expect(async () => {
       for (;;) if ((await reader.read()).done) return;
     }).rejects.toThrow(/stopped reading/);
+  });
+
+  it("follows a focused Rollout with its whole view: when the stream opens and after each of its changes, not others'", async () => {
+    const { fleet, upsert } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    upsert("checkout", 10);
+    const views: string[] = [];
+    const stream = createFleetEventStream(log, {
+      resumeFrom: null,
+      signal: new AbortController().signal,
+      focus: new Set(["prod/shop/checkout"]),
+      focusedView: (key) => (views.push(key), { key, version: log.rows().find((r) => r.key === key)?.resourceVersion }),
+    });
+    setTimeout(() => {
+      upsert("cart", 11);
+      upsert("checkout", 20);
+    }, 10);
+    const frames = await readFrames(stream, 5);
+    expect(frames.map((f) => [f.event, f.id])).toEqual([
+      ["snapshot", "1"],
+      ["rollout", "1"],
+      ["delta", "2"],
+      ["delta", "3"],
+      ["rollout", "3"],
+    ]);
+    expect(frames[1].data).toEqual({ key: "prod/shop/checkout", version: "10" });
+    expect(frames[4].data).toEqual({ key: "prod/shop/checkout", version: "20" });
+    expect(views).toEqual(["prod/shop/checkout", "prod/shop/checkout"]);
   });
 });

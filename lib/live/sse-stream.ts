@@ -14,18 +14,31 @@ function frame(event: string, id: number, data: unknown): Uint8Array {
   return encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+export interface FleetEventStreamOptions {
+  /** Resume after this sequence number (Last-Event-ID or `since`); null for a snapshot first. */
+  resumeFrom: number | null;
+  signal: AbortSignal;
+  /** Keys (`cluster/namespace/name`) of the Rollouts whose whole view follows each of their deltas (`rollout` event). */
+  focus?: ReadonlySet<string>;
+  /** The `rollout` event of a focused key, read at send time. */
+  focusedView?: (key: string) => unknown;
+  heartbeatMs?: number;
+  maxUnreadBytes?: number;
+}
+
+function deltaKey(delta: SequencedDelta["delta"]): string | null {
+  return delta.type === "upsert" ? delta.rollout.key : delta.type === "delete" ? delta.key : null;
+}
+
 /**
- * An SSE body: a snapshot (or, after a reconnect with Last-Event-ID, only the missed deltas), then every delta,
- * batched per event-loop turn, with a comment heartbeat so proxies keep the connection open. A client that stops
- * reading is disconnected once `maxUnreadBytes` are waiting for it.
+ * An SSE body: a snapshot (or, when resuming, only the missed deltas), then every delta, batched per event-loop turn,
+ * with a comment heartbeat so proxies keep the connection open. A focused Rollout's whole view is sent when the
+ * stream opens and after each of its deltas. A client that stops reading is disconnected once `maxUnreadBytes` are
+ * waiting for it.
  */
-export function createFleetEventStream(
-  log: DeltaLog,
-  lastEventId: string | null,
-  signal: AbortSignal,
-  heartbeatMs = 15_000,
-  maxUnreadBytes = MAX_UNREAD_BYTES,
-): ReadableStream<Uint8Array> {
+export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamOptions): ReadableStream<Uint8Array> {
+  const { resumeFrom, signal, focus = new Set<string>(), focusedView, heartbeatMs = 15_000, maxUnreadBytes = MAX_UNREAD_BYTES } = options;
+  const focusedFrame = (key: string, id: number) => (focusedView ? frame("rollout", id, focusedView(key)) : null);
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   const cleanup = () => {
@@ -46,12 +59,15 @@ export function createFleetEventStream(
           cleanup();
         }
       };
-      const resumeFrom = lastEventId && /^\d+$/.test(lastEventId) ? Number(lastEventId) : null;
       const missed = resumeFrom === null ? null : log.since(resumeFrom);
       if (missed) {
         for (const d of missed) send(frame("delta", d.seq, d.delta));
       } else {
         send(frame("snapshot", log.lastSeq, log.snapshot()));
+      }
+      for (const key of focus) {
+        const focused = focusedFrame(key, log.lastSeq);
+        if (focused) send(focused);
       }
       let pending: SequencedDelta[] = [];
       unsubscribe = log.subscribe((d) => {
@@ -60,7 +76,18 @@ export function createFleetEventStream(
           setImmediate(() => {
             const batch = pending;
             pending = [];
-            send(encoder.encode(batch.map((b) => `id: ${b.seq}\nevent: delta\ndata: ${JSON.stringify(b.delta)}\n\n`).join("")));
+            const text = batch.map((b) => `id: ${b.seq}\nevent: delta\ndata: ${JSON.stringify(b.delta)}\n\n`).join("");
+            // The focused Rollouts' views follow the batch, once each, as they are now.
+            const focusedSeq = new Map<string, number>();
+            for (const b of batch) {
+              const key = deltaKey(b.delta);
+              if (key !== null && focus.has(key)) focusedSeq.set(key, b.seq);
+            }
+            send(encoder.encode(text));
+            for (const [key, seq] of focusedSeq) {
+              const focused = focusedFrame(key, seq);
+              if (focused) send(focused);
+            }
           });
         }
       });

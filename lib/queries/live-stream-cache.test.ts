@@ -1,15 +1,16 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeSummary } from "@/lib/overview/summary.test-helper";
-import type { ClusterStateView } from "@/lib/fleet/types";
-import type { RolloutDetail } from "@/lib/rollouts/detail-types";
+import type { ClusterDetailResponse, ClusterListResponse, ClusterStateView } from "@/lib/contracts/clusters";
+import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { RolloutDetail } from "@/lib/contracts/rollout-detail";
+import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
 import { buildFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
 import { DEFAULT_FLEET_VIEW } from "@/lib/overview/fleet-query";
-import { createThrottledInvalidate, writeLiveDeltas, writeLiveSnapshot } from "./live-stream-cache";
-import { queryKeys } from "./query-keys";
+import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
+import { createThrottledInvalidate, writeFocusedRollout, writeLiveDeltas, writeLiveSnapshot, type Invalidate } from "./live-stream-cache";
+import { queryKeys } from "./keys";
 import { recentDeltasOf } from "./recent-deltas";
-import type { ClusterDetailResponse } from "./use-cluster";
-import type { ClusterListResponse } from "./use-clusters";
 
 const clusterState = (name: string, connection: ClusterStateView["connection"] = "connected"): ClusterStateView => ({
   name,
@@ -61,11 +62,11 @@ describe("writeLiveSnapshot", () => {
 
   it("invalidates derived queries only on a resync", () => {
     const client = setup();
-    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), { rollout: {} });
+    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }), { rollout: {} });
     writeLiveSnapshot(client, { clusters: [], seq: 10 }, false);
-    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(false);
+    expect(isInvalidated(client, queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))).toBe(false);
     writeLiveSnapshot(client, { clusters: [], seq: 10 }, true);
-    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(true);
+    expect(isInvalidated(client, queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))).toBe(true);
   });
 });
 
@@ -88,40 +89,44 @@ describe("writeLiveDeltas", () => {
     expect(isInvalidated(client, pageKey)).toBe(true);
   });
 
-  it("invalidates the detail and every history range of the changed rollout only, and its cluster's counts", () => {
+  it("marks what the changed rollout's pages hold as stale without fetching (no detail is shown), and asks for its cluster's counts", () => {
     const client = setup();
-    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), {});
-    client.setQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "6h"), {});
-    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "cart"), {});
+    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }), {});
+    client.setQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "6h"), {});
+    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "cart" }), {});
     client.setQueryData(queryKeys.cluster("prod"), {});
     client.setQueryData(queryKeys.cluster("staging"), {});
     writeLiveDeltas(client, [{ type: "upsert", rollout: checkout }]);
-    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "checkout"))).toBe(true);
-    expect(isInvalidated(client, queryKeys.rolloutHistory("prod", "shop", "checkout", "6h"))).toBe(true);
-    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "cart"))).toBe(false);
+    expect(isInvalidated(client, queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))).toBe(true);
+    expect(isInvalidated(client, queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "6h"))).toBe(true);
+    expect(isInvalidated(client, queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "cart" }))).toBe(false);
     expect(isInvalidated(client, queryKeys.cluster("prod"))).toBe(true);
     expect(isInvalidated(client, queryKeys.cluster("staging"))).toBe(false);
   });
 
-  it("handles deletes by key", () => {
+  it("leaves a focused rollout's detail to its `rollout` events", () => {
     const client = setup();
-    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "cart"), {});
-    writeLiveDeltas(client, [{ type: "delete", key: cart.key }]);
-    expect(client.getQueryData<FleetPage>(pageKey)?.rows.map((r) => r.key)).toEqual([checkout.key]);
-    expect(isInvalidated(client, queryKeys.rolloutDetail("prod", "shop", "cart"))).toBe(true);
+    const ref = { cluster: "prod", namespace: "shop", name: "checkout" };
+    client.setQueryData(queryKeys.rolloutDetail(ref), {});
+    client.setQueryData(queryKeys.rolloutHistory(ref, "1h"), {});
+    const asked: string[] = [];
+    writeLiveDeltas(client, [{ type: "upsert", rollout: checkout }], (key) => void asked.push(JSON.stringify(key)), new Set([checkout.key]));
+    expect(isInvalidated(client, queryKeys.rolloutDetail(ref))).toBe(false);
+    expect(isInvalidated(client, queryKeys.rolloutHistory(ref, "1h"))).toBe(false);
+    expect(asked).not.toContain(JSON.stringify(queryKeys.rolloutDetail(ref)));
   });
 
   it("patches a cluster's state wherever a cached response holds it", () => {
     const client = setup();
     client.setQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"), { cluster: clusterState("prod"), phaseCounts: { Healthy: 2 } });
-    client.setQueryData(queryKeys.rolloutDetail("prod", "shop", "checkout"), { cluster: clusterState("prod") } as unknown as RolloutDetail);
-    client.setQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "1h"), { points: [] });
+    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }), { rollout: {}, cluster: clusterState("prod") } as unknown as RolloutDetail);
+    client.setQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "1h"), { points: [] });
     const down = clusterState("prod", "unreachable");
     writeLiveDeltas(client, [{ type: "cluster", cluster: down }]);
     expect(client.getQueryData<ClusterListResponse>(queryKeys.clusters())?.clusters.find((c) => c.name === "prod")).toEqual(down);
     expect(client.getQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"))).toEqual({ cluster: down, phaseCounts: { Healthy: 2 } });
-    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail("prod", "shop", "checkout"))?.cluster).toEqual(down);
-    expect(client.getQueryData(queryKeys.rolloutHistory("prod", "shop", "checkout", "1h"))).toEqual({ points: [] });
+    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))?.cluster).toEqual(down);
+    expect(client.getQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "1h"))).toEqual({ points: [] });
     expect(client.getQueryData<FleetPage>(pageKey)?.clusters.find((c) => c.name === "prod")).toEqual(down);
     expect(isInvalidated(client, pageKey)).toBe(false);
   });
@@ -133,7 +138,7 @@ describe("createThrottledInvalidate", () => {
   it("invalidates at once, then at most once per interval with a trailing call", () => {
     vi.useFakeTimers();
     const client = new QueryClient();
-    const key = queryKeys.rolloutDetail("prod", "shop", "checkout");
+    const key = queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" });
     const calls: number[] = [];
     const original = client.invalidateQueries.bind(client);
     client.invalidateQueries = ((...args: Parameters<QueryClient["invalidateQueries"]>) => {
@@ -175,5 +180,45 @@ describe("createThrottledInvalidate", () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(invalidations).toBe(1);
     dispose();
+  });
+});
+
+describe("writeFocusedRollout", () => {
+  const ref = { cluster: "prod", namespace: "shop", name: "checkout" };
+  const fixture = (mutate: (obj: { metadata: Record<string, unknown>; status: Record<string, unknown> }) => void = () => undefined) => {
+    const obj = structuredClone(readRolloutFixture("indefinite-pause")) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+    obj.metadata = { ...obj.metadata, name: "checkout", namespace: "shop" };
+    mutate(obj);
+    return buildFleetRollout("prod", obj, new Date("2026-08-18T09:00:00Z"));
+  };
+
+  function focusedSetup() {
+    const client = new QueryClient();
+    const before = fixture();
+    client.setQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref), { rollout: before, cluster: clusterState("prod"), events: [], analysisRuns: [], revisions: [] });
+    client.setQueryData(queryKeys.rolloutActions(ref), { expected: { fingerprint: "f1" } } as unknown as RolloutActionsView);
+    const asked: Array<{ key: string; intervalMs?: number }> = [];
+    const invalidate: Invalidate = (key, intervalMs) => void asked.push({ key: JSON.stringify(key), intervalMs });
+    return { client, before, asked, invalidate };
+  }
+
+  it("writes a live-only change into the detail with no request", () => {
+    const { client, asked, invalidate } = focusedSetup();
+    const after = fixture((obj) => (obj.status = { ...obj.status, readyReplicas: 1, availableReplicas: 1 }));
+    writeFocusedRollout(client, { ref, rollout: after, actionFingerprint: "f1" }, invalidate);
+    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref))?.rollout).toEqual(after);
+    expect(asked).toEqual([]);
+  });
+
+  it("asks again for the records (at most every 5 s) when a recorded field changed, and for the buttons when their state did", () => {
+    const { client, asked, invalidate } = focusedSetup();
+    const after = fixture((obj) => (obj.status = { ...obj.status, currentStepIndex: Number(obj.status.currentStepIndex ?? 0) + 1 }));
+    writeFocusedRollout(client, { ref, rollout: after, actionFingerprint: "f2" }, invalidate);
+    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref))?.rollout).toEqual(after);
+    expect(asked).toEqual([
+      { key: JSON.stringify(queryKeys.rolloutDetail(ref)), intervalMs: 5_000 },
+      { key: JSON.stringify(queryKeys.rolloutHistories(ref)), intervalMs: 5_000 },
+      { key: JSON.stringify(queryKeys.rolloutActions(ref)), intervalMs: undefined },
+    ]);
   });
 });

@@ -1,20 +1,31 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { ClusterStateView } from "@/lib/fleet/types";
-import type { LiveDelta, LiveSnapshot } from "@/lib/live/live-types";
-import { patchFleetPage, type FleetPage } from "@/lib/overview/fleet-page";
-import type { RolloutDetail } from "@/lib/rollouts/detail-types";
-import { parseRolloutKey, queryKeys } from "./query-keys";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { FleetPage } from "@/lib/contracts/fleet-page";
+import type { RolloutDetail } from "@/lib/contracts/rollout-detail";
+import type { FocusedRollout, LiveDelta, LiveSnapshot } from "@/lib/contracts/stream";
+import { patchFleetPage } from "@/lib/overview/fleet-page";
+import { recordedSignatureOf } from "@/lib/rollouts/recorded-sample";
+import { parseRolloutKey, type RolloutRef } from "@/lib/rollouts/rollout-ref";
+import { queryKeys } from "./keys";
 import { recentDeltasOf } from "./recent-deltas";
-import type { ClusterDetailResponse } from "./use-cluster";
-import type { ClusterListResponse } from "./use-clusters";
+import { clusterQuery } from "./use-cluster";
+import { clustersQuery } from "./use-clusters";
+import { rolloutActionsQuery } from "./use-rollout-actions";
+import { rolloutDetailQuery } from "./use-rollout-detail";
 
 /*
  * How the /api/stream feed lands in the React Query cache (the only client store):
  * - overview pages patch the rows they hold in place, then ask the server again (throttled) for counts and for
  *   which rows belong on the page now;
  * - cluster states are patched wherever a cached response holds one;
- * - detail, history and per-cluster counts are richer than a delta, so they are invalidated (refetched if shown).
+ * - an open detail page's Rollout is focused: its whole live view arrives as a `rollout` event and is written into
+ *   the detail query with no request; events, revisions and history are asked for again only when a recorded field
+ *   changed (at most every 5 s), the action buttons only when the state they depend on changed;
+ * - per-cluster counts are invalidated; details no page shows are only marked stale (fetched when next shown).
  */
+
+/** How often an open detail page asks again for its records (events, revisions, history) while they keep changing. */
+export const RECORDS_REFRESH_MS = 5_000;
 
 /** How often an overview page asks again while rollouts keep changing. */
 export const FLEET_REFRESH_MS = 2_000;
@@ -25,7 +36,7 @@ export const FLEET_REFRESH_MS = 2_000;
  */
 export function writeLiveSnapshot(client: QueryClient, snapshot: LiveSnapshot, resync: boolean): void {
   recentDeltasOf(client).reset(snapshot.seq);
-  client.setQueryData<ClusterListResponse>(queryKeys.clusters(), { clusters: snapshot.clusters });
+  client.setQueryData(clustersQuery().queryKey, { clusters: snapshot.clusters });
   patchClusterStates(client, snapshot.clusters);
   if (resync) {
     void client.invalidateQueries({ queryKey: queryKeys.fleet() });
@@ -83,11 +94,12 @@ export function createThrottledInvalidate(client: QueryClient, defaultIntervalMs
   };
 }
 
-/** Applies one batch of deltas. */
+/** Applies one batch of deltas; `focused` are the keys whose `rollout` events keep their detail current. */
 export function writeLiveDeltas(
   client: QueryClient,
   deltas: LiveDelta[],
   invalidate: Invalidate = (queryKey) => void client.invalidateQueries({ queryKey }),
+  focused: ReadonlySet<string> = new Set(),
 ): void {
   if (deltas.length === 0) return;
   for (const [queryKey, page] of client.getQueriesData<FleetPage>({ queryKey: queryKeys.fleet() })) {
@@ -97,7 +109,7 @@ export function writeLiveDeltas(
   }
 
   const clusterStates = new Map<string, ClusterStateView>();
-  const touched = new Map<string, { cluster: string; namespace: string; name: string }>();
+  const touched = new Map<string, RolloutRef>();
   for (const delta of deltas) {
     if (delta.type === "cluster") {
       clusterStates.set(delta.cluster.name, delta.cluster);
@@ -111,16 +123,45 @@ export function writeLiveDeltas(
   }
   if (clusterStates.size > 0) {
     const states = [...clusterStates.values()];
-    client.setQueryData<ClusterListResponse>(queryKeys.clusters(), (old) => old && { clusters: mergeClusters(old.clusters, states) });
+    client.setQueryData(clustersQuery().queryKey, (old) => old && { clusters: mergeClusters(old.clusters, states) });
     patchClusterStates(client, states);
   }
   const clustersWithChanges = new Set<string>();
-  for (const { cluster, namespace, name } of touched.values()) {
-    clustersWithChanges.add(cluster);
-    invalidate(queryKeys.rollout(cluster, namespace, name));
+  for (const [key, rollout] of touched) {
+    clustersWithChanges.add(rollout.cluster);
+    // A focused Rollout is kept current by its `rollout` events. Of the others only action buttons can be on screen
+    // (the attention queue): they are asked for again, throttled; the rest is fetched when next shown.
+    if (focused.has(key)) continue;
+    invalidate(rolloutActionsQuery(rollout).queryKey);
+    void client.invalidateQueries({ queryKey: queryKeys.rollout(rollout), refetchType: "none" });
   }
-  for (const cluster of clustersWithChanges) invalidate(queryKeys.cluster(cluster));
+  for (const cluster of clustersWithChanges) invalidate(clusterQuery(cluster).queryKey);
   if (touched.size > 0) invalidate(queryKeys.fleet(), FLEET_REFRESH_MS);
+}
+
+/**
+ * Writes a focused Rollout's live view into its detail query (no request). Its records (events, analysis runs,
+ * revisions, the recorded timeline) are asked for again when a recorded field changed, at most every 5 s; its action
+ * buttons when the state their options were computed from changed.
+ */
+export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout, invalidate: Invalidate): void {
+  const detailKey = rolloutDetailQuery(focused.ref).queryKey;
+  const cached = client.getQueryData(detailKey);
+  if (!focused.rollout) {
+    // Deleted (or not yet listed): the detail route says which.
+    if (cached) invalidate(detailKey);
+    return;
+  }
+  if (cached) {
+    const recordedChanged = recordedSignatureOf(cached.rollout) !== recordedSignatureOf(focused.rollout);
+    client.setQueryData(detailKey, { ...cached, rollout: focused.rollout });
+    if (recordedChanged) {
+      invalidate(detailKey, RECORDS_REFRESH_MS);
+      invalidate(queryKeys.rolloutHistories(focused.ref), RECORDS_REFRESH_MS);
+    }
+  }
+  const actions = client.getQueryData(rolloutActionsQuery(focused.ref).queryKey);
+  if (actions && actions.expected.fingerprint !== focused.actionFingerprint) invalidate(rolloutActionsQuery(focused.ref).queryKey);
 }
 
 function mergeClusters(current: ClusterStateView[], updates: ClusterStateView[]): ClusterStateView[] {
@@ -131,10 +172,14 @@ function mergeClusters(current: ClusterStateView[], updates: ClusterStateView[])
 
 function patchClusterStates(client: QueryClient, states: ClusterStateView[]): void {
   for (const state of states) {
-    client.setQueryData<ClusterDetailResponse>(queryKeys.cluster(state.name), (old) => old && { ...old, cluster: state });
-    client.setQueriesData<RolloutDetail>(
-      { queryKey: queryKeys.rollouts(), predicate: (q) => q.queryKey[1] === state.name && q.queryKey[4] === "detail" },
-      (old) => old && { ...old, cluster: state },
-    );
+    client.setQueryData(clusterQuery(state.name).queryKey, (old) => old && { ...old, cluster: state });
+    // Details are matched by the cluster they hold, not by where the cluster sits in their key.
+    for (const [queryKey, data] of client.getQueriesData<unknown>({ queryKey: queryKeys.rollouts() })) {
+      if (isRolloutDetail(data) && data.cluster.name === state.name) client.setQueryData(queryKey, { ...data, cluster: state });
+    }
   }
+}
+
+function isRolloutDetail(data: unknown): data is RolloutDetail {
+  return typeof data === "object" && data !== null && "rollout" in data && "cluster" in data && typeof (data as RolloutDetail).cluster === "object";
 }

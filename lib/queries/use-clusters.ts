@@ -1,21 +1,19 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { clustersPath, type ClusterListResponse } from "@/lib/contracts/clusters";
 import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
 import { useFallbackInterval } from "./live-stream";
-import { queryKeys } from "./query-keys";
-
-export interface ClusterListResponse {
-  clusters: ClusterStateView[];
-}
 
 /** Every configured cluster and its connection state (`GET /api/clusters`); cluster deltas patch it live. */
-export function useClusters() {
-  return useQuery({
+export const clustersQuery = () =>
+  queryOptions({
     queryKey: queryKeys.clusters(),
-    queryFn: ({ signal }) => fetchJson<ClusterListResponse>("/api/clusters", { signal }),
+    queryFn: ({ signal }) => fetchJson<ClusterListResponse>(clustersPath(), { signal }),
     staleTime: Infinity,
-    refetchInterval: useFallbackInterval(),
   });
+
+export function useClusters() {
+  return useQuery({ ...clustersQuery(), refetchInterval: useFallbackInterval() });
 }

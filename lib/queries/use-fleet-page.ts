@@ -1,36 +1,28 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { patchFleetPage, type FleetPage, type InitialFleetPage } from "@/lib/overview/fleet-page";
-import { serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { fleetPagePath, type FleetPage, type FleetView, type InitialFleetPage } from "@/lib/contracts/fleet-page";
+import { patchFleetPage } from "@/lib/overview/fleet-page";
+import { serializeFleetView } from "@/lib/overview/fleet-query";
 import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
 import { useFallbackInterval } from "./live-stream";
-import { queryKeys } from "./query-keys";
 import { recentDeltasOf } from "./recent-deltas";
 import { useHydrating } from "./use-hydrating";
 
 /** Longer than the server's page sharing window (lib/services/fleet-page.ts, 1 s). */
 const QUIET_FOLLOW_UP_MS = 1_200;
 
-export function fleetPageUrl(view: FleetView): string {
-  const query = serializeFleetView(view);
-  return query ? `/api/rollouts?${query}` : "/api/rollouts";
-}
-
 /**
  * One page of the fleet overview for a view (`GET /api/rollouts?…`). The tab's live stream patches the rows it
  * holds at once and asks again, at most every two seconds, for what only the server can tell (counts, membership).
- * While a new view loads, the previous page stays on screen. `initial` is the page the server rendered into the HTML;
- * it is used for the view it was rendered for, and replaced once the live stream has opened (its seq is older).
  */
-export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null) {
-  const query = serializeFleetView(view);
-  const initialPage = initial && initial.query === query ? initial.page : undefined;
-  const result = useQuery({
-    queryKey: queryKeys.fleetPage(query),
+export const fleetPageQuery = (view: FleetView) =>
+  queryOptions({
+    queryKey: queryKeys.fleetPage(serializeFleetView(view)),
     queryFn: async ({ signal, client, queryKey }) => {
       const recent = recentDeltasOf(client);
-      const page = await fetchJson<FleetPage>(fleetPageUrl(view), { signal });
+      const page = await fetchJson<FleetPage>(fleetPagePath(view), { signal });
       // Older than the stream this tab listens to: changes in between were never streamed here. Show it now and
       // ask again right after, rather than keep the first paint waiting for a second request.
       if (page.seq < recent.streamStart) setTimeout(() => void client.invalidateQueries({ queryKey }, { cancelRefetch: false }), 0);
@@ -45,10 +37,22 @@ export function useFleetPage(view: FleetView, initial: InitialFleetPage | null =
       }
       return patchFleetPage(page, recent.after(page.seq));
     },
-    initialData: initialPage,
-    initialDataUpdatedAt: initialPage ? Date.parse(initialPage.generatedAt) : undefined,
     staleTime: Infinity,
     placeholderData: keepPreviousData,
+  });
+
+/**
+ * The page for `view`. While a new view loads, the previous page stays on screen. `initial` is the page the server
+ * rendered into the HTML; it is used for the view it was rendered for, and replaced once the live stream has opened
+ * (its seq is older).
+ */
+export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null) {
+  const query = serializeFleetView(view);
+  const initialPage = initial && initial.query === query ? initial.page : undefined;
+  const result = useQuery({
+    ...fleetPageQuery(view),
+    initialData: initialPage,
+    initialDataUpdatedAt: initialPage ? Date.parse(initialPage.generatedAt) : undefined,
     refetchInterval: useFallbackInterval(),
   });
   // Hydration shows exactly what the server rendered; the patched cache takes over on the next render. A proxy, not

@@ -1,36 +1,30 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type { RolloutActionRequest } from "@/lib/actions/schema";
-import type { RolloutActionResult, RolloutActionsView } from "@/lib/services/rollout-actions";
-import { rolloutApiPath } from "./api-paths";
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { rolloutActionsPath, type RolloutActionRequest, type RolloutActionResult, type RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { FetchError, fetchJson } from "./fetch-json";
-import { queryKeys } from "./query-keys";
+import { queryKeys } from "./keys";
 import { getCsrfToken } from "./use-session";
 
 export type { RolloutActionResult, RolloutActionsView };
 
-/** Under the rollout's key, so the live stream's invalidation of a changed Rollout refreshes the buttons too. */
-export const rolloutActionsQueryKey = (cluster: string, namespace: string, name: string) =>
-  [...queryKeys.rollout(cluster, namespace, name), "actions"] as const;
-
-function actionsPath(cluster: string, namespace: string, name: string): string {
-  return `${rolloutApiPath(cluster, namespace, name)}/actions`;
-}
-
 /**
- * What each action button shows (`GET …/actions`). `resourceVersion` is the version the page shows: when it
- * changes, the options are refetched so buttons and the confirmation text match what the user sees.
+ * What each action button shows (`GET …/actions`). The live stream asks again when the state the options were
+ * computed from changes (`expected.fingerprint`), so buttons and the confirmation text match what the user sees.
  */
-export function useRolloutActions(cluster: string, namespace: string, name: string, resourceVersion?: string | null) {
-  return useQuery({
-    queryKey: [...rolloutActionsQueryKey(cluster, namespace, name), resourceVersion ?? null] as const,
-    queryFn: ({ signal }) => fetchJson<RolloutActionsView>(actionsPath(cluster, namespace, name), { signal }),
+export const rolloutActionsQuery = (rollout: RolloutRef) =>
+  queryOptions({
+    queryKey: queryKeys.rolloutActions(rollout),
+    queryFn: ({ signal }) => fetchJson<RolloutActionsView>(rolloutActionsPath(rollout), { signal }),
     staleTime: 15_000,
     // An open confirmation dialog must survive the refetch a live update triggers.
     placeholderData: keepPreviousData,
     retry: (count, error) => !(error instanceof FetchError && error.status < 500) && count < 2,
   });
+
+export function useRolloutActions(cluster: string, namespace: string, name: string) {
+  return useQuery(rolloutActionsQuery({ cluster, namespace, name }));
 }
 
 async function postAction(client: QueryClient, path: string, body: RolloutActionRequest, freshToken: boolean): Promise<RolloutActionResult> {
@@ -47,7 +41,7 @@ export function useRunRolloutAction(cluster: string, namespace: string, name: st
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: RolloutActionRequest) => {
-      const path = actionsPath(cluster, namespace, name);
+      const path = rolloutActionsPath({ cluster, namespace, name });
       try {
         return await postAction(client, path, body, false);
       } catch (err) {
@@ -57,7 +51,7 @@ export function useRunRolloutAction(cluster: string, namespace: string, name: st
     },
     // Not awaited: the caller's onSuccess/onError should not wait for the refetch (the live stream refetches anyway).
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.rollout(cluster, namespace, name) });
+      void client.invalidateQueries({ queryKey: queryKeys.rollout({ cluster, namespace, name }) });
     },
   });
 }

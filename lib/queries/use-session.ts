@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import type { SessionView } from "@/lib/services/session";
+import type { SessionView } from "@/lib/contracts/session";
 import { fetchJson } from "./fetch-json";
 
 export type { SessionView };

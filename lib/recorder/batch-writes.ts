@@ -2,7 +2,7 @@ import "server-only";
 import type { PendingWrite } from "@/lib/db/pending-write";
 import type { Repositories } from "@/lib/db/repositories";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
-import type { RolloutSampleInput } from "./sample";
+import type { RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 /** The repositories the recorder writes through. */
 export type RecorderStore = Pick<Repositories, "rolloutSamples" | "rolloutEvents" | "transaction">;

@@ -4,7 +4,7 @@ import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
-import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "./sample";
+import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 export interface RecorderOptions {
   retentionDays: number;

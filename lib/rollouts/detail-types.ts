@@ -105,5 +105,4 @@ export interface RolloutHistory {
   to: string;
   points: WeightPoint[];
   markers: TimelineMarker[];
-  measured: MeasuredTraffic | null;
 }

@@ -7,6 +7,7 @@ import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
 import { fingerprintRollout } from "@/lib/actions/rollout-fingerprint";
 import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "@/lib/actions/run-action-plan";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
+import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
 import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
@@ -22,47 +23,6 @@ import type { AppContext } from "@/lib/server/app-context";
 import { appendAuditEntry } from "./audit-log";
 import { rolloutOrThrow } from "./rollout-lookup";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
-
-export interface RolloutActionOption {
-  /** State allows it, the user may do it, and the dashboard is not read-only. */
-  enabled: boolean;
-  /** Why not, when disabled: the permission reason first, then the state reason. */
-  reason?: string;
-  /** The user's permission alone (RBAC or role mapping). */
-  permitted: boolean;
-  /** One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 2/4)". */
-  effect: string;
-  /** In a cluster labelled production, promote-full and abort need the rollout's name typed. */
-  typedConfirmation: boolean;
-  /** The requests it would send now, e.g. `PATCH rollouts/checkout/status {"status":{"abort":true}}`. */
-  requests: string[];
-}
-
-/** What the action buttons of one Rollout show. */
-export interface RolloutActionsView {
-  cluster: string;
-  namespace: string;
-  name: string;
-  readOnly: boolean;
-  /** On whose authority actions run, e.g. "Actions run as alice (impersonated)…". */
-  actingAs: string;
-  production: boolean;
-  /**
-   * The state these options were computed from: send it back as `expected`. `fingerprint` digests what an action's
-   * outcome depends on, so a later resourceVersion that differs only in replica counts or timestamps is accepted
-   * (by any replica, after a restart too).
-   */
-  expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null; fingerprint: string };
-  actions: Record<RolloutAction, RolloutActionOption>;
-}
-
-export interface RolloutActionResult {
-  action: RolloutAction;
-  outcome: "done";
-  message: string;
-  /** Every request that reached the API server, in order. */
-  requests: SentKubeRequest[];
-}
 
 export interface ActionRequestContext {
   user: AuthUser;
@@ -167,7 +127,7 @@ function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutco
 }
 
 /** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
-function fingerprintToken(rollout: RolloutResource): string {
+export function fingerprintToken(rollout: RolloutResource): string {
   return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
 }
 

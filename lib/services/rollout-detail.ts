@@ -1,13 +1,14 @@
 import "server-only";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import { getMeasuredTraffic } from "@/lib/services/measured-traffic";
 import { toAnalysisRunViews } from "@/lib/rollouts/analysis-runs";
 import type { EventView, HistoryRange, RolloutDetail, RolloutHistory } from "@/lib/rollouts/detail-types";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints } from "@/lib/rollouts/history";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
+import type { MeasuredTrafficResponse } from "@/lib/contracts/rollout-detail";
+import { getMeasuredTraffic } from "./measured-traffic";
 import { listActionMarkers } from "./audit-log";
 import { rolloutNotFound } from "./rollout-lookup";
 
@@ -79,7 +80,7 @@ export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutR
   };
 }
 
-/** The weight-shift chart over `range`: recorded points, derived and audited markers, and measured traffic. */
+/** The weight-shift chart over `range`: recorded points, derived and audited markers (measured traffic has its own). */
 export async function getRolloutHistory(app: AppContext, { range, ...rollout }: RolloutRef & { range: HistoryRange }): Promise<RolloutHistory> {
   const { cluster, namespace, name } = rollout;
   const view = app.fleet.clusterOrThrow(cluster).rollout(namespace, name);
@@ -96,6 +97,18 @@ export async function getRolloutHistory(app: AppContext, { range, ...rollout }: 
     points: toWeightPoints(samples),
     // Audited actions ("promote by alice") sit beside the derived ones; a stable sort keeps same-instant order.
     markers: markers.sort((a, b) => a.at.localeCompare(b.at)),
-    measured: view ? await getMeasuredTraffic(app, { cluster, namespace, name, fromMs: from.getTime(), toMs: now.getTime() }) : null,
   };
+}
+
+/**
+ * Measured canary share over `range`, from the cluster's Prometheus: a query of its own, slower and refreshed less
+ * often than the recorded history.
+ */
+export async function getRolloutMeasuredTraffic(app: AppContext, { range, ...rollout }: RolloutRef & { range: HistoryRange }): Promise<MeasuredTrafficResponse> {
+  const watcher = app.fleet.clusterOrThrow(rollout.cluster);
+  if (!watcher.rollout(rollout.namespace, rollout.name)) throw rolloutNotFound(rollout);
+  const toMs = app.now();
+  const fromMs = toMs - RANGE_MS[range];
+  const measured = await getMeasuredTraffic(app, { ...rollout, fromMs, toMs });
+  return { measured, from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
 }

@@ -22,20 +22,8 @@ import type { AuthMode, AuthUser } from "@/lib/auth/types";
 import type { AuthorizationConfig } from "@/lib/config/schema";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
+import type { SessionView } from "@/lib/contracts/session";
 import { rolloutOrThrow } from "./rollout-lookup";
-
-/** GET /api/session: who the browser is, and the CSRF token its state-changing requests must send. */
-export interface SessionView {
-  mode: AuthMode;
-  /** null when not signed in (modes proxy and oidc). In mode none: the kubeconfig identity. */
-  user: { name: string; groups: string[] } | null;
-  readOnly: boolean;
-  /** Where to send a signed-out browser; null when there is no sign-in page (modes none and proxy). */
-  signInUrl: string | null;
-  /** One line for the header, e.g. "No sign-in: actions run as the dashboard's kubeconfig identity". */
-  identityNote: string;
-  csrfToken: string;
-}
 
 function identityNote(mode: AuthMode, user: AuthUser | null): string {
   if (mode === "none") return "No sign-in: actions run as the dashboard's kubeconfig identity";

@@ -3,9 +3,9 @@ import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView } from "@/lib/services/rollout-actions";
+import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
-import type { SessionView } from "@/lib/services/session";
+import type { SessionView } from "@/lib/contracts/session";
 
 /* `readOnly: true` (argoproj/argo-rollouts#2391): no action is offered and the server refuses every one. */
 

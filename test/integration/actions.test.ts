@@ -4,7 +4,7 @@ import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { isPausedAt, readRollout, startActionsSimulation, startCanary, waitForRollout } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView, RolloutActionResult } from "@/lib/services/rollout-actions";
+import type { RolloutActionsView, RolloutActionResult } from "@/lib/contracts/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutHistory } from "@/lib/rollouts/detail-types";
 import { findResourceTypeByKind } from "@/sim/resources";

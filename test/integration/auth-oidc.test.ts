@@ -6,8 +6,8 @@ import { httpCall, startRouteBridge, type CallOptions, type Reply, type RouteBri
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
 import { startOidcProvider, type OidcProviderHandle } from "@/test/harness/oidc-provider";
-import type { RolloutActionsView } from "@/lib/services/rollout-actions";
-import type { SessionView } from "@/lib/services/session";
+import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { SessionView } from "@/lib/contracts/session";
 
 /*
  * Mode oidc against a real OpenID Provider (oidc-provider on 127.0.0.1): the authorization code flow with PKCE,

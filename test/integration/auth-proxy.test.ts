@@ -6,9 +6,9 @@ import { createMigratedDatabase } from "@/e2e/support/database";
 import { httpCall, startRouteBridge, type RouteBridge } from "@/e2e/support/route-bridge";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
-import type { RolloutActionsView } from "@/lib/services/rollout-actions";
+import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
-import type { SessionView } from "@/lib/services/session";
+import type { SessionView } from "@/lib/contracts/session";
 
 /*
  * Mode proxy over real HTTP: a Node server in this process hands each request to the route handlers, so the

@@ -5,7 +5,7 @@ import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import type { RolloutEventRow as EventRow } from "@/lib/db/rollout-events";
 import { batchWrites } from "@/lib/recorder/batch-writes";
 import { Recorder } from "@/lib/recorder/recorder";
-import type { RolloutSampleInput } from "@/lib/recorder/sample";
+import type { RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 import { createTestDatabase } from "../harness/test-database";
 
 const sample = (name: string, at: Date, over: Partial<RolloutSampleInput> = {}): RolloutSampleInput => ({

@@ -5,7 +5,7 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRepositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { Recorder } from "@/lib/recorder/recorder";
-import { sampleSignature } from "@/lib/recorder/sample";
+import { sampleSignature } from "@/lib/rollouts/recorded-sample";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { findResourceType } from "@/sim/resources";
 import { buildRollscopeConfig } from "@/sim/rollscope-config";

@@ -1,4 +1,4 @@
-import { AuditQuery } from "@/lib/audit/schema";
+import { AuditQuery } from "@/lib/contracts/audit";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { listAuditEntries } from "@/lib/services/audit-log";

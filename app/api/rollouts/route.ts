@@ -1,5 +1,5 @@
 import { withRoute } from "@/lib/http/route";
-import { parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
+import { parseFleetPageQuery } from "@/lib/contracts/fleet-page";
 import { getAppContext } from "@/lib/server/app-context";
 import { listFleetPageJson } from "@/lib/services/fleet-page";
 

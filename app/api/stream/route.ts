@@ -1,11 +1,13 @@
+import { parseStreamQuery } from "@/lib/contracts/stream";
 import { withRoute } from "@/lib/http/route";
-import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { getAppContext } from "@/lib/server/app-context";
+import { openLiveStream } from "@/lib/services/live-stream";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withRoute(async (request) => {
-  const stream = createFleetEventStream(getAppContext().deltaLog, request.headers.get("last-event-id"), request.signal);
+  const query = parseStreamQuery(new URL(request.url).searchParams);
+  const stream = openLiveStream(getAppContext(), { query, lastEventId: request.headers.get("last-event-id"), signal: request.signal });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

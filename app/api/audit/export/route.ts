@@ -1,16 +1,13 @@
-import { z } from "zod";
-import { AUDIT_EXPORT_FORMATS, AuditQuery } from "@/lib/audit/schema";
+import { AuditExportQuery } from "@/lib/contracts/audit";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { exportAuditEntries } from "@/lib/services/audit-log";
 
 export const dynamic = "force-dynamic";
 
-const exportQuery = AuditQuery.extend({ format: z.enum(AUDIT_EXPORT_FORMATS).default("csv") });
-
 /** Every audit entry matching the filters, as a CSV or JSON download. */
 export const GET = withRoute(async (request) => {
-  const { format, ...query } = exportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { format, ...query } = AuditExportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const file = await exportAuditEntries(getAppContext(), { query, format });
   return new Response(file.body, {
     headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" },

@@ -1,14 +1,12 @@
-import { z } from "zod";
+import { PermissionsQuery } from "@/lib/contracts/session";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getRolloutPermissions } from "@/lib/services/session";
 
 export const dynamic = "force-dynamic";
 
-const querySchema = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
-
 /** What the current user may do to one Rollout, as the cluster's RBAC (or the role mapping) says. */
 export const GET = withRoute(async (request, { user }) => {
-  const rollout = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const rollout = PermissionsQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   return Response.json(await getRolloutPermissions(getAppContext(), { rollout, user }));
 });

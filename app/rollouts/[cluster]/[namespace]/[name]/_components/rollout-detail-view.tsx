@@ -23,8 +23,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useNow } from "@/components/ui/use-now";
 import { FetchError } from "@/lib/queries/fetch-json";
-import { useRolloutDetail } from "@/lib/queries/use-rollout-detail";
-import { useRolloutHistory } from "@/lib/queries/use-rollout-history";
+import { useMeasuredTraffic, useRolloutDetail, useRolloutHistory } from "@/lib/queries/use-rollout-detail";
 import { RANGES, useHistoryRange } from "./use-history-range";
 
 interface Props {
@@ -36,7 +35,12 @@ interface Props {
 function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & { emptyMessage?: string }) {
   const [range, setRange] = useHistoryRange();
   const history = useRolloutHistory(cluster, namespace, name, range);
-  const chartData = useMemo(() => (history.data ? toWeightChartData(history.data) : null), [history.data]);
+  const measured = useMeasuredTraffic(cluster, namespace, name, range);
+  const chartData = useMemo(() => {
+    if (!history.data) return null;
+    const measuredTraffic = measured.data?.measured ?? (measured.error ? { source: "prometheus", error: measured.error.message, points: [] } : null);
+    return toWeightChartData(history.data, measuredTraffic);
+  }, [history.data, measured.data, measured.error]);
 
   const state: ChartState<WeightChartData> =
     history.isPending || (history.isPlaceholderData && !chartData)

@@ -35,3 +35,8 @@ export function toRolloutSample(r: FleetRollout, at: Date): RolloutSampleInput {
 export function sampleSignature(s: Omit<RolloutSampleInput, "at" | "resourceVersion" | "message">): string {
   return [s.revision, s.stepIndex, s.phase, s.requestedWeight, s.canaryWeight, s.stableWeight, s.verified, s.aborted, s.paused].join("|");
 }
+
+/** The recorded part of a Rollout's live view: when it changes, the timeline, revisions and events have news too. */
+export function recordedSignatureOf(rollout: FleetRollout): string {
+  return sampleSignature(toRolloutSample(rollout, new Date(0)));
+}

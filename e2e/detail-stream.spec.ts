@@ -1,0 +1,91 @@
+import { expect, test, type Page } from "@playwright/test";
+import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import { adminClient, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
+
+/*
+ * The live stream is the state of an open detail page: the Rollout's live view arrives as the stream's `rollout`
+ * event and is written into the page's query with no request; records (events, revisions, history) and the action
+ * buttons are asked for again only when a recorded field or their state changed.
+ */
+
+const ROLLOUT = { group: "argoproj.io", version: "v1alpha1", plural: "rollouts" };
+const CLUSTER = "prod-eu";
+const NAME = "e2e-detail-stream";
+
+/** Every request the page makes to the API, but the stream itself and the timers of the chart's two range queries. */
+function recordApiRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (!pathname.startsWith("/api/") || pathname === "/api/stream") return;
+    // History (every 60 s) and measured traffic (every 30 s) refresh on timers of their own, whatever the stream says.
+    if (pathname.endsWith("/history") || pathname.endsWith("/measured-traffic")) return;
+    seen.push(`${request.method()} ${pathname}`);
+  });
+  return seen;
+}
+
+async function waitForQuiet(requests: string[], quietMs: number): Promise<void> {
+  let count = -1;
+  await expect
+    .poll(
+      async () => {
+        const before = requests.length;
+        await new Promise((r) => setTimeout(r, quietMs));
+        const quiet = requests.length === before && before === count;
+        count = requests.length;
+        return quiet;
+      },
+      { timeout: 60_000, intervals: [0] },
+    )
+    .toBe(true);
+}
+
+/** Adds (or replaces) a condition of a type the controller does not manage: a status change of live fields only. */
+async function setProbeCondition(message: string): Promise<void> {
+  const client = adminClient(CLUSTER);
+  const ro = (await client.getNamespacedCustomObject({ ...ROLLOUT, namespace: "shop", name: NAME })) as { status?: { conditions?: Array<{ type: string }> } };
+  const conditions = (ro.status?.conditions ?? []).filter((c) => c.type !== "E2EProbe");
+  const now = new Date().toISOString();
+  conditions.push({ type: "E2EProbe", status: "True", reason: "LiveOnly", message, lastTransitionTime: now, lastUpdateTime: now } as { type: string });
+  await client.patchNamespacedCustomObjectStatus(
+    { ...ROLLOUT, namespace: "shop", name: NAME, body: { status: { conditions } } },
+    setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+  );
+}
+
+test("an open detail page takes a live-only status change from the stream, with no request", async ({ page }) => {
+  await createTestRollout(CLUSTER, "shop", NAME, TEST_STEPS);
+  const requests = recordApiRequests(page);
+  await page.goto(`/rollouts/${CLUSTER}/shop/${NAME}`);
+  await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
+  await expect(page.getByTestId("rollout-actions")).toBeVisible();
+  // Let the first load and the refreshes of the canary's first steps settle.
+  await waitForQuiet(requests, 7_000);
+  const settled = requests.length;
+
+  const probe = page.locator('[data-testid="condition"][data-type="E2EProbe"]');
+  await setProbeCondition("probe one");
+  await expect(probe).toHaveAttribute("title", "probe one", { timeout: 30_000 });
+  await setProbeCondition("probe two");
+  await expect(probe).toHaveAttribute("title", "probe two", { timeout: 30_000 });
+  // Longer than the 5-s records throttle: a request the change triggered would have gone out by now.
+  await page.waitForTimeout(6_000);
+  expect(requests.slice(settled)).toEqual([]);
+});
+
+test("a recorded change (the next step) refreshes the records and the action buttons", async ({ page }) => {
+  const name = `${NAME}-step`;
+  await createTestRollout(CLUSTER, "shop", name, TEST_STEPS);
+  const requests = recordApiRequests(page);
+  await page.goto(`/rollouts/${CLUSTER}/shop/${name}`);
+  await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
+  await waitForQuiet(requests, 7_000);
+  const settled = requests.length;
+
+  await promoteTestRollout(CLUSTER, "shop", name);
+  await waitForAppliedWeight(CLUSTER, "shop", name, 60);
+  await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "60", { timeout: 30_000 });
+  const detailPath = `/api/clusters/${CLUSTER}/rollouts/shop/${name}`;
+  await expect.poll(() => requests.slice(settled), { timeout: 30_000 }).toEqual(expect.arrayContaining([`GET ${detailPath}`, `GET ${detailPath}/actions`]));
+});

@@ -1,0 +1,11 @@
+import { serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
+
+/** `GET /api/rollouts?…`: one page of the fleet overview (request: FleetPageQuery; response: FleetPage). */
+export { FleetPageQuery, parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
+export type { FleetPage, FleetPageRequest, InitialFleetPage } from "@/lib/overview/fleet-page";
+export type { FleetView };
+
+export function fleetPagePath(view: FleetView): string {
+  const query = serializeFleetView(view);
+  return query ? `/api/rollouts?${query}` : "/api/rollouts";
+}

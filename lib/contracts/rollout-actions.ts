@@ -1,0 +1,56 @@
+import type { RolloutAction } from "@/lib/actions/schema";
+import type { SentKubeRequest } from "@/lib/actions/run-action-plan";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import { rolloutPath } from "./paths";
+
+/*
+ * `GET  /api/clusters/{c}/rollouts/{ns}/{name}/actions` → RolloutActionsView (what each button shows)
+ * `POST …/actions` (body RolloutActionRequest)            → RolloutActionResult; every attempt is audited
+ */
+
+export { RolloutAction, RolloutActionRequest, ROLLOUT_ACTIONS } from "@/lib/actions/schema";
+
+export interface RolloutActionOption {
+  /** State allows it, the user may do it, and the dashboard is not read-only. */
+  enabled: boolean;
+  /** Why not, when disabled: the permission reason first, then the state reason. */
+  reason?: string;
+  /** The user's permission alone (RBAC or role mapping). */
+  permitted: boolean;
+  /** One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 2/4)". */
+  effect: string;
+  /** In a cluster labelled production, promote-full and abort need the rollout's name typed. */
+  typedConfirmation: boolean;
+  /** The requests it would send now, e.g. `PATCH rollouts/checkout/status {"status":{"abort":true}}`. */
+  requests: string[];
+}
+
+/** What the action buttons of one Rollout show. */
+export interface RolloutActionsView {
+  cluster: string;
+  namespace: string;
+  name: string;
+  readOnly: boolean;
+  /** On whose authority actions run, e.g. "Actions run as alice (impersonated)…". */
+  actingAs: string;
+  production: boolean;
+  /**
+   * The state these options were computed from: send it back as `expected`. `fingerprint` digests what an action's
+   * outcome depends on, so a later resourceVersion that differs only in replica counts or timestamps is accepted
+   * (by any replica, after a restart too).
+   */
+  expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null; fingerprint: string };
+  actions: Record<RolloutAction, RolloutActionOption>;
+}
+
+export interface RolloutActionResult {
+  action: RolloutAction;
+  outcome: "done";
+  message: string;
+  /** Every request that reached the API server, in order. */
+  requests: SentKubeRequest[];
+}
+
+export function rolloutActionsPath(rollout: RolloutRef): string {
+  return `${rolloutPath(rollout)}/actions`;
+}

@@ -1,0 +1,26 @@
+import { z } from "zod";
+import type { AuthMode } from "@/lib/auth/types";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import { queryString } from "./paths";
+
+/** GET /api/session: who the browser is, and the CSRF token its state-changing requests must send. */
+export interface SessionView {
+  mode: AuthMode;
+  /** null when not signed in (modes proxy and oidc). In mode none: the kubeconfig identity. */
+  user: { name: string; groups: string[] } | null;
+  readOnly: boolean;
+  /** Where to send a signed-out browser; null when there is no sign-in page (modes none and proxy). */
+  signInUrl: string | null;
+  /** One line for the header, e.g. "No sign-in: actions run as the dashboard's kubeconfig identity". */
+  identityNote: string;
+  csrfToken: string;
+}
+
+export const sessionPath = () => "/api/session";
+
+/** `GET /api/session/permissions?cluster=&namespace=&name=`: what the current user may do to one Rollout. */
+export const PermissionsQuery = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
+
+export function permissionsPath(rollout: RolloutRef): string {
+  return `/api/session/permissions${queryString({ cluster: rollout.cluster, namespace: rollout.namespace, name: rollout.name })}`;
+}
