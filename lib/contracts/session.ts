@@ -1,7 +1,5 @@
 import { z } from "zod";
 import type { AuthMode } from "@/lib/auth/types";
-import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
-import { queryString } from "./paths";
 
 /** GET /api/session: who the browser is, and the CSRF token its state-changing requests must send. */
 export interface SessionView {
@@ -20,7 +18,3 @@ export const sessionPath = () => "/api/session";
 
 /** `GET /api/session/permissions?cluster=&namespace=&name=`: what the current user may do to one Rollout. */
 export const PermissionsQuery = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
-
-export function permissionsPath(rollout: RolloutRef): string {
-  return `/api/session/permissions${queryString({ cluster: rollout.cluster, namespace: rollout.namespace, name: rollout.name })}`;
-}

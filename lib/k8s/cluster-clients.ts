@@ -1,5 +1,5 @@
 import "server-only";
-import { AuthorizationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
 import { rememberSecrets } from "@/lib/errors/known-secrets";
 import { GuardedKubeConfig } from "./guarded-kube-config";
@@ -7,14 +7,12 @@ import { listKubeconfigSecrets } from "./kubeconfig-secrets";
 import { loadDefaultKubeConfig } from "@/lib/config/default-kubeconfig";
 
 export interface ClusterClients {
+  /** Every request goes through this transport (lib/k8s/kube-request, the watches, the metrics proxy). */
   kubeConfig: KubeConfig;
-  customObjects: CustomObjectsApi;
-  core: CoreV1Api;
-  authorization: AuthorizationV1Api;
 }
 
 /**
- * Builds the client-node clients for one configured cluster. Credentials stay in this process: their values are
+ * Builds the client-node transport for one configured cluster. Credentials stay in this process: their values are
  * remembered so error text can be scrubbed of them, and a failing credential plugin's output is never passed on.
  */
 export function createClusterClients(cluster: ClusterConfig): ClusterClients {
@@ -28,10 +26,5 @@ export function createClusterClients(cluster: ClusterConfig): ClusterClients {
   }
   if (!kubeConfig.getCurrentCluster()?.server) throw new Error(`cluster ${cluster.name}: the kubeconfig context has no server`);
   rememberSecrets(listKubeconfigSecrets(kubeConfig.getCurrentUser(), kubeConfig.getCurrentCluster()));
-  return {
-    kubeConfig,
-    customObjects: kubeConfig.makeApiClient(CustomObjectsApi),
-    core: kubeConfig.makeApiClient(CoreV1Api),
-    authorization: kubeConfig.makeApiClient(AuthorizationV1Api),
-  };
+  return { kubeConfig };
 }

@@ -23,7 +23,6 @@ export const queryResponseSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("error"), errorType: z.string(), error: z.string() }),
 ]);
 
-export type QueryResponse = z.infer<typeof queryResponseSchema>;
 export type MatrixResult = z.infer<typeof matrixResultSchema>;
 
 export type Labels = Record<string, string>;

@@ -1,36 +1,31 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
-import type { AuditPage, AuditQueryInput } from "@/lib/audit/schema";
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { auditExportPath, auditPath, type AuditFilters, type AuditPage } from "@/lib/contracts/audit";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
+import { queryKeys } from "./keys";
 
-export type AuditFilters = Omit<AuditQueryInput, "limit" | "before">;
+export type { AuditFilters };
 
-export const auditQueryKey = (filters: AuditFilters) => ["audit", filters] as const;
-
-/** Query string for the audit API and its exports; empty filters are left out. */
-export function auditSearchParams(filters: AuditFilters, extra: Record<string, string> = {}): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...filters, ...extra })) {
-    if (value !== undefined && value !== null && String(value) !== "") params.set(key, String(value));
-  }
-  return params;
+/** The page's own query string for a set of filters (empty filters are left out). */
+export function auditSearchParams(filters: AuditFilters): URLSearchParams {
+  return new URLSearchParams(auditPath(filters).split("?")[1] ?? "");
 }
 
 /** The audit log, newest first, one page of 100 at a time (`GET /api/audit`). */
-export function useAuditEntries(filters: AuditFilters) {
-  return useInfiniteQuery({
-    queryKey: auditQueryKey(filters),
+export const auditEntriesQuery = (filters: AuditFilters) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.audit(filters),
     initialPageParam: null as number | null,
-    queryFn: ({ pageParam, signal }) => {
-      const params = auditSearchParams(filters, pageParam === null ? {} : { before: String(pageParam) });
-      return fetchJson<AuditPage>(`/api/audit?${params}`, { signal });
-    },
+    queryFn: ({ pageParam, signal }) => fetchJson<AuditPage>(auditPath(filters, pageParam), { signal }),
     getNextPageParam: (last) => last.nextCursor,
     retry: retryUnlessClientError,
   });
+
+export function useAuditEntries(filters: AuditFilters) {
+  return useInfiniteQuery(auditEntriesQuery(filters));
 }
 
 export function auditExportHref(filters: AuditFilters, format: "csv" | "json"): string {
-  return `/api/audit/export?${auditSearchParams(filters, { format })}`;
+  return auditExportPath(filters, format);
 }

@@ -40,8 +40,6 @@ export const analysisRunSchema = z.looseObject({
 });
 
 export type AnalysisRunResource = z.infer<typeof analysisRunSchema>;
-export type AnalysisMetricResult = z.infer<typeof metricResultSchema>;
-export type AnalysisMeasurement = z.infer<typeof measurementSchema>;
 
 export function parseAnalysisRun(obj: unknown): ParseResult<"analysisRun", AnalysisRunResource> {
   const result = analysisRunSchema.safeParse(obj);
