@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import * as client from "openid-client";
 import { ApiError } from "@/lib/errors/api-error";
+import { safeReturnTo } from "@/lib/format/return-to";
 import { serializeCookie, cookieName, parseCookies, readCookie } from "./cookies";
 import { readClientSecret } from "./keys";
 import { SESSION_AUDIENCE, SESSION_COOKIE } from "./resolve-user";
@@ -56,12 +57,6 @@ function oidcConfiguration(settings: OidcSettings): Promise<client.Configuration
     discoveries.set(key, configuration);
   }
   return configuration;
-}
-
-/** Only paths on this site: `/rollouts/x`, never `//evil.example` or `https://…`. */
-export function safeReturnTo(value: string | null | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  return value;
 }
 
 /** Starts the authorization code flow with PKCE, state and nonce kept in a short-lived encrypted cookie. */
@@ -142,7 +137,7 @@ export async function completeSignIn(settings: AuthSettings, request: Request): 
   const sealed = await sealCookie(session, SESSION_AUDIENCE, settings.keys.sessionKey, ttl);
   if (sealed.length > 3800) throw new SignInError("too many groups to keep in a session cookie; narrow the groups claim");
   return {
-    returnTo: pending.returnTo,
+    returnTo: safeReturnTo(pending.returnTo),
     cookies: [clearSignIn, serializeCookie(cookieName(SESSION_COOKIE, secure), sealed, { secure, sameSite: "Lax", maxAge: ttl })],
   };
 }
