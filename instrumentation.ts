@@ -1,8 +1,10 @@
-/** Runs once per server process: starts the cluster watches and the recorder before the first request. */
+/** Runs once per server process, before the first request is handled: checks the configuration, then starts the watches. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // Stamps each request with its socket address, so proxy-mode sign-in can trust only configured proxies.
-  (await import("./lib/auth/peer-address")).installPeerAddressStamp();
+  // A bad configuration ends the process here, naming the field, rather than answering 500 to every request.
+  (await import("./lib/server/startup-check")).checkStartupConfigurationOrExit();
+  // Host check, body-size check and the peer-address stamp for every request from here on (pages and assets too).
+  (await import("./lib/http/request-gate")).installRequestGate();
   const { startBackgroundServices } = await import("./lib/server/background-services");
   await startBackgroundServices();
 }

@@ -28,10 +28,10 @@ function identityNote(mode: AuthMode, user: AuthUser | null): string {
 /** The session view plus the CSRF cookie to set; an existing valid token is kept so open tabs keep working. */
 export function getSessionView(request: Request, user: AuthUser | null, settings: AuthSettings = getAuthSettings()): { view: SessionView; cookies: string[] } {
   const binding = csrfBinding(user);
-  const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE);
+  const secure = wantsSecureCookies(settings, request);
+  const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE, secure);
   const reuse = existing !== undefined && isValidCsrfToken(settings.keys.csrfKey, binding, existing, existing);
   const csrfToken = reuse ? existing : issueCsrfToken(settings.keys.csrfKey, binding);
-  const secure = wantsSecureCookies(settings, request);
   const cookies = reuse ? [] : [serializeCookie(cookieName(CSRF_COOKIE, secure), csrfToken, { secure, sameSite: "Strict", maxAge: settings.config.sessionTtlHours * 3600 })];
   const mode = settings.config.mode;
   return {

@@ -7,7 +7,8 @@ const headerName = z
   .regex(/^[A-Za-z0-9-]+$/, { message: "must be an HTTP header name such as X-Forwarded-User" })
   .transform((name) => name.toLowerCase());
 
-const cidr = z.string().refine((text) => parseCidr(text) !== undefined, {
+/** An address or range in CIDR notation, kept as written (lib/config/cidr parses it). */
+export const cidr = z.string().refine((text) => parseCidr(text) !== undefined, {
   message: "must be an IP address or CIDR range such as 10.0.0.0/8 or fd00::/8",
 });
 

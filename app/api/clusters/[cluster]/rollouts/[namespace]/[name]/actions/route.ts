@@ -1,5 +1,6 @@
 import { getRolloutActionsView, runRolloutAction } from "@/lib/actions/service";
-import { RolloutActionRequest } from "@/lib/actions/schema";
+import { MAX_ACTION_BODY_BYTES, RolloutActionRequest } from "@/lib/actions/schema";
+import { readJsonBody } from "@/lib/http/read-body";
 import { withRoute } from "@/lib/http/route";
 
 export const dynamic = "force-dynamic";
@@ -11,6 +12,6 @@ export const GET = withRoute<Params>(async (_request, { params, user }) => Respo
 
 /** Runs one action (body: RolloutActionRequest); every attempt is audited. */
 export const POST = withRoute<Params>(async (request, { params, user, requestId, clientAddress }) => {
-  const body = RolloutActionRequest.parse(await request.json().catch(() => undefined));
+  const body = RolloutActionRequest.parse(await readJsonBody(request, MAX_ACTION_BODY_BYTES));
   return Response.json(await runRolloutAction(params, body, { user, requestId, clientAddress }));
 });
