@@ -2,6 +2,7 @@ import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { AuthorizationConfig } from "@/lib/config/schema";
 import { reviewAccess, type AccessSubject } from "./access-review";
+import { impersonableGroups } from "./impersonation";
 import { resolveMappedRole, usesImpersonation } from "./role-mapping";
 import {
   combineAccess,
@@ -95,23 +96,26 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
  * (SelfSubjectAccessReview); for a signed-in user on a cluster with impersonation, a SubjectAccessReview for the
  * user and groups (actions are then sent impersonated, so the API server checks again); otherwise the configured
  * role mapping, bounded by what the dashboard itself may do. A failed review denies, with the error as the reason.
+ * Privileged groups (system:masters, authorization.privilegedGroups) are never impersonated nor reviewed.
  */
 export async function authorizeRolloutActions(target: RolloutTarget, user: AuthUser, authorization: AuthorizationConfig): Promise<RolloutAuthorization> {
+  const impersonable = { ...user, groups: impersonableGroups(user.groups, authorization.privilegedGroups) };
   try {
     if (user.via === "none") {
       return await asDashboard(target, "The dashboard's kubeconfig identity", "No sign-in: actions run as the dashboard's kubeconfig identity");
     }
-    if (usesImpersonation(authorization, target.cluster)) return await asImpersonatedUser(target, user);
+    if (usesImpersonation(authorization, target.cluster)) return await asImpersonatedUser(target, impersonable);
     return await asMappedRole(target, user, authorization);
   } catch (err) {
     const reason = `Could not check permissions on cluster ${target.cluster}: ${errorText(err)}`;
-    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? { user: user.name, groups: user.groups } : null;
+    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? { user: user.name, groups: impersonable.groups } : null;
     return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs: "Permissions unknown" };
   }
 }
 
-/** The headers that make the API server act as the user (one Impersonate-Group line per group). */
+/** The headers that make the API server act as the user (one Impersonate-Group line per group; never system:masters). */
 export function impersonationHeaders(target: ImpersonationTarget | null): Record<string, string | readonly string[]> {
   if (!target) return {};
-  return target.groups.length > 0 ? { "Impersonate-User": target.user, "Impersonate-Group": target.groups } : { "Impersonate-User": target.user };
+  const groups = impersonableGroups(target.groups);
+  return groups.length > 0 ? { "Impersonate-User": target.user, "Impersonate-Group": groups } : { "Impersonate-User": target.user };
 }

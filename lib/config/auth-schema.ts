@@ -92,6 +92,11 @@ export const authorizationConfigSchema = z.strictObject({
   clusters: z.record(z.string(), z.strictObject({ impersonate: z.boolean() })).default({}),
   /** Used on clusters without impersonation: groups → viewer/operator. Users with no matching role may not act. */
   roleMappings: z.array(roleMappingSchema).default([]),
+  /**
+   * Groups never passed on when impersonating a user, whatever the identity provider or proxy says (besides
+   * system:masters, which never is): groups your clusters bind to cluster-admin, for example.
+   */
+  privilegedGroups: z.array(z.string().min(1)).optional(),
 });
 
 /** Cluster names in `authorization` must be configured clusters. */
