@@ -1,6 +1,7 @@
 import "server-only";
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
+import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 
 export type WatchState =
   | { status: "connecting"; since: string }
@@ -88,6 +89,9 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     attempt++;
     const code = kubeStatusOf(err);
     const error = describeError(err);
+    // Named by kubeconfig context, not server URL: a URL may carry credentials.
+    const context = opts.kubeConfig.getCurrentContext();
+    rateLimitedLog().error(`watch ${context} ${opts.path}`, `watch ${opts.path} (context ${context}) failed, attempt ${attempt}: ${error}`);
     if (code === 401 || code === 403) opts.onState({ status: "forbidden", since: now(), error });
     else if (!code) opts.onState({ status: "unreachable", since: now(), error, attempt });
     else opts.onState({ status: "reconnecting", since: now(), error, attempt });

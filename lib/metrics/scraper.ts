@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
+import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
@@ -58,7 +59,7 @@ export class ControllerMetricsScraper {
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
       await pruneScrapes(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
-        console.error("[metrics] pruning scraped samples failed", err),
+        rateLimitedLog().error("metrics prune", "[metrics] pruning scraped samples failed", err),
       );
     }
   }
@@ -84,7 +85,7 @@ export class ControllerMetricsScraper {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
-        (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
+        (dbErr: unknown) => rateLimitedLog().error(`metrics save ${name}`, `[metrics] recording a failed scrape of ${name} failed`, dbErr),
       );
     } finally {
       state.running = false;
