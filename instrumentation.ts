@@ -1,10 +1,12 @@
 /** Runs once per server process, before the first request is handled: checks the configuration, then starts the watches. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // A bad configuration ends the process here, naming the field, rather than answering 500 to every request.
-  (await import("./lib/server/startup-check")).checkStartupConfigurationOrExit();
+  const { checkStartupConfiguration, describeServedHosts, startOrExit } = await import("./lib/server/startup-check");
+  // A bad configuration ends the process here, naming the field, rather than leaving a server that answers 500.
+  const config = await startOrExit(checkStartupConfiguration);
+  console.log(describeServedHosts(config));
   // Host check, body-size check and the peer-address stamp for every request from here on (pages and assets too).
   (await import("./lib/http/request-gate")).installRequestGate();
   const { startBackgroundServices } = await import("./lib/server/background-services");
-  await startBackgroundServices();
+  await startOrExit(startBackgroundServices);
 }

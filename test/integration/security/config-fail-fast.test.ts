@@ -90,10 +90,21 @@ describe("an invalid configuration stops start-up", () => {
     expect(output).toContain("auth.oidc.clientSecretFile");
   }, 90_000);
 
-  it("a bare `next start` exits too (mode oidc without a session secret)", async () => {
-    const { code, output } = await nextStart(config({ auth: { mode: "oidc", baseUrl: "http://127.0.0.1:1", oidc: OIDC } }));
-    expect(code).not.toBeNull();
-    expect(code).not.toBe(0);
-    expect(output).toContain("auth.sessionSecret");
-  }, 90_000);
+  it("a cluster whose kubeconfig cannot be loaded: the script exits naming the cluster's kubeconfig", async () => {
+    const missingFile = await startScriptFails(config({ kubeconfigPath: "/nonexistent/kubeconfig" }));
+    expect(missingFile).toContain("clusters.0.kubeconfig (cluster prod)");
+    const missingContext = await startScriptFails(config({ clusters: [{ name: "prod", context: "no-such-context" }] }));
+    expect(missingContext).toContain("clusters.0.kubeconfig (cluster prod)");
+  }, 120_000);
+
+  it("a bare `next start` exits too, through the instrumentation hook", async () => {
+    const noSecret = await nextStart(config({ auth: { mode: "oidc", baseUrl: "http://127.0.0.1:1", oidc: OIDC } }));
+    expect(noSecret.code).not.toBeNull();
+    expect(noSecret.code).not.toBe(0);
+    expect(noSecret.output).toContain("auth.sessionSecret");
+    const noKubeconfig = await nextStart(config({ kubeconfigPath: "/nonexistent/kubeconfig" }));
+    expect(noKubeconfig.code).not.toBeNull();
+    expect(noKubeconfig.code).not.toBe(0);
+    expect(noKubeconfig.output).toContain("clusters.0.kubeconfig");
+  }, 120_000);
 });
