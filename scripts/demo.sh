@@ -24,6 +24,7 @@ for _ in $(seq 1 150); do [ -s "$config" ] && break; sleep 0.2; done
 [ -s "$config" ] || { cat .rollscope/sim.log; echo "the demo clusters did not start" >&2; exit 1; }
 
 echo
-echo "Rollscope demo: http://localhost:$PORT   (3 simulated clusters; kubeconfig: $kubeconfig)"
+# No sign-in in the demo, so it listens on 127.0.0.1 only (ROLLSCOPE_LISTEN=0.0.0.0 opens it to the network).
+echo "Rollscope demo: http://127.0.0.1:$PORT   (3 simulated clusters; kubeconfig: $kubeconfig)"
 echo "Stop with Ctrl-C."
 ROLLSCOPE_CONFIG="$config" KUBECONFIG="$kubeconfig" bash scripts/start-server.sh -p "$PORT"

@@ -3,7 +3,13 @@
 # (about 4 GB on a 24 GB host) and defers full garbage collection until the heap nears that size, so a busy server's
 # RSS climbs to several times what it keeps alive. Rollscope keeps about 40 KB per watched Rollout alive (about 200 MB
 # at 5,000); the default cap keeps RSS under 500 MB there. Raise ROLLSCOPE_MAX_HEAP_MB for larger fleets.
+#
+# Before Next starts, scripts/preflight.ts checks the configuration (a bad one stops here, naming the field) and picks
+# the listen address: -H if given, else ROLLSCOPE_LISTEN, else server.listen, else 127.0.0.1 in auth mode none.
 set -euo pipefail
 export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-320} ${NODE_OPTIONS:-}"
 cd "$(dirname "$0")/.."
-exec node node_modules/next/dist/bin/next start "$@"
+listen="$(node --conditions=react-server --import tsx scripts/preflight.ts "$@")" || exit 1
+args=("$@")
+if [ -n "$listen" ]; then args+=(-H "$listen"); fi
+exec node node_modules/next/dist/bin/next start "${args[@]}"

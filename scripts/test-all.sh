@@ -12,7 +12,7 @@ step() { echo; echo "── $1 ($(($(date +%s) - start)) s)"; }
 step "lint";        npx eslint .
 step "typecheck";   npx tsc --noEmit -p .
 step "unit";        npx vitest run --project unit
-# Built before the integration tests: the security tests scan the pages and streams of the built app.
+# The build comes first: the security suite (test/integration/security) starts the built app.
 step "build";       npx next build >/tmp/rollscope-build.log 2>&1 || { tail -50 /tmp/rollscope-build.log; exit 1; }
 step "integration"; npx vitest run --project integration
 step "e2e";         npx playwright test

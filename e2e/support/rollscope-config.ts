@@ -17,6 +17,8 @@ export interface TestConfigOptions {
   /** The `auth:` section as written in YAML. */
   auth?: Record<string, unknown>;
   authorization?: Record<string, unknown>;
+  /** The `server:` section (listen address, allowed hosts, trusted proxies, body limit). */
+  server?: Record<string, unknown>;
 }
 
 /** Writes a Rollscope config file for a test and returns its path (for ROLLSCOPE_CONFIG). */
@@ -31,6 +33,7 @@ export function writeRollscopeConfig(options: TestConfigOptions): string {
     ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
     ...(options.authorization ? { authorization: options.authorization } : {}),
+    ...(options.server ? { server: options.server } : {}),
   };
   writeFileSync(file, stringify(config), { mode: 0o600 });
   return file;

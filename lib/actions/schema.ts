@@ -28,3 +28,6 @@ export const RolloutActionRequest = z.strictObject({
   expected: ActionExpectation,
 });
 export type RolloutActionRequest = z.infer<typeof RolloutActionRequest>;
+
+/** An action request is a few hundred bytes; anything over this is refused (413) before it is read further. */
+export const MAX_ACTION_BODY_BYTES = 8 * 1024;

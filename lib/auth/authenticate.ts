@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
-import { parseCookies, readCookie } from "./cookies";
+import { parseCookies, readCookie, usesSecureCookies } from "./cookies";
 import { CSRF_COOKIE, CSRF_HEADER, isSameOriginRequest, isValidCsrfToken } from "./csrf";
 import { csrfBinding, resolveRequestIdentity } from "./resolve-user";
 import { getAuthSettings, type AuthSettings } from "./settings";
@@ -19,7 +19,7 @@ export function verifyCsrf(request: Request, settings: AuthSettings, user: AuthU
   if (!isSameOriginRequest(request.headers, settings.config.baseUrl)) {
     throw new ApiError("csrf", "cross-origin request refused");
   }
-  const cookie = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE);
+  const cookie = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE, usesSecureCookies(settings.config.baseUrl, request));
   if (!isValidCsrfToken(settings.keys.csrfKey, csrfBinding(user), cookie, request.headers.get(CSRF_HEADER))) {
     throw new ApiError("csrf", `missing or invalid CSRF token: send the ${CSRF_HEADER} header from GET /api/session`);
   }

@@ -20,8 +20,14 @@ describe("cookies", () => {
     );
   });
 
-  it("reads a cookie under either name", () => {
-    expect(readCookie(parseCookies("__Host-s=1"), "s")).toBe("1");
-    expect(readCookie(parseCookies("s=2"), "s")).toBe("2");
+  it("reads a cookie only under the name it is set with", () => {
+    expect(readCookie(parseCookies("__Host-s=1"), "s", true)).toBe("1");
+    expect(readCookie(parseCookies("s=2"), "s", false)).toBe("2");
+  });
+
+  it("refuses the plain name where the __Host- one is used (a cookie a sibling site could plant), and vice versa", () => {
+    expect(readCookie(parseCookies("s=planted"), "s", true)).toBeUndefined();
+    expect(readCookie(parseCookies("s=planted; __Host-s=1"), "s", true)).toBe("1");
+    expect(readCookie(parseCookies("__Host-s=1"), "s", false)).toBeUndefined();
   });
 });

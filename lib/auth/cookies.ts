@@ -37,7 +37,16 @@ export function cookieName(base: string, secure: boolean): string {
   return secure ? `__Host-${base}` : base;
 }
 
-/** Reads a cookie under its secure or plain name. */
-export function readCookie(cookies: Map<string, string>, base: string): string | undefined {
-  return cookies.get(`__Host-${base}`) ?? cookies.get(base);
+/**
+ * Reads a cookie under the one name it is set with: `__Host-<base>` where cookies are secure, else `<base>`. The
+ * plain name is not a fallback: the prefix is what stops a sibling subdomain or a plain-http page planting it.
+ */
+export function readCookie(cookies: Map<string, string>, base: string, secure: boolean): string | undefined {
+  return cookies.get(cookieName(base, secure));
+}
+
+/** Whether cookies get `Secure` and the `__Host-` prefix: from the public URL (auth.baseUrl), else the request's scheme. */
+export function usesSecureCookies(baseUrl: string | undefined, request: Request): boolean {
+  if (baseUrl) return baseUrl.startsWith("https:");
+  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
 }

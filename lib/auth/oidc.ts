@@ -2,7 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import * as client from "openid-client";
 import { ApiError } from "@/lib/errors/api-error";
-import { serializeCookie, cookieName, parseCookies, readCookie } from "./cookies";
+import { safeReturnTo } from "@/lib/format/return-to";
+import { serializeCookie, cookieName, parseCookies, readCookie, usesSecureCookies } from "./cookies";
 import { readClientSecret } from "./keys";
 import { SESSION_AUDIENCE, SESSION_COOKIE } from "./resolve-user";
 import { openCookie, sealCookie, SignInClaims } from "./session-cookie";
@@ -21,8 +22,7 @@ function oidcSettingsOrThrow(settings: AuthSettings): OidcSettings {
 
 /** Whether cookies get `Secure` (and the `__Host-` prefix): from auth.baseUrl, else the request's scheme. */
 export function wantsSecureCookies(settings: AuthSettings, request: Request): boolean {
-  if (settings.config.baseUrl) return settings.config.baseUrl.startsWith("https:");
-  return new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  return usesSecureCookies(settings.config.baseUrl, request);
 }
 
 export function redirectUrl(settings: OidcSettings): string {
@@ -56,12 +56,6 @@ function oidcConfiguration(settings: OidcSettings): Promise<client.Configuration
     discoveries.set(key, configuration);
   }
   return configuration;
-}
-
-/** Only paths on this site: `/rollouts/x`, never `//evil.example` or `https://…`. */
-export function safeReturnTo(value: string | null | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  return value;
 }
 
 /** Starts the authorization code flow with PKCE, state and nonce kept in a short-lived encrypted cookie. */
@@ -109,7 +103,7 @@ export async function completeSignIn(settings: AuthSettings, request: Request): 
   const oidc = oidcSettingsOrThrow(settings);
   const secure = wantsSecureCookies(settings, request);
   const clearSignIn = serializeCookie(cookieName(SIGNIN_COOKIE, secure), "", { secure, sameSite: "Lax", maxAge: 0 });
-  const pending = await openCookie(readCookie(parseCookies(request.headers.get("cookie")), SIGNIN_COOKIE), SIGNIN_AUDIENCE, settings.keys.sessionKey, SignInClaims);
+  const pending = await openCookie(readCookie(parseCookies(request.headers.get("cookie")), SIGNIN_COOKIE, secure), SIGNIN_AUDIENCE, settings.keys.sessionKey, SignInClaims);
   if (!pending) throw new SignInError("the sign-in expired or was started in another browser; start again");
   const configuration = await oidcConfiguration(oidc);
   const callbackUrl = new URL(redirectUrl(oidc));
@@ -142,7 +136,7 @@ export async function completeSignIn(settings: AuthSettings, request: Request): 
   const sealed = await sealCookie(session, SESSION_AUDIENCE, settings.keys.sessionKey, ttl);
   if (sealed.length > 3800) throw new SignInError("too many groups to keep in a session cookie; narrow the groups claim");
   return {
-    returnTo: pending.returnTo,
+    returnTo: safeReturnTo(pending.returnTo),
     cookies: [clearSignIn, serializeCookie(cookieName(SESSION_COOKIE, secure), sealed, { secure, sameSite: "Lax", maxAge: ttl })],
   };
 }

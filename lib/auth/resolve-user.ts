@@ -1,6 +1,7 @@
 import "server-only";
-import { cidrContains, parseIpAddress } from "@/lib/config/cidr";
-import { parseCookies, readCookie } from "./cookies";
+import { cidrContains, parseIpAddress, type Cidr } from "@/lib/config/cidr";
+import { describeClientAddress } from "@/lib/net/client-address";
+import { parseCookies, readCookie, usesSecureCookies } from "./cookies";
 import { readPeerAddress } from "./peer-address";
 import { openCookie, SessionClaims } from "./session-cookie";
 import type { AuthSettings } from "./settings";
@@ -16,16 +17,10 @@ export interface RequestIdentity {
   readonly clientAddress: string | null;
 }
 
-function isTrustedProxy(settings: AuthSettings, peer: string | undefined): boolean {
+function isInRanges(ranges: readonly Cidr[], peer: string | undefined): boolean {
   if (peer === undefined) return false;
   const address = parseIpAddress(peer);
-  return address !== undefined && settings.trustedProxies.some((cidr) => cidrContains(cidr, address));
-}
-
-function describeClient(headers: Headers, peer: string | undefined, trusted: boolean): string | null {
-  if (peer === undefined) return null;
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return trusted && forwarded ? `${forwarded} via ${peer}` : peer;
+  return address !== undefined && ranges.some((cidr) => cidrContains(cidr, address));
 }
 
 function splitGroups(value: string | null): string[] {
@@ -41,8 +36,8 @@ export async function resolveRequestIdentity(request: Request, settings: AuthSet
   const { headers } = request;
   const peer = readPeerAddress(headers);
   const mode = settings.config.mode;
-  const trusted = mode === "proxy" && isTrustedProxy(settings, peer);
-  const clientAddress = describeClient(headers, peer, trusted);
+  const trusted = mode === "proxy" && isInRanges(settings.trustedProxies, peer);
+  const clientAddress = describeClientAddress(peer, headers.get("x-forwarded-for"), (address) => isInRanges(settings.forwardingProxies, address));
   switch (mode) {
     case "none":
       return { user: { via: "none", name: KUBECONFIG_IDENTITY, groups: [], sessionId: null }, clientAddress };
@@ -53,7 +48,7 @@ export async function resolveRequestIdentity(request: Request, settings: AuthSet
       return { user: { via: "proxy", name, groups: splitGroups(headers.get(proxy.groupsHeader)), sessionId: null }, clientAddress };
     }
     case "oidc": {
-      const cookie = readCookie(parseCookies(headers.get("cookie")), SESSION_COOKIE);
+      const cookie = readCookie(parseCookies(headers.get("cookie")), SESSION_COOKIE, usesSecureCookies(settings.config.baseUrl, request));
       const session = await openCookie(cookie, SESSION_AUDIENCE, settings.keys.sessionKey, SessionClaims);
       if (!session) return { user: null, clientAddress };
       return { user: { via: "oidc", name: session.sub, groups: session.groups, sessionId: session.sid }, clientAddress };

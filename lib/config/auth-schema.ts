@@ -7,7 +7,8 @@ const headerName = z
   .regex(/^[A-Za-z0-9-]+$/, { message: "must be an HTTP header name such as X-Forwarded-User" })
   .transform((name) => name.toLowerCase());
 
-const cidr = z.string().refine((text) => parseCidr(text) !== undefined, {
+/** An address or range in CIDR notation, kept as written (lib/config/cidr parses it). */
+export const cidr = z.string().refine((text) => parseCidr(text) !== undefined, {
   message: "must be an IP address or CIDR range such as 10.0.0.0/8 or fd00::/8",
 });
 
@@ -91,6 +92,11 @@ export const authorizationConfigSchema = z.strictObject({
   clusters: z.record(z.string(), z.strictObject({ impersonate: z.boolean() })).default({}),
   /** Used on clusters without impersonation: groups → viewer/operator. Users with no matching role may not act. */
   roleMappings: z.array(roleMappingSchema).default([]),
+  /**
+   * Groups never passed on when impersonating a user, whatever the identity provider or proxy says (besides
+   * system:masters, which never is): groups your clusters bind to cluster-admin, for example.
+   */
+  privilegedGroups: z.array(z.string().min(1)).optional(),
 });
 
 /** Cluster names in `authorization` must be configured clusters. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pluginSettingsSchema } from "@/lib/plugins/settings-schema";
 import { authConfigSchema, authorizationConfigSchema, checkAuthorizationClusters } from "./auth-schema";
 import { metricsSettingsSchema } from "./metrics-schema";
+import { serverConfigSchema } from "./server-schema";
 
 const prometheusAuthSchema = z.union([
   z.strictObject({ bearerToken: z.string().min(1) }),
@@ -54,6 +55,7 @@ export const rollscopeConfigSchema = z
     metrics: metricsSettingsSchema.default({ scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 } }),
     auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
     authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [] }),
+    server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024 }),
   })
   .superRefine(checkAuthorizationClusters);
 

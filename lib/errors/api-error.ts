@@ -6,6 +6,8 @@ export type ApiErrorCode =
   | "not_found"
   | "conflict"
   | "stale"
+  | "payload_too_large"
+  | "misdirected"
   | "upstream_unavailable"
   | "internal";
 
@@ -17,6 +19,8 @@ const STATUS: Record<ApiErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   stale: 409,
+  payload_too_large: 413,
+  misdirected: 421,
   upstream_unavailable: 503,
   internal: 500,
 };

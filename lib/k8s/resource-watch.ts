@@ -2,6 +2,7 @@ import "server-only";
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
+import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 
 export type WatchState =
   | { status: "connecting"; since: string }
@@ -96,6 +97,9 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     const code = kubeStatusOf(err);
     // client-node's fetch errors name the request URL, user-info included.
     const error = redactErrorText(describeError(err));
+    // Named by kubeconfig context, not server URL: a URL may carry credentials.
+    const context = opts.kubeConfig.getCurrentContext();
+    rateLimitedLog().error(`watch ${context} ${opts.path}`, `watch ${opts.path} (context ${context}) failed, attempt ${attempt}: ${error}`);
     if (code === 401 || code === 403) report({ status: "forbidden", since: now(), error });
     else if (!code) report({ status: "unreachable", since: now(), error, attempt });
     else report({ status: "reconnecting", since: now(), error, attempt });

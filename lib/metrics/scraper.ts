@@ -3,6 +3,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
 import { describeErrorSafely } from "@/lib/errors/known-secrets";
 import type { MetricSampleRepository } from "@/lib/db/metric-samples";
+import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
 import { planSampleRows, type SeriesState } from "./scrape-plan";
@@ -52,7 +53,7 @@ export class ControllerMetricsScraper {
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
       await this.metricSamples.deleteBefore(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
-        console.error("[metrics] pruning scraped samples failed", err),
+        rateLimitedLog().error("metrics prune", "[metrics] pruning scraped samples failed", err),
       );
     }
   }
@@ -78,7 +79,7 @@ export class ControllerMetricsScraper {
     } catch (err) {
       const message = describeErrorSafely(err);
       await this.metricSamples.saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
-        (dbErr: unknown) => console.error("[metrics] recording a failed scrape failed", dbErr),
+        (dbErr: unknown) => rateLimitedLog().error(`metrics save ${name}`, `[metrics] recording a failed scrape of ${name} failed`, dbErr),
       );
     } finally {
       state.running = false;

@@ -46,6 +46,19 @@ describe("templates", () => {
     });
   });
 
+  it("regex-escapes values inside regex matchers only, so a name matches itself and nothing else", () => {
+    const values = { canaryService: "web.v2", stableService: "a+b(c)", namespace: "shop.eu" };
+    expect(renderPromqlTemplate('x{ns="${namespace}", svc=~"${canaryService}|${stableService}"}', values)).toEqual({
+      ok: true,
+      promql: 'x{ns="shop.eu", svc=~"web\\\\.v2|a\\\\+b\\\\(c\\\\)"}',
+    });
+    expect(renderPromqlTemplate("x{svc !~ '${canaryService}', ns=\"${namespace}\"}", values)).toEqual({ ok: true, promql: "x{svc !~ 'web\\\\.v2', ns=\"shop.eu\"}" });
+    expect(renderPromqlTemplate('label_replace(x{a="=~${namespace}"}, "d", "$1", "s", "(.*)")', values)).toEqual({
+      ok: true,
+      promql: 'label_replace(x{a="=~shop.eu"}, "d", "$1", "s", "(.*)")',
+    });
+  });
+
   it("lists selected metric names", () => {
     expect(listSelectedMetrics("sum(rate(a_total[1m])) / on() b")).toEqual(["a_total", "b"]);
   });

@@ -91,8 +91,27 @@ export function escapePromqlRegex(value: string): string {
 export type TemplateRender = { ok: true; promql: string } | { ok: false; missing: string[] };
 
 /**
- * Replaces `${name}` with the value's PromQL-escaped text. Every variable must have a value: a query with an empty
- * service or hash would silently select the wrong series, so the caller reports what is missing instead.
+ * Where the template's regex matcher operands are: string literals right after `=~` or `!~`, as [start, end) offsets.
+ * Strings are found by scanning quotes with their escapes (Go rules: none inside backticks), so `${…}` placeholders
+ * inside them need no special care.
+ */
+function regexOperandSpans(template: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < template.length; i++) {
+    const quote = template[i];
+    if (quote !== '"' && quote !== "'" && quote !== "`") continue;
+    const start = i;
+    for (i++; i < template.length && template[i] !== quote; i++) if (template[i] === "\\" && quote !== "`") i++;
+    if (/[=!]~\s*$/.test(template.slice(0, start))) spans.push([start, i]);
+  }
+  return spans;
+}
+
+/**
+ * Replaces `${name}` with the value's PromQL-escaped text; inside a regex matcher (`=~"${canaryService}|…"`) the
+ * value is also regex-escaped, so an object name matches itself only (a `.` in a name is no wildcard). Every
+ * variable must have a value: a query with an empty service or hash would silently select the wrong series, so the
+ * caller reports what is missing instead.
  */
 export function renderPromqlTemplate(template: string, values: Readonly<Record<string, string | null | undefined>>): TemplateRender {
   const missing = listTemplateVariables(template).filter((name) => {
@@ -100,7 +119,13 @@ export function renderPromqlTemplate(template: string, values: Readonly<Record<s
     return value === undefined || value === null || value === "";
   });
   if (missing.length > 0) return { ok: false, missing };
-  return { ok: true, promql: template.replace(VARIABLE, (_, name: string) => escapePromqlString(String(values[name]))) };
+  const regexSpans = regexOperandSpans(template);
+  const inRegex = (offset: number) => regexSpans.some(([start, end]) => offset > start && offset < end);
+  const promql = template.replace(VARIABLE, (_, name: string, offset: number) => {
+    const value = String(values[name]);
+    return inRegex(offset) ? escapePromqlRegex(value) : escapePromqlString(value);
+  });
+  return { ok: true, promql };
 }
 
 /** A Prometheus duration for a number of seconds (`90s`, `5m`, `1h`). */

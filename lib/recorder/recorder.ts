@@ -2,6 +2,7 @@ import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
+import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
 import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
@@ -99,7 +100,7 @@ export class Recorder {
         // Keep what failed for the next flush rather than lose it.
         this.samples = [...samples, ...this.samples];
         for (const e of events) if (!this.events.has(`${e.cluster}/${e.eventUid}`)) this.events.set(`${e.cluster}/${e.eventUid}`, e);
-        console.error("recorder: flush failed; will retry", err);
+        rateLimitedLog().error("recorder flush", "recorder: flush failed; will retry", err);
       }
     });
     return this.flushing;

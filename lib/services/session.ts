@@ -7,6 +7,7 @@ import { CSRF_COOKIE, issueCsrfToken, isValidCsrfToken } from "@/lib/auth/csrf";
 import { wantsSecureCookies } from "@/lib/auth/oidc";
 import { csrfBinding } from "@/lib/auth/resolve-user";
 import { resolveMappedRole, usesImpersonation } from "@/lib/auth/role-mapping";
+import { impersonableGroups } from "@/lib/auth/impersonation";
 import {
   combineAccess,
   describeAccess,
@@ -35,10 +36,10 @@ function identityNote(mode: AuthMode, user: AuthUser | null): string {
 export function getSessionView(app: AppContext, { request, user }: { request: Request; user: AuthUser | null }): { view: SessionView; cookies: string[] } {
   const settings = authSettingsOf(app.config);
   const binding = csrfBinding(user);
-  const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE);
+  const secure = wantsSecureCookies(settings, request);
+  const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE, secure);
   const reuse = existing !== undefined && isValidCsrfToken(settings.keys.csrfKey, binding, existing, existing);
   const csrfToken = reuse ? existing : issueCsrfToken(settings.keys.csrfKey, binding);
-  const secure = wantsSecureCookies(settings, request);
   const cookies = reuse ? [] : [serializeCookie(cookieName(CSRF_COOKIE, secure), csrfToken, { secure, sameSite: "Strict", maxAge: settings.config.sessionTtlHours * 3600 })];
   const mode = settings.config.mode;
   return {
@@ -132,27 +133,30 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
  * (SelfSubjectAccessReview); for a signed-in user on a cluster with impersonation, a SubjectAccessReview for the
  * user and groups (actions are then sent impersonated, so the API server checks again); otherwise the configured
  * role mapping, bounded by what the dashboard itself may do. A failed review denies, with the error as the reason.
+ * Privileged groups (system:masters, authorization.privilegedGroups) are never impersonated nor reviewed.
  */
 export async function authorizeRolloutActions(app: AppContext, { rollout, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutAuthorization> {
   const authorization = app.config.authorization;
   const target: RolloutTarget = { ...rollout, kubeConfig: app.fleet.clusterOrThrow(rollout.cluster).clients.kubeConfig };
+  const impersonable = { ...user, groups: impersonableGroups(user.groups, authorization.privilegedGroups) };
   try {
     if (user.via === "none") {
       return await asDashboard(target, "The dashboard's kubeconfig identity", "No sign-in: actions run as the dashboard's kubeconfig identity");
     }
-    if (usesImpersonation(authorization, target.cluster)) return await asImpersonatedUser(target, user);
+    if (usesImpersonation(authorization, target.cluster)) return await asImpersonatedUser(target, impersonable);
     return await asMappedRole(target, user, authorization);
   } catch (err) {
     const reason = `Could not check permissions on cluster ${target.cluster}: ${errorText(err)}`;
-    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? { user: user.name, groups: user.groups } : null;
+    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? { user: user.name, groups: impersonable.groups } : null;
     return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs: "Permissions unknown" };
   }
 }
 
-/** The headers that make the API server act as the user (one Impersonate-Group line per group). */
+/** The headers that make the API server act as the user (one Impersonate-Group line per group; never system:masters). */
 export function impersonationHeaders(target: ImpersonationTarget | null): Record<string, string | readonly string[]> {
   if (!target) return {};
-  return target.groups.length > 0 ? { "Impersonate-User": target.user, "Impersonate-Group": target.groups } : { "Impersonate-User": target.user };
+  const groups = impersonableGroups(target.groups);
+  return groups.length > 0 ? { "Impersonate-User": target.user, "Impersonate-Group": groups } : { "Impersonate-User": target.user };
 }
 
 /** What the user may do to one Rollout (RBAC or role mapping only, not the Rollout's state). */

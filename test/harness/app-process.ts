@@ -12,6 +12,10 @@ export interface AppProcessOptions {
   databaseUrl?: string;
   port?: number;
   env?: Record<string, string>;
+  /** The address to listen on (`-H`); null leaves it to the start script, as `npm start` does. Default 127.0.0.1. */
+  hostname?: string | null;
+  /** Answers 200 once the app is ready; default `/api/clusters` (use `/api/session` in modes proxy and oidc). */
+  readyPath?: string;
 }
 
 export interface AppProcess {
@@ -48,7 +52,9 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
   const url = `http://127.0.0.1:${port}`;
   const launch = async () => {
     // The production start script (bounded heap), exec'd so the child is the server itself.
-    child = spawn("bash", [path.join(repoRoot, "scripts/start-server.sh"), "-p", String(port), "-H", "127.0.0.1"], {
+    const hostname = opts.hostname === undefined ? "127.0.0.1" : opts.hostname;
+    const args = ["-p", String(port), ...(hostname === null ? [] : ["-H", hostname])];
+    child = spawn("bash", [path.join(repoRoot, "scripts/start-server.sh"), ...args], {
       cwd: repoRoot,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -60,7 +66,7 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
     child.stderr?.on("data", append);
     const exited = new Promise<never>((_, reject) => child?.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${output}`))));
     await Promise.race([
-      waitFor("the app to answer", async () => (await fetch(`${url}/api/clusters`)).ok, 60_000, 200),
+      waitFor("the app to answer", async () => (await fetch(`${url}${opts.readyPath ?? "/api/clusters"}`)).ok, 60_000, 200),
       exited,
     ]);
   };

@@ -5,16 +5,12 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
+import { safeReturnTo } from "@/lib/format/return-to";
 import { useSession } from "@/lib/queries/use-session";
-
-/** Only paths on this site, as the server checks too. */
-function localPath(value: string): string {
-  return value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
-}
 
 export function SignInPanel({ returnTo, error }: { returnTo: string; error: string | null }) {
   const { data: session, error: loadError, isPending } = useSession();
-  const target = localPath(returnTo);
+  const target = safeReturnTo(returnTo);
   return (
     <div className="mx-auto mt-16 flex w-full max-w-md flex-col gap-4">
       <Card className="p-6" data-testid="signin-panel">
