@@ -17,6 +17,7 @@ export const queryKeys = {
   clusters: () => ["clusters"] as const,
   cluster: (name: string) => ["cluster", name] as const,
   clusterPrefix: () => ["cluster"] as const,
+  readiness: () => ["readiness"] as const,
 };
 
 /**
