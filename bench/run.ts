@@ -252,7 +252,7 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Distrib
 /**
  * Write → DOM on an open rollout detail page, whose live view the stream writes into the page (no request): the
  * applied weight shown after each promote of one probe, and how many API requests the page made meanwhile (the
- * records refresh at most every 5 s when a recorded field changes; history and measured traffic run on timers).
+ * records refresh at most every 5 s when a recorded field changes; history, measured traffic and readiness poll).
  */
 async function measureDetailDomLatency(stack: Stack, samples: number): Promise<{ latency: Distribution; requests: number; changes: number }> {
   const [name] = await createProbes(stack.sim, 1, "bench-detail");
@@ -266,7 +266,7 @@ async function measureDetailDomLatency(stack: Stack, samples: number): Promise<{
     let requests = 0;
     page.on("request", (r) => {
       const path = new URL(r.url()).pathname;
-      if (path.startsWith("/api/") && path !== "/api/stream" && !path.endsWith("/history") && !path.endsWith("/measured-traffic")) requests++;
+      if (path.startsWith("/api/") && path !== "/api/stream" && path !== "/api/readyz" && !path.endsWith("/history") && !path.endsWith("/measured-traffic")) requests++;
     });
     await page.evaluate(() => {
       const log: Array<{ value: string; at: number }> = [];

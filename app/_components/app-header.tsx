@@ -9,6 +9,7 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useClusters } from "@/lib/queries/use-clusters";
 import { LiveIndicator } from "./live-indicator";
+import { ServerNotices } from "./server-notices";
 
 const NAV = [
   { href: "/", label: "Rollouts", match: (p: string) => p === "/" || p.startsWith("/rollouts") },
@@ -109,6 +110,7 @@ export function AppHeader() {
           <ClusterChips />
         </div>
       </div>
+      <ServerNotices />
     </header>
   );
 }

@@ -5,6 +5,7 @@ import { createMetricSampleRepository, type MetricSampleRepository } from "./met
 import type { PendingWrite } from "./pending-write";
 import { createRolloutEventRepository, type RolloutEventRepository } from "./rollout-events";
 import { createRolloutSampleRepository, type RolloutSampleRepository } from "./rollout-samples";
+import { createSchemaRepository, type SchemaRepository } from "./schema-migrations";
 
 /** Every table behind one object each: the only code that speaks Prisma or SQL. */
 export interface Repositories {
@@ -12,6 +13,8 @@ export interface Repositories {
   readonly rolloutEvents: RolloutEventRepository;
   readonly auditEntries: AuditEntryRepository;
   readonly metricSamples: MetricSampleRepository;
+  /** Reachability and migration state, for readiness. */
+  readonly schema: SchemaRepository;
   /** Commits prepared writes of any repositories together, in order. */
   transaction(writes: readonly PendingWrite[]): Promise<void>;
 }
@@ -22,6 +25,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     rolloutEvents: createRolloutEventRepository(db),
     auditEntries: createAuditEntryRepository(db),
     metricSamples: createMetricSampleRepository(db),
+    schema: createSchemaRepository(db),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },

@@ -27,4 +27,5 @@ export const queryKeys = {
   pluginHealth: (range: HealthRange, cluster: string | null, plugin: string | null) => ["plugins", "health", range, cluster, plugin] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
   session: () => ["session"] as const,
+  readiness: () => ["readiness"] as const,
 };

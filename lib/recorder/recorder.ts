@@ -1,16 +1,25 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
+import type { RecorderStatus } from "@/lib/contracts/readiness";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
-import { rateLimitedLog } from "@/lib/log/rate-limited-log";
+import type { FleetRollout } from "@/lib/fleet/types";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
+import { RecorderHealth } from "./recorder-health";
 import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 export interface RecorderOptions {
   retentionDays: number;
   flushIntervalMs?: number;
   pruneIntervalMs?: number;
+  /** Wait before the first retry of a failed write; doubles with each failure up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Unwritten states kept while writes fail (about 350 bytes each); beyond it the oldest are dropped, and counted. */
+  maxPendingSamples?: number;
+  maxPendingEvents?: number;
+  now?: () => number;
 }
 
 function eventRow(cluster: string, obj: KubernetesObject): RolloutEventRow | null {
@@ -35,15 +44,22 @@ function eventRow(cluster: string, obj: KubernetesObject): RolloutEventRow | nul
   };
 }
 
+const eventKey = (e: RolloutEventRow) => `${e.cluster}/${e.eventUid}`;
+
 /**
  * Stores every change of a Rollout's traffic state and every Rollout event, batched so bursts of hundreds of
- * changes per second cost one transaction of a few statements per flush. Unchanged states are not written again; rows older than the
- * retention are pruned.
+ * changes per second cost one transaction of a few statements per flush. Unchanged states are not written again;
+ * rows older than the retention are pruned. A failed write keeps its rows (up to a bound) and is retried with
+ * backoff; `status()` says whether writes are failing, what is pending and what had to be dropped.
  */
 export class Recorder {
   private readonly lastSignature = new Map<string, string>();
   private samples: RolloutSampleInput[] = [];
   private events = new Map<string, RolloutEventRow>();
+  private readonly health: RecorderHealth;
+  private fleet: Fleet | null = null;
+  private attached = false;
+  private busy = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -53,29 +69,71 @@ export class Recorder {
   constructor(
     private readonly options: RecorderOptions,
     private readonly store: RecorderStore,
-  ) {}
+  ) {
+    this.health = new RecorderHealth({ now: options.now ?? Date.now, retryDelayMs: options.retryDelayMs ?? 500, maxRetryDelayMs: options.maxRetryDelayMs ?? 5_000 });
+  }
 
+  /**
+   * Starts recording the fleet: the newest stored state of each Rollout, then every change from now on plus the
+   * state the watches found before (what changed while Rollscope was down). When the database cannot be read yet,
+   * it reports failing and keeps trying.
+   */
   async start(fleet: Fleet): Promise<void> {
-    await this.loadLastSignatures();
+    this.fleet = fleet;
+    this.flushTimer = setInterval(() => this.tick(), this.options.flushIntervalMs ?? 250);
+    this.pruneTimer = setInterval(() => this.pruneInBackground(), this.options.pruneIntervalMs ?? 3_600_000);
+    await this.attach();
+    this.pruneInBackground();
+  }
+
+  status(): RecorderStatus {
+    return this.health.view({ samples: this.samples.length, events: this.events.size });
+  }
+
+  private tick(): void {
+    this.dropBeyondBounds();
+    if (this.busy || !this.health.dueForAttempt()) return;
+    this.busy = true;
+    void (this.attached ? this.flush() : this.attach()).finally(() => (this.busy = false));
+  }
+
+  private async attach(): Promise<void> {
+    if (!this.fleet || this.attached) return;
+    try {
+      await this.loadLastSignatures();
+    } catch (err) {
+      this.health.failed(err);
+      return;
+    }
+    const fleet = this.fleet;
     this.unsubscribes.push(
       fleet.subscribe((delta) => {
-        if (delta.type !== "upsert") return;
-        const sample = toRolloutSample(delta.rollout, new Date(delta.rollout.lastChangedAt));
-        const key = `${sample.cluster}/${sample.namespace}/${sample.name}`;
-        const signature = sampleSignature(sample);
-        if (this.lastSignature.get(key) === signature) return;
-        this.lastSignature.set(key, signature);
-        this.samples.push(sample);
+        if (delta.type === "upsert") this.observeRollout(delta.rollout);
       }),
       fleet.subscribeRaw((cluster, kind, type, obj) => {
-        if (kind !== "events" || type !== "upsert") return;
-        const row = eventRow(cluster, obj);
-        if (row) this.events.set(`${cluster}/${row.eventUid}`, row);
+        if (kind === "events" && type === "upsert") this.observeEvent(cluster, obj);
       }),
     );
-    this.flushTimer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 250);
-    this.pruneTimer = setInterval(() => void this.prune(), this.options.pruneIntervalMs ?? 3_600_000);
-    void this.prune();
+    // The watches listed before the subscription (they start with the app context): what they found is the
+    // state at start-up, which differs from the newest stored one when a Rollout changed while Rollscope was down.
+    for (const rollout of fleet.rollouts()) this.observeRollout(rollout);
+    for (const cluster of fleet.clusters) for (const obj of cluster.objects("events")) this.observeEvent(cluster.name, obj);
+    this.attached = true;
+    this.health.started();
+  }
+
+  private observeRollout(rollout: FleetRollout): void {
+    const sample = toRolloutSample(rollout, new Date(rollout.lastChangedAt));
+    const key = `${sample.cluster}/${sample.namespace}/${sample.name}`;
+    const signature = sampleSignature(sample);
+    if (this.lastSignature.get(key) === signature) return;
+    this.lastSignature.set(key, signature);
+    this.samples.push(sample);
+  }
+
+  private observeEvent(cluster: string, obj: KubernetesObject): void {
+    const row = eventRow(cluster, obj);
+    if (row) this.events.set(eventKey(row), row);
   }
 
   private async loadLastSignatures(): Promise<void> {
@@ -87,23 +145,35 @@ export class Recorder {
 
   /** Writes what has accumulated; calls are serialised so rows keep their order. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      const samples = this.samples;
-      const events = [...this.events.values()];
-      this.samples = [];
-      this.events = new Map();
-      if (samples.length === 0 && events.length === 0) return;
-      try {
-        await this.store.transaction(batchWrites(this.store, samples, events));
-        this.stored += samples.length;
-      } catch (err) {
-        // Keep what failed for the next flush rather than lose it.
-        this.samples = [...samples, ...this.samples];
-        for (const e of events) if (!this.events.has(`${e.cluster}/${e.eventUid}`)) this.events.set(`${e.cluster}/${e.eventUid}`, e);
-        rateLimitedLog().error("recorder flush", "recorder: flush failed; will retry", err);
-      }
-    });
+    this.flushing = this.flushing.then(() => this.writePending());
     return this.flushing;
+  }
+
+  private async writePending(): Promise<void> {
+    const samples = this.samples;
+    const events = [...this.events.values()];
+    if (samples.length === 0 && events.length === 0) return;
+    this.samples = [];
+    this.events = new Map();
+    try {
+      await this.store.transaction(batchWrites(this.store, samples, events));
+      this.stored += samples.length;
+      this.health.written(samples.length, events.length);
+    } catch (err) {
+      // Keep what failed, ahead of what arrived meanwhile (a newer copy of an event wins), for the next attempt.
+      this.samples = [...samples, ...this.samples];
+      this.events = new Map([...events.map((e): [string, RolloutEventRow] => [eventKey(e), e]), ...this.events]);
+      this.health.failed(err);
+    }
+  }
+
+  /** Bounds memory while writes fail: the oldest unwritten rows go first; the newest state of each Rollout stays. */
+  private dropBeyondBounds(): void {
+    const excessSamples = this.samples.length - (this.options.maxPendingSamples ?? 50_000);
+    if (excessSamples > 0) this.samples.splice(0, excessSamples);
+    const excessEvents = this.events.size - (this.options.maxPendingEvents ?? 20_000);
+    if (excessEvents > 0) this.events = new Map([...this.events].slice(excessEvents));
+    this.health.dropped(Math.max(0, excessSamples), Math.max(0, excessEvents));
   }
 
   async prune(now = new Date()): Promise<{ samples: number; events: number }> {
@@ -113,10 +183,15 @@ export class Recorder {
     return { samples, events };
   }
 
+  private pruneInBackground(): void {
+    this.prune().catch((err: unknown) => console.warn("recorder: pruning old rows failed; will try again at the next prune", err));
+  }
+
   async stop(): Promise<void> {
     for (const u of this.unsubscribes) u();
     if (this.flushTimer) clearInterval(this.flushTimer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.flush();
+    this.health.stopped();
   }
 }

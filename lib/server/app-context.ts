@@ -9,6 +9,7 @@ import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
 import { createMetricsSource } from "@/lib/metrics/sources";
 import type { MetricsSource } from "@/lib/metrics/types";
+import { Recorder } from "@/lib/recorder/recorder";
 import { startBackgroundServices, type BackgroundServices } from "./background-services";
 
 /**
@@ -21,6 +22,8 @@ export interface AppContext {
   readonly fleet: Fleet;
   /** The database, one repository per table. */
   readonly repos: Repositories;
+  /** The history recorder (started with the background services): its `status()` for readiness and the UI. */
+  readonly recorder: Recorder;
   /** The sequenced fleet changes the live stream serves. */
   readonly deltaLog: DeltaLog;
   /** Serializes the actions on each Rollout and remembers what this process already changed. */
@@ -39,6 +42,7 @@ export function createAppContext({ config, db, now = Date.now }: { config: Rolls
     config,
     fleet,
     repos,
+    recorder: new Recorder({ retentionDays: config.recorder.retentionDays }, repos),
     deltaLog: new DeltaLog(fleet),
     actionGuard: new RolloutActionGuard(),
     metricsSource(cluster) {

@@ -1,7 +1,6 @@
 import "server-only";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
-import { Recorder } from "@/lib/recorder/recorder";
 import type { AppContext } from "./app-context";
 
 export interface BackgroundServices {
@@ -11,7 +10,7 @@ export interface BackgroundServices {
 
 /** The recorder and the controller-metrics scraper of a context; SIGTERM and SIGINT stop them and the watches. */
 export async function startBackgroundServices(app: AppContext): Promise<BackgroundServices> {
-  const recorder = new Recorder({ retentionDays: app.config.recorder.retentionDays }, app.repos);
+  const recorder = app.recorder;
   await recorder.start(app.fleet);
   const scraper = new ControllerMetricsScraper(app.fleet, app.repos.metricSamples, (cluster) => listScrapeFamilies(app.config, cluster));
   scraper.start();

@@ -156,8 +156,8 @@ beforeAll(async () => {
   const now = () => measuredAt;
   const deltaLog = new DeltaLog(fleet);
   const actionGuard = new RolloutActionGuard();
-  promApp = { config, fleet, repos, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
-  scrapeApp = { config, fleet, repos, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
+  promApp = { config, fleet, repos, recorder, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
+  scrapeApp = { config, fleet, repos, recorder, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);

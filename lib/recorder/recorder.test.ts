@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { PendingWrite } from "@/lib/db/pending-write";
+import type { RolloutEventRow } from "@/lib/db/rollout-events";
+import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
+import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
+import type { RecorderStore } from "./batch-writes";
+import { Recorder } from "./recorder";
+import { toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
+
+/** The checkout fixture paused at `step`: each step is a different recorded state. */
+function rolloutAt(name: string, step: number): FleetRollout {
+  const obj = structuredClone(readRolloutFixture("indefinite-pause")) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+  obj.metadata = { ...obj.metadata, name, resourceVersion: String(step) };
+  obj.status = { ...obj.status, currentStepIndex: step };
+  return buildFleetRollout("prod", obj, new Date());
+}
+
+/** A fleet double: rollouts its watches already listed, and a way to emit later changes. */
+function fakeFleet(listed: FleetRollout[] = []) {
+  const listeners = new Set<FleetListener>();
+  const fleet = {
+    clusters: [],
+    rollouts: () => listed,
+    subscribe: (l: FleetListener) => (listeners.add(l), () => listeners.delete(l)),
+    subscribeRaw: () => () => {},
+  } as unknown as Fleet;
+  const change = (rollout: FleetRollout) => {
+    for (const l of listeners) l({ type: "upsert", rollout });
+  };
+  return { fleet, change };
+}
+
+/** A store double whose transactions fail while `failing` is set, with SQLite's error as Prisma's adapter wraps it. */
+function fakeStore(latest: RolloutSampleInput[] = []) {
+  const written: string[] = [];
+  const state = { failing: false };
+  const store: RecorderStore = {
+    rolloutSamples: {
+      insertMany: (samples: readonly RolloutSampleInput[]) => ({ samples }) as unknown as PendingWrite,
+      listLatestPerRollout: async () => latest,
+      deleteBefore: async () => 0,
+    } as unknown as RecorderStore["rolloutSamples"],
+    rolloutEvents: {
+      upsertMany: (events: readonly RolloutEventRow[]) => ({ events }) as unknown as PendingWrite,
+      deleteBefore: async () => 0,
+    } as unknown as RecorderStore["rolloutEvents"],
+    async transaction(writes) {
+      if (state.failing) throw Object.assign(new Error("SocketTimeout"), { cause: { originalCode: "SQLITE_FULL", originalMessage: "database or disk is full" } });
+      for (const write of writes as unknown as Array<{ samples?: RolloutSampleInput[] }>) for (const s of write.samples ?? []) written.push(`${s.name}@${s.stepIndex}`);
+    },
+  };
+  return { store, written, state };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.spyOn(console, "error").mockImplementation(() => {});
+  vi.spyOn(console, "info").mockImplementation(() => {});
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe("Recorder", () => {
+  it("keeps the rows of failed writes, retries with backoff, reports failing, then stores them in order", async () => {
+    const { fleet, change } = fakeFleet();
+    const { store, written, state } = fakeStore();
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, retryDelayMs: 1_000, maxRetryDelayMs: 4_000 }, store);
+    await recorder.start(fleet);
+    expect(recorder.status().state).toBe("recording");
+
+    state.failing = true;
+    change(rolloutAt("a", 1));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(recorder.status()).toMatchObject({ state: "failing", lastError: "SQLITE_FULL: database or disk is full", failedAttempts: 1, pending: { samples: 1, events: 0 } });
+    change(rolloutAt("a", 3));
+    // Backoff: 1 s, 2 s, then 4 s between attempts, not one every tick.
+    await vi.advanceTimersByTimeAsync(3_100);
+    expect(recorder.status().failedAttempts).toBe(3);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(recorder.status().failedAttempts).toBe(3);
+
+    state.failing = false;
+    change(rolloutAt("a", 5));
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(written).toEqual(["a@1", "a@3", "a@5"]);
+    expect(recorder.status()).toMatchObject({ state: "recording", lastError: null, failedAttempts: 0, pending: { samples: 0, events: 0 }, dropped: { samples: 0, events: 0 } });
+    await recorder.stop();
+  });
+
+  it("bounds what waits in memory: the oldest rows are dropped and counted, the newest state is kept", async () => {
+    const { fleet, change } = fakeFleet();
+    const { store, written, state } = fakeStore();
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, retryDelayMs: 1_000, maxPendingSamples: 3 }, store);
+    await recorder.start(fleet);
+    state.failing = true;
+    for (const step of [1, 3, 5, 7, 9]) change(rolloutAt("a", step));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(recorder.status()).toMatchObject({ pending: { samples: 3 }, dropped: { samples: 2, events: 0 } });
+
+    state.failing = false;
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(written).toEqual(["a@5", "a@7", "a@9"]);
+    // The loss stays visible after the recovery.
+    expect(recorder.status()).toMatchObject({ state: "recording", dropped: { samples: 2, events: 0 } });
+    await recorder.stop();
+  });
+
+  it("records the state the watches listed before it started, where it differs from the newest stored one", async () => {
+    const unchanged = rolloutAt("unchanged", 1);
+    const { fleet } = fakeFleet([rolloutAt("moved", 3), unchanged, rolloutAt("new", 1)]);
+    const stored = [toRolloutSample(rolloutAt("moved", 1), new Date()), toRolloutSample(unchanged, new Date())];
+    const { store, written } = fakeStore(stored);
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100 }, store);
+    await recorder.start(fleet);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(written).toEqual(["moved@3", "new@1"]);
+    await recorder.stop();
+  });
+
+  it("reports failing while the stored states cannot be read at start-up, and starts once they can", async () => {
+    const { fleet } = fakeFleet([rolloutAt("a", 1)]);
+    const { store, written } = fakeStore();
+    let unreadable = true;
+    const read = store.rolloutSamples.listLatestPerRollout;
+    store.rolloutSamples.listLatestPerRollout = async () => {
+      if (unreadable) throw new Error("SQLITE_CANTOPEN: unable to open database file");
+      return read();
+    };
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, retryDelayMs: 1_000 }, store);
+    await recorder.start(fleet);
+    expect(recorder.status()).toMatchObject({ state: "failing", lastError: "SQLITE_CANTOPEN: unable to open database file" });
+
+    unreadable = false;
+    await vi.advanceTimersByTimeAsync(1_100);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(recorder.status().state).toBe("recording");
+    expect(written).toEqual(["a@1"]);
+    await recorder.stop();
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { MigrationStatus } from "@/lib/db/schema-migrations";
+import type { AppContext } from "@/lib/server/app-context";
+import { checkReadiness } from "./readiness";
+
+const RECORDER = { state: "failing", lastError: "SQLITE_FULL: database or disk is full" };
+
+function appWith(schema: { ping(): Promise<void>; migrationStatus(): Promise<MigrationStatus> }): () => AppContext {
+  return () => ({ repos: { schema }, recorder: { status: () => RECORDER } }) as unknown as AppContext;
+}
+
+const reachable = async () => {};
+const migrated = async (): Promise<MigrationStatus> => ({ pending: [], failed: [] });
+
+describe("checkReadiness", () => {
+  it("is ready with the database reachable and migrated, and reports a failing recorder without becoming unready", async () => {
+    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
+    expect(report).toMatchObject({ ready: true, checks: { config: { ok: true }, database: { ok: true }, migrations: { ok: true } }, recorder: RECORDER });
+  });
+
+  it("is not ready while a shipped migration is not applied, naming it", async () => {
+    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: async () => ({ pending: ["20261201000000_audit_intent"], failed: [] }) }));
+    expect(report.ready).toBe(false);
+    expect(report.checks.migrations.detail).toContain("20261201000000_audit_intent");
+  });
+
+  it("is not ready when the database cannot be opened", async () => {
+    const report = await checkReadiness(appWith({ ping: async () => Promise.reject(new Error("unable to open database file")), migrationStatus: migrated }));
+    expect(report).toMatchObject({ ready: false, checks: { database: { ok: false, detail: "unable to open database file" }, migrations: { ok: false } } });
+  });
+
+  it("is not ready when the configuration does not load, and says why", async () => {
+    const report = await checkReadiness(() => {
+      throw new Error("clusters.0.name: Required");
+    });
+    expect(report).toMatchObject({ ready: false, checks: { config: { ok: false, detail: "clusters.0.name: Required" } }, recorder: null });
+  });
+});

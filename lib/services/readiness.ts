@@ -1,0 +1,44 @@
+import "server-only";
+import type { ReadinessCheck, ReadinessReport } from "@/lib/contracts/readiness";
+import { describeErrorSafely } from "@/lib/errors/known-secrets";
+import type { AppContext } from "@/lib/server/app-context";
+
+const ok: ReadinessCheck = { ok: true, detail: null };
+const notOk = (detail: string): ReadinessCheck => ({ ok: false, detail });
+
+async function checkDatabase(app: AppContext): Promise<ReadinessCheck> {
+  try {
+    await app.repos.schema.ping();
+    return ok;
+  } catch (err) {
+    return notOk(describeErrorSafely(err));
+  }
+}
+
+async function checkMigrations(app: AppContext): Promise<ReadinessCheck> {
+  try {
+    const { pending, failed } = await app.repos.schema.migrationStatus();
+    if (failed.length > 0) return notOk(`failed migrations: ${failed.join(", ")}`);
+    if (pending.length > 0) return notOk(`migrations not applied: ${pending.join(", ")} (run \`npx prisma migrate deploy\`)`);
+    return ok;
+  } catch (err) {
+    return notOk(describeErrorSafely(err));
+  }
+}
+
+/**
+ * GET /api/readyz. Takes the way to the app context rather than the context: "is the configuration loaded" is the
+ * question whether that context can be built at all.
+ */
+export async function checkReadiness(loadApp: () => AppContext): Promise<ReadinessReport> {
+  let app: AppContext;
+  try {
+    app = loadApp();
+  } catch (err) {
+    const skipped = notOk("configuration not loaded");
+    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null };
+  }
+  const database = await checkDatabase(app);
+  const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");
+  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status() };
+}
