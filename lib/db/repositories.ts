@@ -5,6 +5,7 @@ import { createMetricSampleRepository, type MetricSampleRepository } from "./met
 import type { PendingWrite } from "./pending-write";
 import { createRolloutEventRepository, type RolloutEventRepository } from "./rollout-events";
 import { createRolloutSampleRepository, type RolloutSampleRepository } from "./rollout-samples";
+import { createSessionRepository, type SessionRepository } from "./sessions";
 
 /** Every table behind one object each: the only code that speaks Prisma or SQL. */
 export interface Repositories {
@@ -12,6 +13,7 @@ export interface Repositories {
   readonly rolloutEvents: RolloutEventRepository;
   readonly auditEntries: AuditEntryRepository;
   readonly metricSamples: MetricSampleRepository;
+  readonly sessions: SessionRepository;
   /** Commits prepared writes of any repositories together, in order. */
   transaction(writes: readonly PendingWrite[]): Promise<void>;
 }
@@ -22,6 +24,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     rolloutEvents: createRolloutEventRepository(db),
     auditEntries: createAuditEntryRepository(db),
     metricSamples: createMetricSampleRepository(db),
+    sessions: createSessionRepository(db),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },
