@@ -6,6 +6,7 @@ import { installPeerAddressStamp } from "@/lib/auth/peer-address";
 import type { AuthUser } from "@/lib/auth/types";
 import { ApiError, type ErrorEnvelope } from "@/lib/errors/api-error";
 import { kubeErrorToApiError } from "@/lib/errors/kube-errors";
+import { getSessionStore } from "@/lib/server/app-context";
 
 // Also installed from instrumentation; here so a route module loaded first still stamps later requests.
 installPeerAddressStamp();
@@ -51,7 +52,7 @@ function wrap<P, C>(
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
       const params = ctx?.params ? await ctx.params : ({} as P);
-      const identity = await authenticateRequest(request, { requireUser });
+      const identity = await authenticateRequest(request, { requireUser, sessions: getSessionStore() });
       return await handler(request, { params, requestId, ...identity } as C);
     } catch (err) {
       return toErrorResponse(err, requestId);

@@ -4,7 +4,7 @@ import type { RolloutAction } from "@/lib/actions/schema";
 import { reviewAccess, type AccessAttributes, type AccessSubject } from "@/lib/auth/access-review";
 import { cookieName, parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
 import { CSRF_COOKIE, issueCsrfToken, isValidCsrfToken } from "@/lib/auth/csrf";
-import { wantsSecureCookies } from "@/lib/auth/oidc";
+import { signOutCookies, wantsSecureCookies } from "@/lib/auth/oidc";
 import { csrfBinding } from "@/lib/auth/resolve-user";
 import { resolveMappedRole, usesImpersonation } from "@/lib/auth/role-mapping";
 import { impersonatedGroups, kubernetesGroups, parseServiceAccountUser } from "@/lib/auth/service-account";
@@ -21,6 +21,7 @@ import {
 import { authSettingsOf } from "@/lib/auth/settings";
 import type { AuthMode, AuthUser } from "@/lib/auth/types";
 import type { AuthorizationConfig } from "@/lib/config/schema";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
 import type { SessionView } from "@/lib/contracts/session";
@@ -53,6 +54,20 @@ export function getSessionView(app: AppContext, { request, user }: { request: Re
     },
     cookies,
   };
+}
+
+/**
+ * Signs out: revokes the server-side session, so every copy of its cookie gets 401 and its open live streams end,
+ * and returns the cookies that clear it in this browser. Without a session (modes none and proxy) only the latter.
+ */
+export async function signOut(app: AppContext, { request, user }: { request: Request; user: AuthUser | null }): Promise<string[]> {
+  if (user?.sessionId) {
+    await app.sessions.revoke(user.sessionId).catch((err: unknown) => {
+      console.error("[session] could not revoke a session", err);
+      throw new ApiError("upstream_unavailable", "could not end your session (the database did not answer); try again shortly");
+    });
+  }
+  return signOutCookies(authSettingsOf(app.config), request);
 }
 
 export interface ImpersonationTarget {
