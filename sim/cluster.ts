@@ -31,6 +31,8 @@ export interface SimulationOptions {
   autoReconcile?: boolean;
   /** Watch history kept per cluster (store events a watch can resume from); default 20 000, 3 000 for `scale`. */
   historyLimit?: number;
+  /** RBAC bindings added to every cluster's default ones. */
+  extraRbac?: RbacBinding[];
 }
 
 export interface SimulatedCluster {
@@ -47,7 +49,8 @@ export interface SimulatedCluster {
 export interface SimulationUsers {
   /** system:masters: everything (tests). */
   admin: SimUser;
-  /** The dashboard's identity: read everything, patch rollouts(/status), access reviews, impersonation, services/proxy. */
+  /** The dashboard's identity: read everything, patch rollouts(/status), access reviews, impersonation (users, groups,
+   * service accounts), services/proxy. */
   rollscope: SimUser;
   /** Group sre-operators: read + patch rollouts and rollouts/status. */
   alice: SimUser;
@@ -95,7 +98,7 @@ export function simulationRbac(users: SimulationUsers): RbacBinding[] {
         READ,
         PATCH_ROLLOUTS,
         { verbs: ["create"], apiGroups: ["authorization.k8s.io"], resources: ["selfsubjectaccessreviews", "subjectaccessreviews"] },
-        { verbs: ["impersonate"], apiGroups: [""], resources: ["users", "groups"] },
+        { verbs: ["impersonate"], apiGroups: [""], resources: ["users", "groups", "serviceaccounts"] },
         { verbs: ["get"], apiGroups: [""], resources: ["services/proxy"] },
       ],
     },
@@ -140,7 +143,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const host = options.host ?? "127.0.0.1";
   const scenario = typeof options.scenario === "string" ? loadScenario(options.scenario, { seed, ...(options.scale ?? {}) }) : options.scenario;
   const users = simulationUsers(seed);
-  const rbac = simulationRbac(users);
+  const rbac = [...simulationRbac(users), ...(options.extraRbac ?? [])];
   const now = options.now ?? Date.now;
   const clusters: SimulatedCluster[] = [];
   const stopAll = async () => {

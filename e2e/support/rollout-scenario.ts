@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import type { RbacBinding } from "../../sim/apiserver";
 import { startSimulation, type SimulationHandle } from "../../sim/cluster";
 import { Prng } from "../../sim/controller/prng";
 import { findResourceTypeByKind } from "../../sim/resources";
@@ -44,9 +45,9 @@ export function actionsScenario(): Scenario {
   };
 }
 
-/** Starts the action scenario fast (×120) so timed waits are short. */
-export function startActionsSimulation(kubeconfigPath?: string): Promise<SimulationHandle> {
-  return startSimulation({ scenario: actionsScenario(), drive: false, timeScale: 120, kubeconfigPath });
+/** Starts the action scenario fast (×120) so timed waits are short; `extraRbac` adds bindings to the default ones. */
+export function startActionsSimulation(kubeconfigPath?: string, extraRbac?: RbacBinding[]): Promise<SimulationHandle> {
+  return startSimulation({ scenario: actionsScenario(), drive: false, timeScale: 120, kubeconfigPath, extraRbac });
 }
 
 interface RolloutStatusView {

@@ -1,8 +1,12 @@
 import { z } from "zod";
 
-/** done: the requests went through; denied: RBAC or a role said no; stale: the Rollout moved on since the user
- * looked; conflict: the action does not apply in the Rollout's state (or the API server answered 409); error: anything else. */
-export const AUDIT_OUTCOMES = ["done", "denied", "stale", "conflict", "error"] as const;
+/**
+ * pending: about to change the cluster (the intent, written before any request is sent); done: the requests went
+ * through; denied: RBAC or a role said no; stale: the Rollout moved on since the user looked; conflict: the action
+ * does not apply in the Rollout's state (or the API server answered 409); error: anything else, an unreachable
+ * cluster included; interrupted: still pending when its server stopped, so whether it went through is unknown.
+ */
+export const AUDIT_OUTCOMES = ["pending", "done", "denied", "stale", "conflict", "error", "interrupted"] as const;
 export const AuditOutcome = z.enum(AUDIT_OUTCOMES);
 export type AuditOutcome = z.infer<typeof AuditOutcome>;
 

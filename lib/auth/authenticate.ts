@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { parseCookies, readCookie, usesSecureCookies } from "./cookies";
 import { CSRF_COOKIE, CSRF_HEADER, isSameOriginRequest, isValidCsrfToken } from "./csrf";
 import { csrfBinding, resolveRequestIdentity } from "./resolve-user";
+import type { SessionStore } from "./session-store";
 import { getAuthSettings, type AuthSettings } from "./settings";
 import type { AuthUser } from "./types";
 
@@ -28,10 +29,10 @@ export function verifyCsrf(request: Request, settings: AuthSettings, user: AuthU
 /** The identity check the route wrapper runs before every handler. */
 export async function authenticateRequest(
   request: Request,
-  options: { requireUser: boolean },
+  options: { requireUser: boolean; sessions: SessionStore },
   settings: AuthSettings = getAuthSettings(),
 ): Promise<AuthenticatedRequest> {
-  const identity = await resolveRequestIdentity(request, settings);
+  const identity = await resolveRequestIdentity(request, settings, options.sessions);
   if (options.requireUser && !identity.user) {
     const how = settings.config.mode === "proxy" ? "through the sign-in proxy" : "at /signin";
     throw new ApiError("unauthorized", `sign in ${how} first`);

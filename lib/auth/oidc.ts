@@ -1,5 +1,4 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import * as client from "openid-client";
 import { ApiError } from "@/lib/errors/api-error";
 import { safeReturnTo } from "@/lib/format/return-to";
@@ -7,6 +6,7 @@ import { serializeCookie, cookieName, parseCookies, readCookie, usesSecureCookie
 import { readClientSecret } from "./keys";
 import { SESSION_AUDIENCE, SESSION_COOKIE } from "./resolve-user";
 import { openCookie, sealCookie, SignInClaims } from "./session-cookie";
+import type { SessionStore } from "./session-store";
 import type { AuthSettings } from "./settings";
 
 const SIGNIN_COOKIE = "rollscope_signin";
@@ -97,9 +97,10 @@ export class SignInError extends Error {}
 
 /**
  * Finishes the flow: checks state, nonce and PKCE through openid-client, takes the user from the ID token's
- * username claim (the userinfo endpoint fills in missing claims) and groups, and seals them in the session cookie.
+ * username claim (the userinfo endpoint fills in missing claims) and groups, opens a server-side session for them
+ * and seals its id in the session cookie.
  */
-export async function completeSignIn(settings: AuthSettings, request: Request): Promise<{ returnTo: string; cookies: string[] }> {
+export async function completeSignIn(settings: AuthSettings, sessions: SessionStore, request: Request): Promise<{ returnTo: string; cookies: string[] }> {
   const oidc = oidcSettingsOrThrow(settings);
   const secure = wantsSecureCookies(settings, request);
   const clearSignIn = serializeCookie(cookieName(SIGNIN_COOKIE, secure), "", { secure, sameSite: "Lax", maxAge: 0 });
@@ -127,21 +128,20 @@ export async function completeSignIn(settings: AuthSettings, request: Request): 
   }
   const username = claimString(claims[usernameClaim]);
   if (!username) throw new SignInError(`the ID token has no "${usernameClaim}" claim (auth.oidc.usernameClaim)`);
-  const session = {
-    sub: `${usernamePrefix}${username}`,
-    groups: claimGroups(claims[groupsClaim]).map((g) => `${groupsPrefix}${g}`),
-    sid: randomUUID(),
-  };
   const ttl = settings.config.sessionTtlHours * 3600;
-  const sealed = await sealCookie(session, SESSION_AUDIENCE, settings.keys.sessionKey, ttl);
-  if (sealed.length > 3800) throw new SignInError("too many groups to keep in a session cookie; narrow the groups claim");
+  const session = await sessions.open({
+    user: `${usernamePrefix}${username}`,
+    groups: claimGroups(claims[groupsClaim]).map((g) => `${groupsPrefix}${g}`),
+    ttlSeconds: ttl,
+  });
+  const sealed = await sealCookie({ sid: session.id }, SESSION_AUDIENCE, settings.keys.sessionKey, ttl);
   return {
     returnTo: safeReturnTo(pending.returnTo),
     cookies: [clearSignIn, serializeCookie(cookieName(SESSION_COOKIE, secure), sealed, { secure, sameSite: "Lax", maxAge: ttl })],
   };
 }
 
-/** Cookies that end the session here; the provider's own session is left alone. */
+/** Cookies that clear the session in this browser (the server-side session is revoked separately); the provider's own session is left alone. */
 export function signOutCookies(settings: AuthSettings, request: Request): string[] {
   const secure = wantsSecureCookies(settings, request);
   return [SESSION_COOKIE, "rollscope_csrf"].map((name) => serializeCookie(cookieName(name, secure), "", { secure, sameSite: "Lax", maxAge: 0 }));

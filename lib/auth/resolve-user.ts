@@ -1,9 +1,11 @@
 import "server-only";
 import { cidrContains, parseIpAddress, type Cidr } from "@/lib/config/cidr";
+import { ApiError } from "@/lib/errors/api-error";
 import { describeClientAddress } from "@/lib/net/client-address";
 import { parseCookies, readCookie, usesSecureCookies } from "./cookies";
 import { readPeerAddress } from "./peer-address";
 import { openCookie, SessionClaims } from "./session-cookie";
+import type { ActiveSession, SessionStore } from "./session-store";
 import type { AuthSettings } from "./settings";
 import { KUBECONFIG_IDENTITY, type AuthUser } from "./types";
 
@@ -27,12 +29,22 @@ function splitGroups(value: string | null): string[] {
   return [...new Set((value ?? "").split(",").map((g) => g.trim()).filter(Boolean))];
 }
 
+/** The session, or null when it was revoked or expired; 503 when the database cannot say (fail closed). */
+async function activeSessionOrThrow(sessions: SessionStore, id: string): Promise<ActiveSession | null> {
+  try {
+    return await sessions.check(id);
+  } catch (err) {
+    console.error("[session] could not read the session", err);
+    throw new ApiError("upstream_unavailable", "cannot check your session right now (the database did not answer); try again shortly");
+  }
+}
+
 /**
  * Who sent this request. Mode none: everyone is the kubeconfig identity. Mode proxy: the user and groups headers,
  * honoured only when the TCP peer is a configured trusted proxy (anyone else could set them). Mode oidc: the
- * encrypted session cookie written at sign-in.
+ * server-side session named by the encrypted session cookie, while it is neither revoked nor expired.
  */
-export async function resolveRequestIdentity(request: Request, settings: AuthSettings): Promise<RequestIdentity> {
+export async function resolveRequestIdentity(request: Request, settings: AuthSettings, sessions: SessionStore): Promise<RequestIdentity> {
   const { headers } = request;
   const peer = readPeerAddress(headers);
   const mode = settings.config.mode;
@@ -49,9 +61,10 @@ export async function resolveRequestIdentity(request: Request, settings: AuthSet
     }
     case "oidc": {
       const cookie = readCookie(parseCookies(headers.get("cookie")), SESSION_COOKIE, usesSecureCookies(settings.config.baseUrl, request));
-      const session = await openCookie(cookie, SESSION_AUDIENCE, settings.keys.sessionKey, SessionClaims);
+      const claims = await openCookie(cookie, SESSION_AUDIENCE, settings.keys.sessionKey, SessionClaims);
+      const session = claims ? await activeSessionOrThrow(sessions, claims.sid) : null;
       if (!session) return { user: null, clientAddress };
-      return { user: { via: "oidc", name: session.sub, groups: session.groups, sessionId: session.sid }, clientAddress };
+      return { user: { via: "oidc", name: session.user, groups: session.groups, sessionId: session.id }, clientAddress };
     }
   }
 }

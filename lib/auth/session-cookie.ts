@@ -2,10 +2,11 @@ import "server-only";
 import { EncryptJWT, jwtDecrypt } from "jose";
 import { z } from "zod";
 
-/** What the session cookie holds: the identity taken from the ID token at sign-in. No tokens are kept. */
+/**
+ * What the session cookie holds: the id of the server-side session (table Session, with the user and groups taken
+ * from the ID token at sign-in). No tokens are kept.
+ */
 export const SessionClaims = z.object({
-  sub: z.string().min(1),
-  groups: z.array(z.string()),
   sid: z.string().min(1),
 });
 export type SessionClaims = z.infer<typeof SessionClaims>;

@@ -1,5 +1,5 @@
 import "server-only";
-import { AuditBefore, type AuditEntryView, type AuditQuery, type AuditRecord } from "@/lib/audit/schema";
+import { AuditBefore, type AuditEntryView, type AuditOutcome, type AuditQuery, type AuditRecord } from "@/lib/audit/schema";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { Prisma, PrismaClient } from "./generated/client";
 
@@ -13,9 +13,17 @@ export interface DoneAction {
   user: string;
 }
 
-/** The append-only audit log (table AuditEntry): nothing in the app updates or deletes its rows. */
+/**
+ * The audit log (table AuditEntry). Rows are never deleted; the only update is the one that settles a pending row
+ * (an action's intent) with its outcome, or marks it interrupted when nobody is left to settle it.
+ */
 export interface AuditEntryRepository {
-  append(record: AuditRecord): Promise<void>;
+  /** Writes the entry and returns its id. */
+  append(record: AuditRecord): Promise<number>;
+  /** Settles a pending (or interrupted) entry with its outcome; false when no such entry is waiting for one. */
+  settle(id: number, outcome: Exclude<AuditOutcome, "pending">, message: string | null): Promise<boolean>;
+  /** Marks every entry still pending since before `startedBefore` as interrupted; returns how many. */
+  markInterrupted(startedBefore: Date, message: string): Promise<number>;
   /** Matching entries, newest first. */
   list(filter: AuditFilter, limit: number): Promise<AuditEntryView[]>;
   /** The actions that went through on one Rollout since `from`, oldest first. */
@@ -75,7 +83,22 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
       const { user, cluster, namespace, rollout, action, outcome, message, requestId, clientAddress } = record;
       const groups = JSON.stringify(record.groups);
       const before = JSON.stringify(record.before);
-      await db.auditEntry.create({ data: { user, groups, cluster, namespace, rollout, action, before, outcome, message, requestId, clientAddress } });
+      const row = await db.auditEntry.create({
+        data: { user, groups, cluster, namespace, rollout, action, before, outcome, message, requestId, clientAddress },
+        select: { id: true },
+      });
+      return row.id;
+    },
+
+    async settle(id, outcome, message) {
+      // A late outcome also replaces "interrupted": the action's own answer is better than the guess.
+      const { count } = await db.auditEntry.updateMany({ where: { id, outcome: { in: ["pending", "interrupted"] } }, data: { outcome, message } });
+      return count > 0;
+    },
+
+    async markInterrupted(startedBefore, message) {
+      const { count } = await db.auditEntry.updateMany({ where: { outcome: "pending", at: { lt: startedBefore } }, data: { outcome: "interrupted", message } });
+      return count;
     },
 
     async list(filter, limit) {

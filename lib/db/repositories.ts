@@ -6,6 +6,7 @@ import type { PendingWrite } from "./pending-write";
 import { createRolloutEventRepository, type RolloutEventRepository } from "./rollout-events";
 import { createRolloutSampleRepository, type RolloutSampleRepository } from "./rollout-samples";
 import { createSchemaRepository, type SchemaRepository } from "./schema-migrations";
+import { createSessionRepository, type SessionRepository } from "./sessions";
 
 /** Every table behind one object each: the only code that speaks Prisma or SQL. */
 export interface Repositories {
@@ -15,6 +16,7 @@ export interface Repositories {
   readonly metricSamples: MetricSampleRepository;
   /** Reachability and migration state, for readiness. */
   readonly schema: SchemaRepository;
+  readonly sessions: SessionRepository;
   /** Commits prepared writes of any repositories together, in order. */
   transaction(writes: readonly PendingWrite[]): Promise<void>;
 }
@@ -26,6 +28,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     auditEntries: createAuditEntryRepository(db),
     metricSamples: createMetricSampleRepository(db),
     schema: createSchemaRepository(db),
+    sessions: createSessionRepository(db),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },

@@ -8,6 +8,7 @@ import { getServerSettings } from "@/lib/server/server-settings";
 import { hostRefusal } from "./admission";
 import { installRequestGate } from "./request-gate";
 import { assignRequestIds, requestIdHeaders, type RequestIds } from "./request-id";
+import { getSessionStore } from "@/lib/server/app-context";
 
 // Also installed from instrumentation; here so a process that loads a route module first still gates later requests.
 installRequestGate();
@@ -70,7 +71,7 @@ function wrap<P, C>(
       const misdirected = hostRefusal(request.headers.get("host"), getServerSettings());
       if (misdirected) throw misdirected;
       const params = ctx?.params ? await ctx.params : ({} as P);
-      const identity = await authenticateRequest(request, { requireUser });
+      const identity = await authenticateRequest(request, { requireUser, sessions: getSessionStore() });
       return withRequestIds(await handler(request, { params, requestId: ids.requestId, ...identity } as C), ids);
     } catch (err) {
       return toErrorResponse(err, ids);

@@ -1,10 +1,12 @@
 import "server-only";
 import { RolloutActionGuard } from "@/lib/actions/action-guard";
+import { SessionStore } from "@/lib/auth/session-store";
 import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
+import { createSessionRepository } from "@/lib/db/sessions";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
 import { createMetricsSource } from "@/lib/metrics/sources";
@@ -28,13 +30,26 @@ export interface AppContext {
   readonly deltaLog: DeltaLog;
   /** Serializes the actions on each Rollout and remembers what this process already changed. */
   readonly actionGuard: RolloutActionGuard;
+  /** The server-side sessions of mode oidc (the same store the route wrapper checks each request against). */
+  readonly sessions: SessionStore;
   /** The cluster's metrics source: its Prometheus when configured, otherwise the stored controller scrapes. */
   metricsSource(cluster: string): MetricsSource;
   now(): number;
 }
 
 /** A context for one configuration and database; creating it starts the cluster watches (not the recorder). */
-export function createAppContext({ config, db, now = Date.now }: { config: RollscopeConfig; db: PrismaClient; now?: () => number }): AppContext {
+export function createAppContext({
+  config,
+  db,
+  now = Date.now,
+  sessions,
+}: {
+  config: RollscopeConfig;
+  db: PrismaClient;
+  now?: () => number;
+  /** Default: a store of its own on `db`. */
+  sessions?: SessionStore;
+}): AppContext {
   const fleet = new Fleet(config);
   const repos = createRepositories(db);
   const sources = new Map<string, MetricsSource>();
@@ -45,6 +60,7 @@ export function createAppContext({ config, db, now = Date.now }: { config: Rolls
     recorder: new Recorder({ retentionDays: config.recorder.retentionDays }, repos),
     deltaLog: new DeltaLog(fleet),
     actionGuard: new RolloutActionGuard(),
+    sessions: sessions ?? new SessionStore(repos.sessions, now),
     metricsSource(cluster) {
       let source = sources.get(cluster);
       if (!source) sources.set(cluster, (source = createMetricsSource(config, fleet.clusterOrThrow(cluster).config, repos.metricSamples)));
@@ -61,6 +77,7 @@ export function createAppContext({ config, db, now = Date.now }: { config: Rolls
  */
 interface ProcessState {
   db?: PrismaClient;
+  sessions?: SessionStore;
   app?: AppContext;
   background?: Promise<BackgroundServices>;
 }
@@ -73,9 +90,15 @@ export function getProcessDb(): PrismaClient {
   return processState.db;
 }
 
+/** The process's session store, for authenticating a request; like the database client, it starts nothing else. */
+export function getSessionStore(): SessionStore {
+  processState.sessions ??= new SessionStore(createSessionRepository(getProcessDb()));
+  return processState.sessions;
+}
+
 /** The process's context; the first call starts the cluster watches (reading the configuration alone does not). */
 export function getAppContext(): AppContext {
-  processState.app ??= createAppContext({ config: getConfig(), db: getProcessDb() });
+  processState.app ??= createAppContext({ config: getConfig(), db: getProcessDb(), sessions: getSessionStore() });
   return processState.app;
 }
 

@@ -2,20 +2,26 @@ import "server-only";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
 import type { AppContext } from "./app-context";
+import { startHousekeeping } from "./housekeeping";
 
 export interface BackgroundServices {
   /** Stops the scraper, flushes the recorder and closes the cluster watches. */
   stop(): Promise<void>;
 }
 
-/** The recorder and the controller-metrics scraper of a context; SIGTERM and SIGINT stop them and the watches. */
+/**
+ * The recorder, the controller-metrics scraper and the database housekeeping (interrupted actions, ended sessions)
+ * of a context; SIGTERM and SIGINT stop them and the watches.
+ */
 export async function startBackgroundServices(app: AppContext): Promise<BackgroundServices> {
+  const stopHousekeeping = startHousekeeping(app);
   const recorder = app.recorder;
   await recorder.start(app.fleet);
   const scraper = new ControllerMetricsScraper(app.fleet, app.repos.metricSamples, (cluster) => listScrapeFamilies(app.config, cluster));
   scraper.start();
   const services: BackgroundServices = {
     async stop() {
+      stopHousekeeping();
       scraper.stop();
       await recorder.stop();
       await app.fleet.stop();

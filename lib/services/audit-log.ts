@@ -1,6 +1,6 @@
 import "server-only";
 import { auditEntriesToCsv } from "@/lib/audit/csv";
-import type { AuditExportFormat, AuditPage, AuditQuery, AuditRecord } from "@/lib/audit/schema";
+import type { AuditExportFormat, AuditOutcome, AuditPage, AuditQuery, AuditRecord } from "@/lib/audit/schema";
 import type { TimelineMarker } from "@/lib/rollouts/detail-types";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
@@ -9,16 +9,31 @@ const MAX_MESSAGE = 2_000;
 const MAX_EXPORT_ROWS = 50_000;
 const MAX_MARKERS = 500;
 
+function clip(message: string | null): string | null {
+  return message === null ? null : message.slice(0, MAX_MESSAGE);
+}
+
 /**
- * Appends one attempted action. The log is append-only: nothing in the app updates or deletes these rows.
- * A failed write is logged with the whole entry so it is not lost, and rethrown.
+ * Appends one attempted action (or, with outcome `pending`, the intent of one about to change the cluster) and
+ * returns its id. Nothing deletes these rows. A failed write is logged with the whole entry so it is not lost,
+ * and rethrown.
  */
-export async function appendAuditEntry(app: AppContext, record: AuditRecord): Promise<void> {
-  const entry = { ...record, message: record.message === null ? null : record.message.slice(0, MAX_MESSAGE) };
+export async function appendAuditEntry(app: AppContext, record: AuditRecord): Promise<number> {
+  const entry = { ...record, message: clip(record.message) };
   try {
-    await app.repos.auditEntries.append(entry);
+    return await app.repos.auditEntries.append(entry);
   } catch (err) {
     console.error(`[${record.requestId}] could not write the audit entry ${JSON.stringify(entry)}`, err);
+    throw err;
+  }
+}
+
+/** Writes the outcome of an action whose intent is entry `id`; a failed write is logged with the outcome, and rethrown. */
+export async function settleAuditEntry(app: AppContext, { id, requestId, outcome, message }: { id: number; requestId: string; outcome: Exclude<AuditOutcome, "pending">; message: string | null }): Promise<void> {
+  try {
+    await app.repos.auditEntries.settle(id, outcome, clip(message));
+  } catch (err) {
+    console.error(`[${requestId}] could not write the outcome ${JSON.stringify({ id, outcome, message })} of audit entry ${id}`, err);
     throw err;
   }
 }

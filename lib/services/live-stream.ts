@@ -1,4 +1,5 @@
 import "server-only";
+import type { AuthUser } from "@/lib/auth/types";
 import type { FocusedRollout, StreamQuery } from "@/lib/contracts/stream";
 import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
@@ -16,12 +17,18 @@ export function getFocusedRollout(app: AppContext, key: string): FocusedRollout 
   return { ref, rollout, actionFingerprint: parsed?.ok ? fingerprintToken(parsed.rollout) : null };
 }
 
-/** The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts. */
-export function openLiveStream(app: AppContext, { query, lastEventId, signal }: { query: StreamQuery; lastEventId: string | null; signal: AbortSignal }): ReadableStream<Uint8Array> {
+/**
+ * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts. It ends
+ * when the request does or when the user's session is revoked or expires (the browser's reconnect then gets 401).
+ */
+export function openLiveStream(
+  app: AppContext,
+  { query, lastEventId, signal, user }: { query: StreamQuery; lastEventId: string | null; signal: AbortSignal; user: AuthUser },
+): ReadableStream<Uint8Array> {
   const resume = query.since ?? (lastEventId && /^\d+$/.test(lastEventId) ? lastEventId : null);
   return createFleetEventStream(app.deltaLog, {
     resumeFrom: resume === null ? null : Number(resume),
-    signal,
+    signal: user.sessionId ? app.sessions.untilEnded(user.sessionId, signal) : signal,
     focus: new Set(query.focus),
     focusedView: (key) => getFocusedRollout(app, key),
   });

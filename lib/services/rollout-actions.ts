@@ -9,7 +9,7 @@ import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePa
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
 import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
-import type { AuditBefore, AuditOutcome } from "@/lib/audit/schema";
+import type { AuditBefore, AuditOutcome, AuditRecord } from "@/lib/audit/schema";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
 import type { AuthUser } from "@/lib/auth/types";
 import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
@@ -20,7 +20,7 @@ import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
-import { appendAuditEntry } from "./audit-log";
+import { appendAuditEntry, settleAuditEntry } from "./audit-log";
 import { rolloutOrThrow } from "./rollout-lookup";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
 
@@ -99,27 +99,70 @@ export async function getRolloutActionsView(app: AppContext, { rollout: target, 
   };
 }
 
+/** How an attempt ends, as the audit log records it. */
+type ActionOutcome = Exclude<AuditOutcome, "pending" | "interrupted">;
+
 /** A refusal decided before or instead of the cluster's answer, with its audit outcome. */
 class ActionRefusal extends Error {
   constructor(
-    readonly outcome: AuditOutcome,
+    readonly outcome: ActionOutcome,
     readonly apiError: ApiError,
   ) {
     super(apiError.message);
   }
 }
 
-function refuse(outcome: AuditOutcome, code: ApiErrorCode, message: string): ActionRefusal {
+function refuse(outcome: ActionOutcome, code: ApiErrorCode, message: string): ActionRefusal {
   return new ActionRefusal(outcome, new ApiError(code, message));
 }
 
-/** How a failure is audited and answered. Kubernetes messages name the user and verb, never credentials. */
-function classifyFailure(err: unknown, requestId: string): { outcome: AuditOutcome; apiError: ApiError } {
+/** The audit log could not record an action's intent, so nothing was sent (and there is nowhere to record that). */
+class AuditUnavailable extends Error {
+  readonly apiError: ApiError;
+  constructor(requestId: string) {
+    const message = `the action was not sent: the audit log cannot record it right now (request ${requestId}); try again shortly`;
+    super(message);
+    this.apiError = new ApiError("upstream_unavailable", message);
+  }
+}
+
+/**
+ * The audit entry of one attempt. A refusal decided before anything was sent is written once, with its outcome.
+ * An attempt about to send requests is written first as `pending`, and refused if that write fails, so no action
+ * runs unrecorded; its outcome then settles that entry. A crash in between leaves the pending entry, which the
+ * next start marks interrupted.
+ */
+class ActionAudit {
+  before: AuditBefore | null = null;
+  private intentId: number | null = null;
+
+  constructor(
+    private readonly app: AppContext,
+    private readonly attempt: Omit<AuditRecord, "before" | "outcome" | "message">,
+  ) {}
+
+  async recordIntent(): Promise<void> {
+    try {
+      this.intentId = await appendAuditEntry(this.app, { ...this.attempt, before: this.before, outcome: "pending", message: null });
+    } catch {
+      throw new AuditUnavailable(this.attempt.requestId);
+    }
+  }
+
+  async recordOutcome(outcome: ActionOutcome, message: string): Promise<void> {
+    if (this.intentId === null) await appendAuditEntry(this.app, { ...this.attempt, before: this.before, outcome, message });
+    else await settleAuditEntry(this.app, { id: this.intentId, requestId: this.attempt.requestId, outcome, message });
+  }
+}
+
+/** How a failure is audited (null: it cannot be) and answered. Kubernetes messages name the user and verb, never credentials. */
+function classifyFailure(err: unknown, requestId: string): { outcome: ActionOutcome | null; apiError: ApiError } {
+  if (err instanceof AuditUnavailable) return { outcome: null, apiError: err.apiError };
   if (err instanceof ActionRefusal) return { outcome: err.outcome, apiError: err.apiError };
   if (err instanceof ApiError) return { outcome: err.code === "forbidden" ? "denied" : "error", apiError: err };
   if (err instanceof KubeApiError) {
     const apiError = kubeErrorToApiError(err, err.message) ?? new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`);
-    const outcome: AuditOutcome = apiError.code === "forbidden" ? "denied" : apiError.code === "conflict" ? "conflict" : "error";
+    const outcome: ActionOutcome = apiError.code === "forbidden" ? "denied" : apiError.code === "conflict" ? "conflict" : "error";
     return { outcome, apiError };
   }
   console.error(`[${requestId}] rollout action failed`, err);
@@ -186,6 +229,7 @@ async function executeAction(
   target: RolloutRef,
   request: RolloutActionRequest,
   authorization: RolloutAuthorization,
+  recordIntent: () => Promise<void>,
 ): Promise<SentKubeRequest[]> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
   return app.actionGuard.runExclusive(key, async () => {
@@ -194,6 +238,7 @@ async function executeAction(
     const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
     if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
+    await recordIntent();
     // Upstream's promote GETs first; its answer is the freshest state there is, so the expectation is checked again.
     const { client, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
     const sent = await runActionPlan(plan, client);
@@ -215,13 +260,14 @@ function summarize(sent: readonly SentKubeRequest[]): string {
 /**
  * Carries out one action as `kubectl argo rollouts <action>` would, for this user, and audits the attempt whatever
  * happens: read-only mode and missing permission are `denied`, a Rollout that moved on since the user looked is
- * `stale`, an action the state does not allow is `conflict`, a cluster or internal failure is `error`.
+ * `stale`, an action the state does not allow is `conflict`, a cluster (reachable or not) or internal failure is
+ * `error`. Nothing is sent unless the audit log first recorded the intent (503 otherwise).
  */
 export async function runRolloutAction(
   app: AppContext,
   { rollout: target, request, caller }: { rollout: RolloutRef; request: RolloutActionRequest; caller: ActionRequestContext },
 ): Promise<RolloutActionResult> {
-  const audit = {
+  const audit = new ActionAudit(app, {
     user: caller.user.name,
     groups: caller.user.groups,
     cluster: target.cluster,
@@ -230,31 +276,31 @@ export async function runRolloutAction(
     action: request.action,
     requestId: caller.requestId,
     clientAddress: caller.clientAddress,
-  };
-  let before: AuditBefore | null = null;
+  });
   let sent: SentKubeRequest[];
   try {
     if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = app.fleet.clusterOrThrow(target.cluster);
     const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
-    before = toAuditBefore(view);
+    audit.before = toAuditBefore(view);
     if (!request.expected.resourceVersion) {
       throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");
     }
     const authorization = await authorizeRolloutActions(app, { rollout: target, user: caller.user });
+    if (authorization.unavailable) throw refuse("error", "upstream_unavailable", authorization.unavailable);
     const permission = authorization.permissions[request.action];
     if (!permission.allowed) throw refuse("denied", "forbidden", permission.reason ?? "not allowed");
-    sent = await executeAction(app, watcher, target, request, authorization);
+    sent = await executeAction(app, watcher, target, request, authorization, () => audit.recordIntent());
   } catch (err) {
     const { outcome, apiError } = classifyFailure(err, caller.requestId);
-    await appendAuditEntry(app, { ...audit, before, outcome, message: apiError.message }).catch(() => undefined);
+    if (outcome) await audit.recordOutcome(outcome, apiError.message).catch(() => undefined);
     throw apiError;
   }
   const message = summarize(sent);
   try {
-    await appendAuditEntry(app, { ...audit, before, outcome: "done", message });
+    await audit.recordOutcome("done", message);
   } catch {
-    throw new ApiError("internal", `the action was sent, but writing the audit log failed (request ${caller.requestId})`);
+    throw new ApiError("internal", `the action was sent, but writing its outcome to the audit log failed (request ${caller.requestId})`);
   }
   return { action: request.action, outcome: "done", message, requests: sent };
 }

@@ -1,13 +1,14 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { RolloutAction } from "@/lib/actions/schema";
-import { reviewAccess, type AccessSubject } from "@/lib/auth/access-review";
+import { reviewAccess, type AccessAttributes, type AccessSubject } from "@/lib/auth/access-review";
 import { cookieName, parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
 import { CSRF_COOKIE, issueCsrfToken, isValidCsrfToken } from "@/lib/auth/csrf";
-import { wantsSecureCookies } from "@/lib/auth/oidc";
+import { signOutCookies, wantsSecureCookies } from "@/lib/auth/oidc";
 import { csrfBinding } from "@/lib/auth/resolve-user";
 import { resolveMappedRole, usesImpersonation } from "@/lib/auth/role-mapping";
 import { impersonableGroups } from "@/lib/auth/impersonation";
+import { impersonatedGroups, kubernetesGroups, parseServiceAccountUser } from "@/lib/auth/service-account";
 import {
   combineAccess,
   describeAccess,
@@ -21,6 +22,7 @@ import {
 import { authSettingsOf } from "@/lib/auth/settings";
 import type { AuthMode, AuthUser } from "@/lib/auth/types";
 import type { AuthorizationConfig } from "@/lib/config/schema";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
 import type { SessionView } from "@/lib/contracts/session";
@@ -55,6 +57,20 @@ export function getSessionView(app: AppContext, { request, user }: { request: Re
   };
 }
 
+/**
+ * Signs out: revokes the server-side session, so every copy of its cookie gets 401 and its open live streams end,
+ * and returns the cookies that clear it in this browser. Without a session (modes none and proxy) only the latter.
+ */
+export async function signOut(app: AppContext, { request, user }: { request: Request; user: AuthUser | null }): Promise<string[]> {
+  if (user?.sessionId) {
+    await app.sessions.revoke(user.sessionId).catch((err: unknown) => {
+      console.error("[session] could not revoke a session", err);
+      throw new ApiError("upstream_unavailable", "could not end your session (the database did not answer); try again shortly");
+    });
+  }
+  return signOutCookies(authSettingsOf(app.config), request);
+}
+
 export interface ImpersonationTarget {
   readonly user: string;
   readonly groups: readonly string[];
@@ -66,6 +82,8 @@ export interface RolloutAuthorization {
   readonly impersonate: ImpersonationTarget | null;
   /** One line for the UI on whose authority actions run. */
   readonly actingAs: string;
+  /** Set when the cluster could not be asked (unreachable, or the review failed): why. Every permission is then denied. */
+  readonly unavailable?: string;
 }
 
 interface RolloutTarget extends RolloutRef {
@@ -93,21 +111,31 @@ async function asDashboard(target: RolloutTarget, who: string, actingAs: string)
   return { permissions, impersonate: null, actingAs };
 }
 
+/** Whom the API server acts as when the dashboard sends the user's requests impersonated. */
+function impersonationTarget(user: AuthUser): ImpersonationTarget {
+  return { user: user.name, groups: impersonatedGroups(user.name, user.groups) };
+}
+
+/** What impersonating this user needs: `impersonate serviceaccounts` in its namespace for a service account. */
+function impersonationAttributes(username: string): AccessAttributes {
+  const account = parseServiceAccountUser(username);
+  return account
+    ? { verb: "impersonate", group: "", resource: "serviceaccounts", namespace: account.namespace, name: account.name }
+    : { verb: "impersonate", group: "", resource: "users", name: username };
+}
+
 async function asImpersonatedUser(target: RolloutTarget, user: AuthUser): Promise<RolloutAuthorization> {
-  const impersonate = { user: user.name, groups: user.groups };
+  const impersonate = impersonationTarget(user);
   const actingAs = `Actions run as ${user.name} (impersonated): the cluster's RBAC decides`;
-  const canImpersonate = await reviewAccess(target.cluster, target.kubeConfig, { kind: "self" }, {
-    verb: "impersonate",
-    group: "",
-    resource: "users",
-    name: user.name,
-  });
+  const attributes = impersonationAttributes(user.name);
+  const canImpersonate = await reviewAccess(target.cluster, target.kubeConfig, { kind: "self" }, attributes);
   if (!canImpersonate.allowed) {
-    const reason = `the dashboard may not impersonate users on cluster ${target.cluster} (set authorization.clusters.${target.cluster}.impersonate: false and use roleMappings)`;
+    const reason = `the dashboard may not impersonate ${attributes.resource} on cluster ${target.cluster} (set authorization.clusters.${target.cluster}.impersonate: false and use roleMappings)`;
     return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs };
   }
-  const granted = await grantedAccess(target, { kind: "user", user: user.name, groups: user.groups });
-  const groups = user.groups.length > 0 ? `groups ${user.groups.join(", ")}` : "no groups";
+  const kubeGroups = kubernetesGroups(user.name, user.groups);
+  const granted = await grantedAccess(target, { kind: "user", user: user.name, groups: kubeGroups });
+  const groups = kubeGroups.length > 0 ? `groups ${kubeGroups.join(", ")}` : "no groups";
   const permissions = combineAccess(
     granted,
     (missing) => `Your Kubernetes permissions (${user.name}, ${groups}) do not allow ${describeAccess(missing)} in namespace ${target.namespace}`,
@@ -116,7 +144,7 @@ async function asImpersonatedUser(target: RolloutTarget, user: AuthUser): Promis
 }
 
 async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization: AuthorizationConfig): Promise<RolloutAuthorization> {
-  const role = resolveMappedRole(user.groups, target.cluster, target.namespace, authorization.roleMappings);
+  const role = resolveMappedRole(kubernetesGroups(user.name, user.groups), target.cluster, target.namespace, authorization.roleMappings);
   const scope = `${target.cluster}/${target.namespace}`;
   if (role !== "operator") {
     const reason =
@@ -131,8 +159,9 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
 /**
  * What this user may do to one Rollout, asked of the cluster: in mode none, what the kubeconfig identity may do
  * (SelfSubjectAccessReview); for a signed-in user on a cluster with impersonation, a SubjectAccessReview for the
- * user and groups (actions are then sent impersonated, so the API server checks again); otherwise the configured
- * role mapping, bounded by what the dashboard itself may do. A failed review denies, with the error as the reason.
+ * user and the groups the API server would give it (a service account's included; actions are then sent
+ * impersonated, so the API server checks again); otherwise the configured role mapping, bounded by what the
+ * dashboard itself may do. A failed review denies, with the error as the reason, and sets `unavailable`.
  * Privileged groups (system:masters, authorization.privilegedGroups) are never impersonated nor reviewed.
  */
 export async function authorizeRolloutActions(app: AppContext, { rollout, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutAuthorization> {
@@ -147,8 +176,8 @@ export async function authorizeRolloutActions(app: AppContext, { rollout, user }
     return await asMappedRole(target, user, authorization);
   } catch (err) {
     const reason = `Could not check permissions on cluster ${target.cluster}: ${errorText(err)}`;
-    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? { user: user.name, groups: impersonable.groups } : null;
-    return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs: "Permissions unknown" };
+    const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? impersonationTarget(impersonable) : null;
+    return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs: "Permissions unknown", unavailable: reason };
   }
 }
 

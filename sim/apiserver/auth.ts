@@ -43,7 +43,7 @@ function impersonationTarget(username: string): ResourceAttributes {
 /**
  * The impersonation filter: `Impersonate-User` / `Impersonate-Group` are honoured only when the authenticated user
  * may `impersonate` that user (or service account) and every group; the request then runs as the impersonated
- * user with the requested groups plus system:authenticated.
+ * user with the requested groups (a service account without requested groups: its own) plus system:authenticated.
  */
 export function impersonate(req: IncomingMessage, requestor: UserInfo, authorizer: Authorizer): UserInfo {
   const username = req.headersDistinct["impersonate-user"]?.[0];
@@ -58,7 +58,8 @@ export function impersonate(req: IncomingMessage, requestor: UserInfo, authorize
     if (!decision.allowed) throw forbidden(requestor, attrs, decision.reason);
   }
   let impersonatedGroups = [...groups];
-  if (username.startsWith(SERVICE_ACCOUNT_PREFIX)) {
+  // As kube-apiserver's impersonation filter: a service account's fixed groups only when no group was requested.
+  if (username.startsWith(SERVICE_ACCOUNT_PREFIX) && groups.length === 0) {
     const namespace = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(":")[0];
     impersonatedGroups = withGroup(withGroup(impersonatedGroups, "system:serviceaccounts"), `system:serviceaccounts:${namespace}`);
   }

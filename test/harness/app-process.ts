@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { findFreePort, waitFor } from "./free-port";
@@ -27,6 +27,14 @@ export interface AppProcess {
   logs(): string;
   stop(): Promise<void>;
   restart(): Promise<void>;
+}
+
+/** Throws unless a production build exists and is newer than every source file it is built from. */
+export function assertFreshBuild(): void {
+  const buildId = path.join(repoRoot, ".next/BUILD_ID");
+  if (!existsSync(buildId)) throw new Error("no production build: run `npx next build` first");
+  const newer = execFileSync("find", ["app", "components", "lib", "instrumentation.ts", "-newer", buildId, "-type", "f", "-print", "-quit"], { cwd: repoRoot, encoding: "utf8" }).trim();
+  if (newer) throw new Error(`the production build is older than ${newer}: run \`npx next build\` first`);
 }
 
 /** Runs the production build (`next start`) against the given kubeconfig, after applying migrations. */
@@ -72,7 +80,8 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
   };
   const stop = async () => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    // A child killed by a signal (a simulated crash) has a signalCode and no exitCode.
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const done = new Promise<void>((resolve) => c.once("exit", () => resolve()));
     c.kill("SIGTERM");
     const timer = setTimeout(() => c.kill("SIGKILL"), 10_000);

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
-import { httpCall, startRouteBridge, type CallOptions, type Reply, type RouteBridge } from "@/e2e/support/route-bridge";
+import { startRouteBridge, type RouteBridge } from "@/e2e/support/route-bridge";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
+import { Browser, signIn as signInAt } from "@/test/harness/oidc-browser";
 import { startOidcProvider, type OidcProviderHandle } from "@/test/harness/oidc-provider";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { SessionView } from "@/lib/contracts/session";
@@ -18,64 +19,8 @@ let sim: SimulationHandle;
 let provider: OidcProviderHandle;
 let bridge: RouteBridge;
 
-/** Cookies per origin, as a browser keeps them (name=value only; attributes are checked separately). */
-class Browser {
-  private readonly jar = new Map<string, Map<string, string>>();
-
-  cookies(origin: string): Map<string, string> {
-    let cookies = this.jar.get(origin);
-    if (!cookies) this.jar.set(origin, (cookies = new Map()));
-    return cookies;
-  }
-
-  async request(url: string, options: CallOptions = {}): Promise<Reply> {
-    const origin = new URL(url).origin;
-    const cookie = [...this.cookies(origin)].map(([k, v]) => `${k}=${v}`).join("; ");
-    const reply = await httpCall(url, { ...options, headers: { ...(cookie ? { cookie } : {}), ...options.headers } });
-    for (const line of reply.headers["set-cookie"] ?? []) {
-      const [pair, ...attributes] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      if (value === "" || attributes.some((a) => /max-age=0/i.test(a.trim()))) this.cookies(origin).delete(name);
-      else this.cookies(origin).set(name, value);
-    }
-    return reply;
-  }
-
-  /** Follows redirects (GET) until a non-redirect answer; returns every hop. */
-  async follow(url: string, options: CallOptions = {}): Promise<Reply[]> {
-    const hops: Reply[] = [];
-    let next: string | undefined = url;
-    let first = true;
-    while (next && hops.length < 20) {
-      const reply = await this.request(next, first ? options : {});
-      first = false;
-      hops.push(reply);
-      next = reply.status >= 300 && reply.status < 400 ? new URL(String(reply.headers.location), next).href : undefined;
-    }
-    return hops;
-  }
-}
-
-/** Signs in through the provider's login form; returns the browser and the last hop (back at Rollscope). */
-async function signIn(login: string, returnTo = "/rollouts/prod/shop/checkout"): Promise<{ browser: Browser; hops: Reply[] }> {
-  const browser = new Browser();
-  const hops = await browser.follow(`${bridge.url}/api/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
-  const form = hops.at(-1);
-  expect(form?.text).toContain('name="login"');
-  const action = /action="([^"]+)"/.exec(form?.text ?? "")?.[1];
-  expect(action).toBeTruthy();
-  const loginUrl = new URL(action ?? "", provider.issuer).href;
-  const posted = await browser.request(loginUrl, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ prompt: "login", login, password: "any" }).toString(),
-  });
-  expect(posted.status).toBe(303);
-  const rest = await browser.follow(new URL(String(posted.headers.location), loginUrl).href);
-  return { browser, hops: [...hops, posted, ...rest] };
-}
+/** Signs in at the bridge through the provider's login form. */
+const signIn = (login: string, returnTo?: string) => signInAt(bridge.url, provider, login, returnTo);
 
 beforeAll(async () => {
   sim = await startActionsSimulation();

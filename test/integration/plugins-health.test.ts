@@ -1,4 +1,5 @@
 import { RolloutActionGuard } from "@/lib/actions/action-guard";
+import { SessionStore } from "@/lib/auth/session-store";
 import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -156,8 +157,9 @@ beforeAll(async () => {
   const now = () => measuredAt;
   const deltaLog = new DeltaLog(fleet);
   const actionGuard = new RolloutActionGuard();
-  promApp = { config, fleet, repos, recorder, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
-  scrapeApp = { config, fleet, repos, recorder, deltaLog, actionGuard, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
+  const sessions = new SessionStore(repos.sessions, now);
+  promApp = { config, fleet, repos, recorder, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
+  scrapeApp = { config, fleet, repos, recorder, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);

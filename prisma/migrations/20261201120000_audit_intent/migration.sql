@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "AuditEntry_outcome_at_idx" ON "AuditEntry"("outcome", "at");
