@@ -7,6 +7,7 @@ import { ClusterChip, ClusterDot } from "@/components/clusters/cluster-chip";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
+import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useClusters } from "@/lib/queries/use-clusters";
 import { LiveIndicator } from "./live-indicator";
 
@@ -104,6 +105,7 @@ export function AppHeader() {
         <div className="ml-auto flex shrink-0 items-center gap-3 lg:order-last lg:ml-0">
           <SessionStatus />
           <LiveIndicator />
+          <ThemeToggle />
         </div>
         <div className="min-w-0 basis-full lg:flex-1 lg:basis-0">
           <ClusterChips />
