@@ -7,6 +7,7 @@ import { ClusterChip, ClusterDot } from "@/components/clusters/cluster-chip";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
+import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useClusters } from "@/lib/queries/use-clusters";
 import { LiveIndicator } from "./live-indicator";
 import { ServerNotices } from "./server-notices";
@@ -48,12 +49,12 @@ function ClusterChips() {
   return (
     <ul aria-label="Clusters" className="flex min-w-0 flex-wrap items-center gap-1.5">
       {named.map((c) => (
-        <li key={c.name}>
+        <li key={c.name} className="min-w-0 max-w-full">
           <ClusterChip cluster={c} />
         </li>
       ))}
       {dotted.length > 0 && (
-        <li className="flex h-7 items-center gap-1 rounded-full border border-slate-200 bg-white pr-1 pl-2.5 text-xs text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
+        <li className="flex h-7 max-w-full min-w-0 items-center gap-1 rounded-full border border-slate-200 bg-white pr-1 pl-2.5 text-xs text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-400">
           <Link href="/clusters" className={cn("mr-1 font-medium whitespace-nowrap hover:underline", focusRing)}>
             {dotted.length} connected
           </Link>
@@ -102,9 +103,10 @@ export function AppHeader() {
             );
           })}
         </nav>
-        <div className="ml-auto flex shrink-0 items-center gap-3 lg:order-last lg:ml-0">
+        <div className="ml-auto flex max-w-full min-w-0 items-center gap-3 lg:order-last lg:ml-0">
           <SessionStatus />
           <LiveIndicator />
+          <ThemeToggle />
         </div>
         <div className="min-w-0 basis-full lg:flex-1 lg:basis-0">
           <ClusterChips />

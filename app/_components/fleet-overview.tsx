@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { Kbd } from "@/components/ui/kbd";
 import { Pagination } from "@/components/ui/pagination";
+import { ScrollArea } from "@/components/ui/scroll-area";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { RenderTimeProvider } from "@/components/ui/use-now";
 import { formatCount } from "@/lib/format/count";
@@ -117,9 +118,10 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
                 </EmptyState>
               ) : (
                 <>
-                  <div className="max-lg:overflow-x-auto">
+                  {/* Scrolls on narrow screens only: from lg up the page scrolls, so the sticky header stays in view. */}
+                  <ScrollArea label="Rollouts table" className="lg:overflow-visible">
                     <FleetTable rows={data.rows} sort={view.sort} dir={view.dir} onSort={onSort} />
-                  </div>
+                  </ScrollArea>
                   {pages > 1 && <div className="flex justify-end border-t border-slate-200 px-4 py-2 dark:border-slate-800">{pagination}</div>}
                 </>
               )}

@@ -22,7 +22,7 @@ export function LiveIndicator() {
       role="status"
       title={title}
       className={cn(
-        "inline-flex h-7 items-center gap-2 rounded-full px-2.5 text-xs font-medium whitespace-nowrap",
+        "inline-flex h-7 shrink-0 items-center gap-2 rounded-full px-2.5 text-xs font-medium whitespace-nowrap",
         status === "live" && "bg-emerald-50 text-emerald-800 dark:bg-emerald-500/10 dark:text-emerald-300",
         status === "reconnecting" && "bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-200",
         status === "connecting" && "bg-slate-100 text-slate-600 dark:bg-slate-800 dark:text-slate-300",

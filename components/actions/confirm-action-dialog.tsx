@@ -111,13 +111,7 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
           <Button onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button
-            variant="primary"
-            data-testid="confirm-action"
-            disabled={!canConfirm}
-            onClick={onConfirm}
-            className={destructive ? "bg-rose-600 hover:bg-rose-500 dark:bg-rose-500 dark:hover:bg-rose-400" : undefined}
-          >
+          <Button variant={destructive ? "danger" : "primary"} data-testid="confirm-action" data-destructive={destructive} disabled={!canConfirm} onClick={onConfirm}>
             {pending ? "Sending…" : title}
           </Button>
         </div>

@@ -69,7 +69,7 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
 
   if (isPending) {
     return (
-      <div className={cn("flex gap-1.5", className)} aria-hidden>
+      <div className={cn("flex flex-wrap gap-1.5", className)} aria-hidden>
         {shown.map((a) => (
           <Skeleton key={a} className={compact ? "h-6 w-14" : "h-7 w-20"} />
         ))}

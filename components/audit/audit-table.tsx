@@ -1,6 +1,7 @@
 "use client";
 
 import { RelativeTime } from "@/components/ui/relative-time";
+import { ScrollArea } from "@/components/ui/scroll-area";
 import type { AuditBefore, AuditEntryView } from "@/lib/audit/schema";
 import { AuditOutcomeBadge } from "./audit-outcome-badge";
 
@@ -18,8 +19,8 @@ function formatBefore(before: AuditBefore | null): string {
 /** The audit log rows, newest first. */
 export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[]; now: number }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="audit-table">
+    <ScrollArea label="Audit entries">
+      <table className="w-full min-w-[56rem] text-left text-sm" data-testid="audit-table">
         <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
           <tr className="border-b border-slate-200 dark:border-slate-800">
             <th className="px-3 py-2 font-medium">When</th>
@@ -41,7 +42,7 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
               <td className="px-3 py-1.5" title={e.groups.length ? `Groups: ${e.groups.join(", ")}` : undefined}>
                 {e.user}
               </td>
-              <td className="px-3 py-1.5">
+              <td className="max-w-xs px-3 py-1.5 wrap-anywhere">
                 <span className="font-medium">{e.rollout}</span>
                 <span className="block text-xs text-slate-500 dark:text-slate-400">
                   {e.cluster} / {e.namespace}
@@ -61,6 +62,6 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -31,7 +31,7 @@ export const ClusterChip = memo(function ClusterChip({ cluster }: { cluster: Clu
       data-connection={cluster.connection}
       title={describeConnection(cluster)}
       className={cn(
-        "inline-flex h-7 items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors",
+        "inline-flex h-7 max-w-full items-center gap-1.5 rounded-full border px-2.5 text-xs font-medium whitespace-nowrap transition-colors",
         healthy
           ? "border-slate-200 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300 dark:hover:bg-slate-800"
           : tone === "red"
@@ -40,14 +40,14 @@ export const ClusterChip = memo(function ClusterChip({ cluster }: { cluster: Clu
         focusRing,
       )}
     >
-      <span aria-hidden className={cn("size-2 rounded-full", DOT_TONES[tone], cluster.connection === "reconnecting" && "animate-pulse")} />
-      <span>{cluster.name}</span>
+      <span aria-hidden className={cn("size-2 shrink-0 rounded-full", DOT_TONES[tone], cluster.connection === "reconnecting" && "animate-pulse")} />
+      <span className="min-w-0 truncate">{cluster.name}</span>
       {!healthy && (
         <span className="font-normal opacity-80">
           {connectionLabel(cluster.connection).toLowerCase()} · <RelativeTime at={cluster.since} />
         </span>
       )}
-      {healthy && <span className="font-normal tabular-nums text-slate-400 dark:text-slate-500">{cluster.rolloutCount}</span>}
+      {healthy && <span className="font-normal tabular-nums text-slate-500 dark:text-slate-400">{cluster.rolloutCount}</span>}
     </Link>
   );
 });

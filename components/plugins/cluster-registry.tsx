@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
+import { ScrollArea } from "@/components/ui/scroll-area";
 import type { PluginClusterView } from "@/lib/plugins/view-types";
 import { ErrorHint } from "./error-hint";
 
@@ -14,7 +15,7 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
         title={cluster.cluster}
         meta={`${cluster.label ? `${cluster.label} · ` : ""}${cluster.controllerNamespace}/argo-rollouts-config${cluster.configMap.resourceVersion ? ` · rv ${cluster.configMap.resourceVersion}` : ""}${cluster.configMap.updatedAt ? ` · changed ${cluster.configMap.updatedAt}` : ""}`}
         actions={
-          <span className="text-xs text-slate-500" title={cluster.metrics.signal}>
+          <span className="text-xs text-slate-500 dark:text-slate-400" title={cluster.metrics.signal}>
             metrics: {cluster.metrics.kind === "prometheus" ? "Prometheus" : "direct scrape"}
             {!cluster.metrics.ok && <span className="text-amber-700 dark:text-amber-400"> (failing: {cluster.metrics.error})</span>}
           </span>
@@ -39,7 +40,7 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
             {error}
           </p>
         ))}
-        {!cluster.configMap.present && <p className="text-sm text-slate-500">No argo-rollouts-config ConfigMap: the controller runs with no plugins.</p>}
+        {!cluster.configMap.present && <p className="text-sm text-slate-500 dark:text-slate-400">No argo-rollouts-config ConfigMap: the controller runs with no plugins.</p>}
         {cluster.entryErrors.length > 0 && (
           <ul className="flex flex-col gap-1" aria-label="Invalid entries">
             {cluster.entryErrors.map((error, i) => (
@@ -50,10 +51,10 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
             ))}
           </ul>
         )}
-        <div className="overflow-x-auto">
+        <ScrollArea label={`Plugins registered in ${cluster.cluster}`}>
           <table className="w-full text-xs">
             <thead>
-              <tr className="border-b border-slate-200 text-left text-slate-500 dark:border-slate-800">
+              <tr className="border-b border-slate-200 text-left text-slate-500 dark:text-slate-400 dark:border-slate-800">
                 <th className="py-1.5 pr-3 font-medium">Plugin</th>
                 <th className="py-1.5 pr-3 font-medium">Kind</th>
                 <th className="py-1.5 pr-3 font-medium">Version (from location)</th>
@@ -66,7 +67,7 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
             <tbody>
               {cluster.plugins.map((plugin) => (
                 <tr key={`${plugin.kind}/${plugin.name}/${plugin.index}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
-                  <td className="py-1.5 pr-3 font-mono">
+                  <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">
                     {plugin.name}
                     {plugin.disabled && <Badge className="ml-1">disabled</Badge>}
                   </td>
@@ -78,8 +79,8 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
                   <td className="py-1.5 pr-3">
                     {plugin.sha256 ? <Badge tone="green">present</Badge> : plugin.locationScheme === "file" ? <Badge>n/a (file)</Badge> : <Badge tone="amber">missing</Badge>}
                   </td>
-                  <td className="py-1.5 pr-3 font-mono">{plugin.args.length > 0 ? plugin.args.join(" ") : "—"}</td>
-                  <td className="py-1.5 pr-3">
+                  <td className="min-w-[16ch] py-1.5 pr-3 font-mono wrap-anywhere">{plugin.args.length > 0 ? plugin.args.join(" ") : "—"}</td>
+                  <td className="min-w-[24ch] py-1.5 pr-3 wrap-anywhere">
                     {plugin.usedBy.length === 0
                       ? "unused"
                       : plugin.usedBy
@@ -91,17 +92,17 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
               ))}
               {cluster.unregistered.map((missing) => (
                 <tr key={`missing/${missing.kind}/${missing.name}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
-                  <td className="py-1.5 pr-3 font-mono">{missing.name}</td>
+                  <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">{missing.name}</td>
                   <td className="py-1.5 pr-3">{KIND_LABEL[missing.kind]}</td>
                   <td className="py-1.5 pr-3" colSpan={4}>
                     <Badge tone="red">referenced but not registered</Badge>
                   </td>
-                  <td className="py-1.5 pr-3">{missing.usedBy.map((u) => `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name}`).join(", ")}</td>
+                  <td className="min-w-[24ch] py-1.5 pr-3 wrap-anywhere">{missing.usedBy.map((u) => `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name}`).join(", ")}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       </CardBody>
     </Card>
   );

@@ -18,14 +18,14 @@ export function FindingsList({ findings }: { findings: readonly Finding[] }) {
   return (
     <ul data-testid="plugin-findings" className="divide-y divide-slate-100 dark:divide-slate-800">
       {findings.map((finding) => (
-        <li key={finding.id} data-testid="plugin-finding" data-kind={finding.kind} className="py-2.5">
+        <li key={finding.id} data-testid="plugin-finding" data-kind={finding.kind} className="py-2.5 wrap-anywhere">
           <div className="flex flex-wrap items-center gap-2">
             <Badge tone={SEVERITY_TONE[finding.severity]}>{finding.severity}</Badge>
             <span className="text-sm font-medium">{finding.title}</span>
-            <span className="text-xs text-slate-500">{finding.kind}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">{finding.kind}</span>
           </div>
           <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{finding.detail}</p>
-          <p className="mt-1 text-xs text-slate-500">Affects: {describeAffected(finding)}</p>
+          <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Affects: {describeAffected(finding)}</p>
           <p className="mt-1 text-xs">
             <span className="font-medium">Fix: </span>
             <span className="font-mono">{finding.fix}</span>

@@ -16,13 +16,13 @@ function Signal({ text }: { text: string }) {
 function Section<T>({ title, panel, children }: { title: string; panel: Panel<T>; children: (data: T) => ReactNode }) {
   return (
     <section className="min-w-0">
-      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{title}</h3>
       {panel.error ? (
         <p role="alert" className="mt-1 text-xs text-amber-800 dark:text-amber-300">
           Unavailable: {panel.error}
         </p>
       ) : panel.data === null ? (
-        <p className="mt-1 text-xs text-slate-500">No data</p>
+        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">No data</p>
       ) : (
         <div className="mt-1">{children(panel.data)}</div>
       )}
@@ -37,17 +37,17 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
   const scope = view.cluster ?? "fleet";
   const total = view.derived.data?.total;
   return (
-    <Card data-testid="plugin-health-card" data-plugin={view.plugin} data-cluster={scope}>
+    <Card data-testid="plugin-health-card" data-plugin={view.plugin} data-cluster={scope} className="wrap-anywhere">
       <CardHeader
         title={
           <span>
-            <span className="font-mono">{view.plugin}</span> <span className="font-normal text-slate-500">· {scope === "fleet" ? "fleet-wide" : scope}</span>
+            <span className="font-mono">{view.plugin}</span> <span className="font-normal text-slate-500 dark:text-slate-400">· {scope === "fleet" ? "fleet-wide" : scope}</span>
           </span>
         }
         meta={`${view.rollouts.length} Rollout${view.rollouts.length === 1 ? "" : "s"}`}
         actions={
           <div className="flex items-center gap-1.5" data-testid="slo-badges">
-            <span className="text-xs text-slate-500">SLO {formatRate(target)}</span>
+            <span className="text-xs text-slate-500 dark:text-slate-400">SLO {formatRate(target)}</span>
             {view.slo.error ? (
               <Badge tone="amber">burn: unavailable</Badge>
             ) : (
@@ -64,15 +64,15 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         <section className="min-w-0 lg:col-span-2">
           <div className="flex flex-wrap items-baseline gap-x-4 text-sm">
             <span>
-              Success rate <span className="text-xs text-slate-500">(derived)</span>: <strong className="tabular-nums">{formatRate(total?.successRate)}</strong>
+              Success rate <span className="text-xs text-slate-500 dark:text-slate-400">(derived)</span>: <strong className="tabular-nums">{formatRate(total?.successRate)}</strong>
             </span>
-            <span className="text-xs text-slate-500 tabular-nums">
+            <span className="text-xs text-slate-500 dark:text-slate-400 tabular-nums">
               {total ? `${Math.round(total.failures)} failed of ${Math.round(total.attempts)} attempts · ${Math.round(view.derived.data?.weightUpdates ?? 0)} weight updates` : ""}
             </span>
             {view.perRpc?.data && (
               <span>
                 Per-RPC: <strong className="tabular-nums">{formatRate(view.perRpc.data.total.successRate)}</strong>
-                <span className="text-xs text-slate-500"> of {Math.round(view.perRpc.data.total.calls)} calls</span>
+                <span className="text-xs text-slate-500 dark:text-slate-400"> of {Math.round(view.perRpc.data.total.calls)} calls</span>
               </span>
             )}
           </div>
@@ -82,7 +82,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         <Section title="Failures by RPC method" panel={view.failuresByMethod}>
           {(counts) =>
             counts.length === 0 ? (
-              <p className="text-xs text-slate-500">No failures</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">No failures</p>
             ) : (
               <ul className="text-xs tabular-nums">
                 {counts.map((c) => (
@@ -106,7 +106,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             {(perRpc) => (
               <table className="w-full text-xs tabular-nums" data-testid="per-rpc-table">
                 <thead>
-                  <tr className="text-left text-slate-500">
+                  <tr className="text-left text-slate-500 dark:text-slate-400">
                     <th className="font-medium">Method</th>
                     <th className="font-medium">Calls</th>
                     <th className="font-medium">Success</th>
@@ -132,7 +132,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         <Section title="Weight verification" panel={view.verification}>
           {(v) =>
             v.unverified.length === 0 ? (
-              <p className="text-xs text-slate-500">No Rollout reports verified=false</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">No Rollout reports verified=false</p>
             ) : (
               <ul className="text-xs">
                 {v.unverified.map((u) => (
@@ -147,7 +147,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         <Section title="Rollouts affected now" panel={{ signal: "recent Warning events, verified=false, derived failures in the last window", error: null, data: view.affected }}>
           {(affected) =>
             affected.length === 0 ? (
-              <p className="text-xs text-slate-500">None</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">None</p>
             ) : (
               <ul className="text-xs" data-testid="affected-rollouts">
                 {affected.map((a) => (
@@ -166,12 +166,12 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
           <Section title="Recent Warning events" panel={view.warnings}>
             {(warnings) =>
               warnings.length === 0 ? (
-                <p className="text-xs text-slate-500">No Warning events in this range</p>
+                <p className="text-xs text-slate-500 dark:text-slate-400">No Warning events in this range</p>
               ) : (
                 <ul className="flex flex-col gap-1.5 text-xs" data-testid="plugin-warnings">
                   {warnings.slice(0, 10).map((w, i) => (
                     <li key={`${w.cluster}/${w.namespace}/${w.rollout}/${w.lastAt}/${i}`}>
-                      <span className="text-slate-500">
+                      <span className="text-slate-500 dark:text-slate-400">
                         {w.lastAt} · {w.cluster} {w.namespace}/{w.rollout} · {w.reason} ×{w.count} · {w.method}
                       </span>
                       <p className="font-mono">{w.message}</p>

@@ -33,7 +33,7 @@ export function PluginsView() {
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-lg font-semibold tracking-tight">Plugins</h1>
-        <p className="text-sm text-slate-500">
+        <p className="text-sm text-slate-500 dark:text-slate-400">
           Registered in each cluster&apos;s argo-rollouts-config, used by Rollouts and AnalysisTemplates. Health is derived from controller
           signals: upstream Argo Rollouts has no per-plugin RPC metric.
         </p>

@@ -15,7 +15,7 @@ function RateTooltip({ active, payload }: TooltipContentProps) {
       <p className="mb-1 font-medium">{formatAxisTime(row.t, 0)}</p>
       <p>Derived success: {row.derived === null ? "no calls" : `${row.derived.toFixed(1)} %`}</p>
       {row.attempts !== null && (
-        <p className="text-slate-500">
+        <p className="text-slate-500 dark:text-slate-400">
           {Math.round(row.failures ?? 0)} failed of {Math.round(row.attempts)} attempts (reconciles)
         </p>
       )}

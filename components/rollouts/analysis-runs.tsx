@@ -45,7 +45,7 @@ function MetricRow({ metric }: { metric: AnalysisMetricView }) {
       </td>
       <td className="py-1.5">
         {recent.length === 0 ? (
-          <span className="text-xs text-slate-400">no measurements</span>
+          <span className="text-xs text-slate-500 dark:text-slate-400">no measurements</span>
         ) : (
           <ol className="flex flex-wrap gap-1" aria-label={`Last ${recent.length} measurements`}>
             {recent.map((m, i) => (

@@ -39,19 +39,19 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
       data-codes={entry.reasons.map((x) => x.code).join(" ")}
       className={cn("flex min-w-0 flex-col gap-1.5 rounded-md border border-l-4 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-950/40", SEVERITY_STYLE[entry.severity])}
     >
-      <div className="flex min-w-0 items-center gap-2">
+      <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
         <PhaseBadge phase={r.phase} message={r.message} />
         <Link href={rolloutHref(r.cluster, r.namespace, r.name)} prefetch={false} className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)} title={r.key}>
           {r.name}
         </Link>
-        <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400">
+        <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400" title={`${r.cluster} / ${r.namespace}`}>
           {r.cluster} / {r.namespace}
         </span>
         {r.pause && <PauseClock pause={r.pause} className="ml-auto shrink-0 text-xs font-medium tabular-nums text-amber-700 dark:text-amber-300" />}
       </div>
       <ul className="flex flex-col gap-0.5 text-sm">
         {entry.reasons.map((reason, i) => (
-          <li key={`${reason.code}-${i}`} className="flex min-w-0 gap-2">
+          <li key={`${reason.code}-${i}`} className="flex min-w-0 flex-wrap gap-x-2">
             <span className={cn("shrink-0 text-xs font-semibold uppercase tracking-wide leading-5", CODE_STYLE[entry.severity])}>{attentionLabel(reason.code)}</span>
             <span className="min-w-0 truncate text-slate-700 dark:text-slate-300" title={reason.message}>
               {reason.message}
@@ -60,14 +60,14 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
         ))}
       </ul>
       {(r.step.total > 0 || r.canaryPercent !== null) && (
-        <div className="flex items-center gap-3 text-xs text-slate-500 dark:text-slate-400">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
           {r.step.total > 0 && (
             <span className="tabular-nums" title={r.step.label ?? undefined}>
               step {r.step.current ?? r.step.total}/{r.step.total}
               {r.step.label ? ` · ${r.step.label}` : ""}
             </span>
           )}
-          <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} className="ml-auto w-48" />
+          <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} className="ml-auto w-48 max-w-full" />
         </div>
       )}
       <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} variant="compact" />

@@ -12,14 +12,14 @@ export function ConditionsList({ conditions, now }: { conditions: ConditionView[
           <span
             className={cn(
               "w-14 shrink-0 text-xs font-medium",
-              c.status === "True" ? "text-emerald-700 dark:text-emerald-400" : c.status === "False" ? "text-rose-700 dark:text-rose-400" : "text-slate-500",
+              c.status === "True" ? "text-emerald-700 dark:text-emerald-400" : c.status === "False" ? "text-rose-700 dark:text-rose-400" : "text-slate-500 dark:text-slate-400",
             )}
           >
             {c.status}
           </span>
           <span className="font-medium">{c.type}</span>
           <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400">{c.reason}</span>
-          <RelativeTime at={c.lastTransitionTime} now={now} className="ml-auto text-xs text-slate-400" />
+          <RelativeTime at={c.lastTransitionTime} now={now} className="ml-auto text-xs text-slate-500 dark:text-slate-400" />
         </li>
       ))}
     </ul>

@@ -37,7 +37,7 @@ export function EventList({ events, now }: { events: EventView[]; now: number })
                 {e.type === "Warning" ? (
                   <WarningIcon className="size-4 text-amber-600 dark:text-amber-400" />
                 ) : (
-                  <InfoIcon className="size-4 text-slate-400 dark:text-slate-500" />
+                  <InfoIcon className="size-4 text-slate-500 dark:text-slate-400" />
                 )}
               </span>
               <div className="min-w-0 flex-1">

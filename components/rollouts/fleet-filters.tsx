@@ -52,7 +52,7 @@ export function FleetFilters({ view, facets, onChange, onClear, searchRef }: Fle
               }
             }}
             className={cn(
-              "h-8 w-full rounded-md border border-slate-300 bg-white pr-8 pl-8 text-sm text-slate-900 placeholder:text-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100",
+              "h-8 w-full rounded-md border border-slate-300 bg-white pr-8 pl-8 text-sm text-slate-900 placeholder:text-slate-500 dark:border-slate-700 dark:placeholder:text-slate-400 dark:bg-slate-900 dark:text-slate-100",
               focusRing,
             )}
           />

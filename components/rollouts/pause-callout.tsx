@@ -26,10 +26,13 @@ export function PauseCallout({ pause }: { pause: PauseState }) {
       data-indefinite={pause.indefinite}
       className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-800 dark:bg-amber-950/30 dark:text-amber-100"
     >
-      <div className="flex items-center gap-2">
-        <PauseIcon className="size-4 text-amber-600 dark:text-amber-400" />
-        <span className="font-semibold">{REASONS[pause.reason] ?? pause.reason}</span>
-        <PauseClock pause={pause} className="ml-auto text-lg font-semibold tabular-nums" />
+      {/* When reason and clock do not fit on one line, the clock moves below as a whole, never breaking inside. */}
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <span className="flex min-w-0 items-center gap-2">
+          <PauseIcon className="size-4 shrink-0 text-amber-600 dark:text-amber-400" />
+          <span className="text-sm font-semibold">{REASONS[pause.reason] ?? pause.reason}</span>
+        </span>
+        <PauseClock pause={pause} className="ml-auto text-lg font-semibold whitespace-nowrap tabular-nums" />
       </div>
       {progress !== null && (
         <div className="h-1.5 rounded-full bg-amber-200 dark:bg-amber-900" aria-hidden>

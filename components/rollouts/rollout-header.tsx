@@ -29,7 +29,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
   return (
     <header className="flex flex-col gap-4" data-testid="rollout-header">
       <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
-        <ol className="flex flex-wrap items-center gap-1.5">
+        <ol className="flex flex-wrap items-center gap-1.5 wrap-anywhere">
           <li>
             <Link href="/" className={cn("hover:underline", focusRing)}>
               Rollouts
@@ -57,7 +57,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
       <div className="flex flex-wrap items-start gap-x-4 gap-y-2">
         <div className="flex min-w-0 flex-col gap-1">
           <div className="flex flex-wrap items-center gap-3">
-            <h1 className="text-2xl font-semibold tracking-tight break-all" data-testid="rollout-name">
+            <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere" data-testid="rollout-name">
               {r.name}
             </h1>
             <PhaseBadge phase={r.phase} message={r.message} />
@@ -70,12 +70,12 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
             </p>
           )}
         </div>
-        <div data-slot="rollout-actions" className="ml-auto flex items-center gap-2">
+        <div data-slot="rollout-actions" className="ml-auto flex max-w-full min-w-0 items-center gap-2">
           <RolloutActions cluster={r.cluster} namespace={namespace} name={r.name} />
         </div>
       </div>
 
-      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-4 xl:grid-cols-6 2xl:grid-cols-8">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-3 wrap-anywhere md:grid-cols-4 xl:grid-cols-6 2xl:grid-cols-8">
         <Field label="Namespace">{namespace}</Field>
         <Field label="Cluster">
           <span className="flex flex-wrap items-center gap-2">
@@ -119,7 +119,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
                 <span className="break-all">{img.image ?? "—"}</span>
               </li>
             ))}
-            {r.images.length === 0 && <li className="text-slate-500">—</li>}
+            {r.images.length === 0 && <li className="text-slate-500 dark:text-slate-400">—</li>}
           </ul>
         </Field>
       </dl>

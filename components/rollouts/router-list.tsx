@@ -3,7 +3,7 @@ import type { TrafficRouter } from "@/lib/rollouts/routers";
 
 /** Plugins show their short name ("gatewayAPI") with the full ConfigMap key on hover; built-ins as named. */
 export function RouterList({ routers, className }: { routers: Array<Pick<TrafficRouter, "kind" | "name">>; className?: string }) {
-  if (routers.length === 0) return <span className="text-slate-400 dark:text-slate-500">—</span>;
+  if (routers.length === 0) return <span className="text-slate-500 dark:text-slate-400">—</span>;
   return (
     <span className={cn("flex min-w-0 flex-wrap gap-1", className)}>
       {routers.map((r) => (

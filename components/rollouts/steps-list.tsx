@@ -54,7 +54,7 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
               className={cn(
                 "flex size-6 shrink-0 items-center justify-center rounded-full text-xs font-semibold tabular-nums",
                 step.state === "done" && "bg-emerald-100 text-emerald-700 dark:bg-emerald-500/15 dark:text-emerald-300",
-                current && (paused ? "bg-amber-500 text-white" : "bg-sky-600 text-white"),
+                current && (paused ? "bg-amber-500 text-slate-950" : "bg-sky-700 text-white dark:bg-sky-500 dark:text-slate-950"),
                 step.state === "pending" && "bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400",
               )}
             >
@@ -64,7 +64,7 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
               <span className="block truncate" title={step.label}>
                 {step.label}
               </span>
-              <span className="text-[11px] uppercase tracking-wide text-slate-400 dark:text-slate-500">{KIND_LABEL[step.kind] ?? step.kind}</span>
+              <span className="text-[11px] uppercase tracking-wide text-slate-500 dark:text-slate-400">{KIND_LABEL[step.kind] ?? step.kind}</span>
             </span>
             <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
               {current ? (

@@ -31,7 +31,7 @@ export function WeightBar(props: WeightBarProps) {
         data-testid="canary-weight"
         data-weight=""
         title={requested === null ? "No traffic routing" : `No traffic routing; the steps request ${formatPercent(requested)}`}
-        className={cn("text-slate-400 dark:text-slate-500", className)}
+        className={cn("text-slate-500 dark:text-slate-400", className)}
       >
         —
       </span>

@@ -6,10 +6,10 @@ import { clampPercent, formatPercent } from "@/lib/format/percent";
 function Row({ label, hint, children, testId }: { label: string; hint?: string; children: React.ReactNode; testId?: string }) {
   return (
     <div className="flex items-baseline justify-between gap-3 py-1.5" data-testid={testId}>
-      <dt className="text-sm text-slate-600 dark:text-slate-400" title={hint}>
+      <dt className="shrink-0 text-sm text-slate-600 dark:text-slate-400" title={hint}>
         {label}
       </dt>
-      <dd className="text-right text-sm">{children}</dd>
+      <dd className="min-w-0 text-right text-sm wrap-anywhere">{children}</dd>
     </div>
   );
 }
@@ -95,7 +95,7 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
           <span className="text-base font-semibold tabular-nums" data-value={requested?.percent ?? ""}>
             {formatPercent(requested?.percent ?? null)}
           </span>
-          {requested && units && <span className="block text-xs text-slate-500 tabular-nums">{`${requested.weight}${units}`}</span>}
+          {requested && units && <span className="block text-xs text-slate-500 dark:text-slate-400 tabular-nums">{`${requested.weight}${units}`}</span>}
           {requested && complete && <span className="block text-xs text-slate-500 dark:text-slate-400">all steps done; stable runs this revision</span>}
         </Row>
         {applied ? (

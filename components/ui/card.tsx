@@ -22,7 +22,7 @@ interface CardHeaderProps {
 export function CardHeader({ title, meta, actions, id }: CardHeaderProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
-      <h2 id={id} className="text-sm font-semibold tracking-tight">
+      <h2 id={id} className="min-w-0 text-sm font-semibold tracking-tight wrap-anywhere">
         {title}
       </h2>
       {meta && <span className="text-xs text-slate-500 dark:text-slate-400">{meta}</span>}

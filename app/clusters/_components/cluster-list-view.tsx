@@ -42,8 +42,8 @@ export function ClusterListView() {
                   focusRing,
                 )}
               >
-                <span className="flex items-center gap-2">
-                  <span className="font-semibold">{c.name}</span>
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="min-w-0 font-semibold wrap-anywhere">{c.name}</span>
                   {c.label && <Badge>{c.label}</Badge>}
                   <ConnectionBadge connection={c.connection} />
                 </span>

@@ -59,14 +59,14 @@ export function ClusterView({ cluster }: { cluster: string }) {
     <div className="flex flex-col gap-4" data-testid="cluster-page" data-cluster={state.name}>
       {error && <ErrorState title="Could not refresh; showing the last known state" message={error.message} onRetry={() => void refetch()} />}
       <header className="flex flex-col gap-2">
-        <nav aria-label="Breadcrumb" className="text-sm text-slate-500 dark:text-slate-400">
+        <nav aria-label="Breadcrumb" className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">
           <Link href="/clusters" className={cn("hover:underline", focusRing)}>
             Clusters
           </Link>{" "}
           / <span className="text-slate-700 dark:text-slate-300">{state.name}</span>
         </nav>
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="text-2xl font-semibold tracking-tight">{state.name}</h1>
+          <h1 className="min-w-0 text-2xl font-semibold tracking-tight wrap-anywhere">{state.name}</h1>
           {state.label && <Badge>{state.label}</Badge>}
           <ConnectionBadge connection={state.connection} />
           <span className="text-sm text-slate-600 dark:text-slate-400" data-testid="connection-since">
@@ -76,9 +76,9 @@ export function ClusterView({ cluster }: { cluster: string }) {
         {state.error && (
           <ErrorState title={`Cluster ${state.connection}`} message={state.error} className="max-w-4xl" />
         )}
-        <dl className="flex flex-wrap gap-x-8 gap-y-1 text-sm">
-          <div className="flex gap-2">
-            <dt className="text-slate-500 dark:text-slate-400">Name</dt>
+        <dl className="flex flex-wrap gap-x-8 gap-y-1 text-sm wrap-anywhere">
+          <div className="flex min-w-0 gap-2">
+            <dt className="shrink-0 text-slate-500 dark:text-slate-400">Name</dt>
             <dd className="font-mono text-xs leading-5">{state.name}</dd>
           </div>
           <div className="flex gap-2">

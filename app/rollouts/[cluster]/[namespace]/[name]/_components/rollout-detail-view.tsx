@@ -135,7 +135,7 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
 
       <RolloutHeader rollout={rollout} cluster={clusterState} />
 
-      <div className="grid items-start gap-4 xl:grid-cols-[minmax(300px,380px)_minmax(0,1fr)] 2xl:grid-cols-[minmax(320px,400px)_minmax(0,1fr)_minmax(360px,480px)]">
+      <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(300px,380px)_minmax(0,1fr)] 2xl:grid-cols-[minmax(320px,400px)_minmax(0,1fr)_minmax(360px,480px)]">
         <div className="flex flex-col gap-4 xl:row-span-2 2xl:row-span-1">
           <Card aria-labelledby="weights-title">
             <CardHeader id="weights-title" title={rollout.strategy === "blueGreen" ? "Services" : "Current weights"} />
