@@ -91,6 +91,13 @@ export const authorizationConfigSchema = z.strictObject({
   clusters: z.record(z.string(), z.strictObject({ impersonate: z.boolean() })).default({}),
   /** Used on clusters without impersonation: groups → viewer/operator. Users with no matching role may not act. */
   roleMappings: z.array(roleMappingSchema).default([]),
+  /**
+   * Who may read and export the audit log when signed in (modes proxy and oidc): any of these users or groups
+   * (after oidc.groupsPrefix). Nobody by default; in mode none, whoever reaches Rollscope.
+   */
+  auditReaders: z
+    .strictObject({ users: z.array(z.string().min(1)).default([]), groups: z.array(z.string().min(1)).default([]) })
+    .default({ users: [], groups: [] }),
 });
 
 /** Cluster names in `authorization` must be configured clusters. */

@@ -12,6 +12,8 @@ export interface AppProcessOptions {
   databaseUrl?: string;
   port?: number;
   env?: Record<string, string>;
+  /** Answers 2xx once the app is up; default /api/clusters (use a public path, /api/session, with sign-in). */
+  readyPath?: string;
 }
 
 export interface AppProcess {
@@ -60,7 +62,7 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
     child.stderr?.on("data", append);
     const exited = new Promise<never>((_, reject) => child?.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${output}`))));
     await Promise.race([
-      waitFor("the app to answer", async () => (await fetch(`${url}/api/clusters`)).ok, 60_000, 200),
+      waitFor("the app to answer", async () => (await fetch(`${url}${opts.readyPath ?? "/api/clusters"}`)).ok, 60_000, 200),
       exited,
     ]);
   };

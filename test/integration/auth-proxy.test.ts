@@ -73,6 +73,7 @@ beforeAll(async () => {
         { group: "sre-operators", role: "operator", clusters: ["legacy"] },
         { group: "viewers", role: "viewer" },
       ],
+      auditReaders: { groups: ["sre-operators", "viewers"] },
     },
   });
   const actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
