@@ -48,7 +48,8 @@ export async function openLiveStream(
     signal,
     focus: new Set(query.focus),
     focusedView: (key) => getFocusedRollout(app, key, scope),
-    visibleDelta: (delta) => readableDelta(app, scope, delta),
+    // Everything stays everything (auth mode none): no per-delta work then.
+    visibleDelta: scope.clusters === null ? undefined : (delta) => readableDelta(app, scope, delta),
     snapshot: () => ({ clusters: listReadableClusterStates(app, scope), seq: app.deltaLog.lastSeq }),
     onClose: () => clearInterval(refresh),
   });
