@@ -23,6 +23,8 @@ test.beforeAll(async () => {
     kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"),
     clusters: [{ name: "prod-eu", label: "production" }, { name: "prod-us", label: "production" }, { name: "staging", label: "staging" }],
     auth: { mode: "proxy", proxy: { trustedProxies: ["127.0.0.1/32"] } },
+    // Both read the audit log here: the specs check what each one's attempts left in it.
+    authorization: { auditReaders: { groups: ["sre-operators", "viewers"] } },
   });
 });
 

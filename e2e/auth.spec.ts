@@ -28,6 +28,7 @@ test.beforeAll(async () => {
     kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"),
     clusters: [{ name: "prod-eu", label: "production" }, { name: "staging", label: "staging" }],
     auth: { mode: "oidc", baseUrl, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
+    authorization: { auditReaders: { groups: ["sre-operators"] } },
     env: { ROLLSCOPE_SESSION_SECRET: randomBytes(32).toString("base64url") },
   });
 });

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   console.log(`scenario ${scenario}, time scale ×${values["time-scale"]}, seed ${values.seed}`);
   console.log(`kubeconfig: ${sim.kubeconfigPath}`);
   for (const c of sim.clusters) console.log(`  ${c.name.padEnd(10)} api ${c.url}  metrics ${c.metricsUrl}  ${JSON.stringify(c.labels)}`);
-  console.log(`tokens: admin=${sim.users.admin.token} rollscope=${sim.users.rollscope.token} alice=${sim.users.alice.token} bob=${sim.users.bob.token}`);
+  console.log(`tokens: admin=${sim.users.admin.token} rollscope=${sim.users.rollscope.token} alice=${sim.users.alice.token} bob=${sim.users.bob.token} carol=${sim.users.carol.token}`);
   const shutdown = (signal: string) => {
     console.log(`${signal}: stopping`);
     sim.stop().then(

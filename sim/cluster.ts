@@ -56,6 +56,8 @@ export interface SimulationUsers {
   alice: SimUser;
   /** Group viewers: read-only. */
   bob: SimUser;
+  /** Group shop-readers: read-only, in namespace shop only (a RoleBinding there). */
+  carol: SimUser;
 }
 
 export interface SimulationHandle {
@@ -86,6 +88,7 @@ export function simulationUsers(seed: number): SimulationUsers {
     },
     alice: { name: "alice", token: token(seed, "alice"), groups: ["sre-operators", "system:authenticated"] },
     bob: { name: "bob", token: token(seed, "bob"), groups: ["viewers", "system:authenticated"] },
+    carol: { name: "carol", token: token(seed, "carol"), groups: ["shop-readers", "system:authenticated"] },
   };
 }
 
@@ -104,6 +107,7 @@ export function simulationRbac(users: SimulationUsers): RbacBinding[] {
     },
     { name: "sre-operators", subjects: [{ kind: "Group", name: "sre-operators" }], rules: [READ, PATCH_ROLLOUTS, REVIEWS] },
     { name: "viewers", subjects: [{ kind: "Group", name: "viewers" }], rules: [READ, REVIEWS] },
+    { name: "shop-readers", subjects: [{ kind: "Group", name: "shop-readers" }], rules: [{ ...READ, namespaces: ["shop"] }, REVIEWS] },
   ];
 }
 

@@ -9,6 +9,7 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { useClusters } from "@/lib/queries/use-clusters";
+import { useSession } from "@/lib/queries/use-session";
 import { LiveIndicator } from "./live-indicator";
 import { ServerNotices } from "./server-notices";
 
@@ -16,7 +17,7 @@ const NAV = [
   { href: "/", label: "Rollouts", match: (p: string) => p === "/" || p.startsWith("/rollouts") },
   { href: "/plugins", label: "Plugins", match: (p: string) => p.startsWith("/plugins") },
   { href: "/clusters", label: "Clusters", match: (p: string) => p.startsWith("/clusters") },
-  { href: "/audit", label: "Audit", match: (p: string) => p.startsWith("/audit") },
+  { href: "/audit", label: "Audit", match: (p: string) => p.startsWith("/audit"), auditReaders: true },
 ];
 
 /** Beyond this many clusters, connected ones shrink to dots so the header stays one line on a 1280 px screen. */
@@ -73,6 +74,9 @@ function ClusterChips() {
 
 export function AppHeader() {
   const pathname = usePathname();
+  // The audit link appears once the session says the user may read the log (authorization.auditReaders).
+  const canReadAudit = useSession().data?.canReadAudit === true;
+  const nav = NAV.filter((item) => !item.auditReaders || canReadAudit);
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto flex w-full max-w-[2560px] flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 lg:px-6">
@@ -85,7 +89,7 @@ export function AppHeader() {
           Rollscope
         </Link>
         <nav aria-label="Main" className="flex gap-1">
-          {NAV.map((item) => {
+          {nav.map((item) => {
             const current = item.match(pathname);
             return (
               <Link

@@ -9,9 +9,38 @@ import { clusterHref } from "@/lib/format/hrefs";
 
 /**
  * Clusters that are not connected, in one notice: their rollouts stay listed as last seen and the rest of the
- * fleet is unaffected.
+ * fleet is unaffected. Clusters where the user's permissions could not be checked say so in a notice of their own.
  */
 export function ClusterNotices({ clusters }: { clusters: ClusterStateView[] }) {
+  return (
+    <>
+      <UnreadableClusters clusters={clusters.filter((c) => c.readError)} />
+      <DisconnectedClusters clusters={clusters} />
+    </>
+  );
+}
+
+/** Clusters whose Rollouts are hidden because the user's permissions there could not be checked. */
+function UnreadableClusters({ clusters }: { clusters: ClusterStateView[] }) {
+  if (clusters.length === 0) return null;
+  return (
+    <section
+      aria-label="Clusters hidden from you"
+      className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
+    >
+      <WarningIcon className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" />
+      <ul className="min-w-0 flex-1">
+        {clusters.map((c) => (
+          <li key={c.name} data-testid="cluster-read-error" data-cluster={c.name} className="min-w-0 break-words">
+            <span className="font-semibold">{c.name}</span>: its rollouts are hidden — {c.readError}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DisconnectedClusters({ clusters }: { clusters: ClusterStateView[] }) {
   const down = clusters.filter((c) => c.connection !== "connected" && c.connection !== "connecting");
   if (down.length === 0) return null;
   const stale = down.reduce((n, c) => n + c.rolloutCount, 0);

@@ -1,4 +1,5 @@
 import type { AuthorizationConfig } from "@/lib/config/schema";
+import type { ClusterReadScope } from "./read-scope";
 
 export type MappedRole = "viewer" | "operator";
 
@@ -26,4 +27,16 @@ export function resolveMappedRole(
 /** Whether actions on this cluster are sent as the user (impersonation) or as the dashboard under role mappings. */
 export function usesImpersonation(authorization: AuthorizationConfig, cluster: string): boolean {
   return authorization.clusters[cluster]?.impersonate ?? authorization.impersonate;
+}
+
+/** What a user may read on a cluster without impersonation: the namespaces where any of their groups has a role. */
+export function mappedReadScope(groups: readonly string[], cluster: string, mappings: AuthorizationConfig["roleMappings"]): ClusterReadScope {
+  const namespaces = new Set<string>();
+  for (const mapping of mappings) {
+    if (!groups.includes(mapping.group)) continue;
+    if (!mapping.clusters.includes("*") && !mapping.clusters.includes(cluster)) continue;
+    if (mapping.namespaces.includes("*")) return { kind: "all" };
+    for (const namespace of mapping.namespaces) namespaces.add(namespace);
+  }
+  return namespaces.size > 0 ? { kind: "namespaces", namespaces } : { kind: "none", error: null };
 }

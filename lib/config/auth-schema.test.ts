@@ -14,10 +14,18 @@ function errorOf(yaml: string): string {
 }
 
 describe("auth and authorization configuration", () => {
-  it("defaults to no sign-in, impersonation and no role mappings", () => {
+  it("defaults to no sign-in, impersonation, no role mappings and no audit readers", () => {
     const config = parseConfig(CLUSTERS, "f");
     expect(config.auth).toStrictEqual({ mode: "none", sessionTtlHours: 12 });
-    expect(config.authorization).toStrictEqual({ impersonate: true, clusters: {}, roleMappings: [] });
+    expect(config.authorization).toStrictEqual({ impersonate: true, clusters: {}, roleMappings: [], auditReaders: { users: [], groups: [] } });
+  });
+
+  it("reads the audit readers and refuses anything but lists of names", () => {
+    const config = parseConfig(CLUSTERS + "authorization: {auditReaders: {groups: [sre-leads]}}", "f");
+    expect(config.authorization.auditReaders).toStrictEqual({ users: [], groups: ["sre-leads"] });
+    expect(errorOf("authorization: {auditReaders: {groups: sre-leads}}")).toContain("authorization.auditReaders.groups");
+    expect(errorOf("authorization: {auditReaders: {roles: [auditor]}}")).toContain('Unrecognized key: "roles"');
+    expect(errorOf("authorization: {auditReaders: {users: ['']}}")).toContain("authorization.auditReaders.users.0");
   });
 
   it("fills in proxy header defaults in lower case", () => {

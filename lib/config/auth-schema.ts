@@ -97,6 +97,13 @@ export const authorizationConfigSchema = z.strictObject({
    * system:masters, which never is): groups your clusters bind to cluster-admin, for example.
    */
   privilegedGroups: z.array(z.string().min(1)).optional(),
+  /**
+   * Who may read and export the audit log when signed in (modes proxy and oidc): any of these users or groups
+   * (after oidc.groupsPrefix). Nobody by default; in mode none, whoever reaches Rollscope.
+   */
+  auditReaders: z
+    .strictObject({ users: z.array(z.string().min(1)).default([]), groups: z.array(z.string().min(1)).default([]) })
+    .default({ users: [], groups: [] }),
 });
 
 /** Cluster names in `authorization` must be configured clusters. */

@@ -54,7 +54,7 @@ export const rollscopeConfigSchema = z
     plugins: pluginSettingsSchema.default({}),
     metrics: metricsSettingsSchema.default({ scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 } }),
     auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
-    authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [] }),
+    authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [], auditReaders: { users: [], groups: [] } }),
     server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024 }),
   })
   .superRefine(checkAuthorizationClusters);

@@ -7,6 +7,8 @@ export interface SessionView {
   /** null when not signed in (modes proxy and oidc). In mode none: the kubeconfig identity. */
   user: { name: string; groups: string[] } | null;
   readOnly: boolean;
+  /** Whether this user may open the audit log (`authorization.auditReaders`; everyone in mode none). */
+  canReadAudit: boolean;
   /** Where to send a signed-out browser; null when there is no sign-in page (modes none and proxy). */
   signInUrl: string | null;
   /** One line for the header, e.g. "No sign-in: actions run as the dashboard's kubeconfig identity". */

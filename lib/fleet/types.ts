@@ -14,6 +14,8 @@ export interface ClusterStateView {
   /** Per watched resource, for the cluster page. */
   watches: Record<string, { status: ClusterConnection; since: string; error: string | null; listedAt: string | null }>;
   rolloutCount: number;
+  /** For one signed-in user: why this cluster's Rollouts are hidden from them (their permissions could not be checked). */
+  readError?: string;
 }
 
 export interface FleetRollout extends RolloutView {

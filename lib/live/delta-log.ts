@@ -28,21 +28,23 @@ export class DeltaLog {
   private readonly subscribers = new Set<(d: SequencedDelta) => void>();
   private readonly summaries = new Map<string, RolloutSummary>();
   private rowsCache: RolloutSummary[] | null = null;
+  /** Per cluster, how many Rollouts each namespace holds: what per-user counts and permission checks start from. */
+  private readonly namespaceTally = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly fleet: Fleet,
     private readonly capacity = DEFAULT_CAPACITY,
   ) {
-    for (const rollout of fleet.rollouts()) this.summaries.set(rollout.key, toRolloutSummary(rollout));
+    for (const rollout of fleet.rollouts()) this.keep(toRolloutSummary(rollout));
     fleet.subscribe((delta) => {
       let live: LiveDelta;
       if (delta.type === "upsert") {
         const rollout = toRolloutSummary(delta.rollout);
-        this.summaries.set(rollout.key, rollout);
+        this.keep(rollout);
         this.rowsCache = null;
         live = { type: "upsert", rollout };
       } else if (delta.type === "delete") {
-        this.summaries.delete(delta.key);
+        this.drop(delta.key);
         this.rowsCache = null;
         live = { type: "delete", key: delta.key };
       } else {
@@ -54,6 +56,31 @@ export class DeltaLog {
       if (this.buffer.length > this.capacity * 1.1) this.buffer.splice(0, this.buffer.length - this.capacity);
       for (const subscriber of this.subscribers) subscriber(entry);
     });
+  }
+
+  private keep(rollout: RolloutSummary): void {
+    if (!this.summaries.has(rollout.key)) this.tally(rollout.cluster, rollout.namespace, 1);
+    this.summaries.set(rollout.key, rollout);
+  }
+
+  private drop(key: string): void {
+    const rollout = this.summaries.get(key);
+    if (!rollout) return;
+    this.summaries.delete(key);
+    this.tally(rollout.cluster, rollout.namespace, -1);
+  }
+
+  private tally(cluster: string, namespace: string, by: number): void {
+    let namespaces = this.namespaceTally.get(cluster);
+    if (!namespaces) this.namespaceTally.set(cluster, (namespaces = new Map()));
+    const count = (namespaces.get(namespace) ?? 0) + by;
+    if (count > 0) namespaces.set(namespace, count);
+    else namespaces.delete(namespace);
+  }
+
+  /** How many Rollouts each namespace of the cluster holds now (namespaces without Rollouts are absent). */
+  namespaceCounts(cluster: string): ReadonlyMap<string, number> {
+    return this.namespaceTally.get(cluster) ?? new Map();
   }
 
   get lastSeq(): number {

@@ -22,7 +22,10 @@ function fakeFleet() {
     const rollout = buildFleetRollout("prod", obj, new Date());
     for (const l of listeners) l({ type: "upsert", rollout });
   };
-  return { fleet, upsert };
+  const remove = (name: string) => {
+    for (const l of listeners) l({ type: "delete", key: `prod/shop/${name}`, cluster: "prod" });
+  };
+  return { fleet, upsert, remove };
 }
 
 async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Promise<Array<{ id: string; event: string; data: unknown }>> {
@@ -110,5 +113,53 @@ describe("createFleetEventStream", () => {
     expect(frames[1].data).toEqual({ key: "prod/shop/checkout", version: "10" });
     expect(frames[4].data).toEqual({ key: "prod/shop/checkout", version: "20" });
     expect(views).toEqual(["prod/shop/checkout", "prod/shop/checkout"]);
+  });
+
+  it("sends a client only the deltas it may see, and no focused view a hidden change would trigger", async () => {
+    const { fleet, upsert } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    upsert("checkout", 10);
+    const closed: string[] = [];
+    const abort = new AbortController();
+    const stream = createFleetEventStream(log, {
+      resumeFrom: null,
+      signal: abort.signal,
+      focus: new Set(["prod/shop/cart"]),
+      focusedView: (key) => ({ key, hidden: true }),
+      visibleDelta: (delta) => (delta.type === "upsert" && delta.rollout.name === "cart" ? null : delta),
+      snapshot: () => ({ clusters: [], seq: -1 }),
+      onClose: () => closed.push("closed"),
+    });
+    setTimeout(() => {
+      upsert("cart", 11);
+      setImmediate(() => upsert("checkout", 20));
+    }, 10);
+    const frames = await readFrames(stream, 3);
+    expect(frames.map((f) => [f.event, f.id])).toEqual([
+      ["snapshot", "1"],
+      ["rollout", "1"],
+      ["delta", "3"],
+    ]);
+    expect(frames[0].data).toEqual({ clusters: [], seq: -1 });
+    abort.abort();
+    expect(closed).toEqual(["closed"]);
+    // Resuming skips the hidden delta too.
+    const resumed = await readFrames(createFleetEventStream(log, { resumeFrom: 1, signal: new AbortController().signal, visibleDelta: (d) => (d.type === "upsert" && d.rollout.name === "cart" ? null : d) }), 1);
+    expect(resumed.map((f) => [f.event, f.id])).toEqual([["delta", "3"]]);
+  });
+
+  it("counts each cluster's Rollouts per namespace as they come and go", () => {
+    const { fleet, upsert, remove } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    upsert("checkout", 1);
+    upsert("checkout", 2);
+    upsert("cart", 3);
+    expect([...log.namespaceCounts("prod")]).toEqual([["shop", 2]]);
+    remove("cart");
+    remove("cart");
+    expect([...log.namespaceCounts("prod")]).toEqual([["shop", 1]]);
+    remove("checkout");
+    expect(log.namespaceCounts("prod").size).toBe(0);
+    expect(log.namespaceCounts("elsewhere").size).toBe(0);
   });
 });

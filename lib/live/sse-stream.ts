@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeltaLog, SequencedDelta } from "./delta-log";
+import type { DeltaLog, LiveDelta, LiveSnapshot, SequencedDelta } from "./delta-log";
 
 const encoder = new TextEncoder();
 
@@ -22,6 +22,12 @@ export interface FleetEventStreamOptions {
   focus?: ReadonlySet<string>;
   /** The `rollout` event of a focused key, read at send time. */
   focusedView?: (key: string) => unknown;
+  /** What this client may see of a delta, at send time: the delta, a rewritten one, or null to leave it out. */
+  visibleDelta?: (delta: LiveDelta) => LiveDelta | null;
+  /** The opening snapshot; the log's own by default. */
+  snapshot?: () => LiveSnapshot;
+  /** Called once when the stream ends, however it ends. */
+  onClose?: () => void;
   heartbeatMs?: number;
   maxUnreadBytes?: number;
 }
@@ -37,13 +43,25 @@ function deltaKey(delta: SequencedDelta["delta"]): string | null {
  * waiting for it.
  */
 export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamOptions): ReadableStream<Uint8Array> {
-  const { resumeFrom, signal, focus = new Set<string>(), focusedView, heartbeatMs = 15_000, maxUnreadBytes = MAX_UNREAD_BYTES } = options;
+  const { resumeFrom, signal, focus = new Set<string>(), focusedView, visibleDelta, heartbeatMs = 15_000, maxUnreadBytes = MAX_UNREAD_BYTES } = options;
   const focusedFrame = (key: string, id: number) => (focusedView ? frame("rollout", id, focusedView(key)) : null);
+  // What this client may see of each delta; the rest is never sent, nor a focused view it would trigger.
+  const visibleOf = (entries: readonly SequencedDelta[]): readonly SequencedDelta[] => {
+    if (!visibleDelta) return entries;
+    return entries.flatMap(({ seq, delta }) => {
+      const visible = visibleDelta(delta);
+      return visible ? [{ seq, delta: visible }] : [];
+    });
+  };
+  const deltaText = (entries: readonly SequencedDelta[]) => entries.map(({ seq, delta }) => `id: ${seq}\nevent: delta\ndata: ${JSON.stringify(delta)}\n\n`).join("");
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let closed = false;
   const cleanup = () => {
     unsubscribe?.();
     if (heartbeat) clearInterval(heartbeat);
+    if (!closed) options.onClose?.();
+    closed = true;
   };
   const source: UnderlyingDefaultSource<Uint8Array> = {
     start(controller) {
@@ -61,9 +79,10 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
       };
       const missed = resumeFrom === null ? null : log.since(resumeFrom);
       if (missed) {
-        for (const d of missed) send(frame("delta", d.seq, d.delta));
+        const visible = visibleOf(missed);
+        if (visible.length > 0) send(encoder.encode(deltaText(visible)));
       } else {
-        send(frame("snapshot", log.lastSeq, log.snapshot()));
+        send(frame("snapshot", log.lastSeq, options.snapshot ? options.snapshot() : log.snapshot()));
       }
       for (const key of focus) {
         const focused = focusedFrame(key, log.lastSeq);
@@ -74,16 +93,16 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
         pending.push(d);
         if (pending.length === 1) {
           setImmediate(() => {
-            const batch = pending;
+            const batch = visibleOf(pending);
             pending = [];
-            const text = batch.map((b) => `id: ${b.seq}\nevent: delta\ndata: ${JSON.stringify(b.delta)}\n\n`).join("");
+            if (batch.length === 0) return;
             // The focused Rollouts' views follow the batch, once each, as they are now.
             const focusedSeq = new Map<string, number>();
             for (const b of batch) {
               const key = deltaKey(b.delta);
               if (key !== null && focus.has(key)) focusedSeq.set(key, b.seq);
             }
-            send(encoder.encode(text));
+            send(encoder.encode(deltaText(batch)));
             for (const [key, seq] of focusedSeq) {
               const focused = focusedFrame(key, seq);
               if (focused) send(focused);

@@ -1,35 +1,56 @@
 import "server-only";
+import { canReadRolloutKey, scopeClusterState, type ReadScope } from "@/lib/auth/read-scope";
 import type { AuthUser } from "@/lib/auth/types";
-import type { FocusedRollout, StreamQuery } from "@/lib/contracts/stream";
+import type { FocusedRollout, LiveDelta, StreamQuery } from "@/lib/contracts/stream";
 import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
 import { parseRollout } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
+import { listReadableClusterStates } from "./clusters";
+import { READ_SCOPE_TTL_MS, resolveReadScope } from "./read-scope";
 import { fingerprintToken } from "./rollout-actions";
 
 /** The whole live view of one Rollout, as an open detail page needs it with no request of its own. */
-export function getFocusedRollout(app: AppContext, key: string): FocusedRollout {
+export function getFocusedRollout(app: AppContext, key: string, scope: ReadScope): FocusedRollout {
   const ref = parseRolloutKey(key) ?? { cluster: "", namespace: "", name: key };
   const { cluster, namespace, name } = ref;
+  // One the user may not read looks exactly like one that does not exist.
+  if (!canReadRolloutKey(scope, key)) return { ref, rollout: null, actionFingerprint: null };
   const watcher = app.fleet.cluster(cluster);
   const rollout = watcher?.rollout(namespace, name) ?? null;
   const parsed = rollout ? parseRollout(watcher?.rawRollout(namespace, name)) : null;
   return { ref, rollout, actionFingerprint: parsed?.ok ? fingerprintToken(parsed.rollout) : null };
 }
 
+/** A delta as this user may see it: Rollouts they may not read are left out, cluster states count only theirs. */
+function readableDelta(app: AppContext, scope: ReadScope, delta: LiveDelta): LiveDelta | null {
+  if (delta.type === "cluster") return { type: "cluster", cluster: scopeClusterState(scope, delta.cluster, app.deltaLog.namespaceCounts(delta.cluster.name)) };
+  return canReadRolloutKey(scope, delta.type === "upsert" ? delta.rollout.key : delta.key) ? delta : null;
+}
+
 /**
- * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts. It ends
- * when the request does or when the user's session is revoked or expires (the browser's reconnect then gets 401).
+ * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts, over what
+ * the user may read. The user's scope is asked for again as often as it is cached, so a right granted or taken away
+ * reaches an open stream within about 30 s.
  */
-export function openLiveStream(
+export async function openLiveStream(
   app: AppContext,
   { query, lastEventId, signal, user }: { query: StreamQuery; lastEventId: string | null; signal: AbortSignal; user: AuthUser },
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const resume = query.since ?? (lastEventId && /^\d+$/.test(lastEventId) ? lastEventId : null);
+  let scope = await resolveReadScope(app, user);
+  const refresh = setInterval(() => {
+    resolveReadScope(app, user).then((next) => (scope = next), () => undefined);
+  }, READ_SCOPE_TTL_MS);
+  refresh.unref();
   return createFleetEventStream(app.deltaLog, {
     resumeFrom: resume === null ? null : Number(resume),
     signal: user.sessionId ? app.sessions.untilEnded(user.sessionId, signal) : signal,
     focus: new Set(query.focus),
-    focusedView: (key) => getFocusedRollout(app, key),
+    focusedView: (key) => getFocusedRollout(app, key, scope),
+    // Everything stays everything (auth mode none): no per-delta work then.
+    visibleDelta: scope.clusters === null ? undefined : (delta) => readableDelta(app, scope, delta),
+    snapshot: () => ({ clusters: listReadableClusterStates(app, scope), seq: app.deltaLog.lastSeq }),
+    onClose: () => clearInterval(refresh),
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { ApiError } from "@/lib/errors/api-error";
 import type { Fleet } from "@/lib/fleet/fleet";
 import type { AppContext } from "@/lib/server/app-context";
@@ -26,27 +27,27 @@ function appWithClock(start: number): { app: AppContext; computations: () => num
 describe("getSharedPluginHealth", () => {
   it("answers repeated requests for the same view from one computation", async () => {
     const { app, computations } = appWithClock(1_800_000_000_000);
-    const first = await getSharedPluginHealth(app, { range: "1h" });
-    const second = await getSharedPluginHealth(app, { range: "1h" });
+    const first = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    const second = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
     expect(second.computedAt).toBe(first.computedAt);
     expect(computations()).toBe(1);
-    await getSharedPluginHealth(app, { range: "15m" });
+    await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "15m" });
     expect(computations()).toBe(2);
   });
 
   it("does not share reports between application contexts", async () => {
     const a = appWithClock(1_800_000_000_000);
     const b = appWithClock(1_900_000_000_000);
-    await getSharedPluginHealth(a.app, { range: "1h" });
-    expect((await getSharedPluginHealth(b.app, { range: "1h" })).computedAt).toBe(new Date(1_900_000_000_000).toISOString());
+    await getSharedPluginHealth(a.app, { scope: FULL_READ_SCOPE, range: "1h" });
+    expect((await getSharedPluginHealth(b.app, { scope: FULL_READ_SCOPE, range: "1h" })).computedAt).toBe(new Date(1_900_000_000_000).toISOString());
   });
 
   it("refuses an unknown cluster without pushing a real report out of the shared ones", async () => {
     const { app, computations } = appWithClock(1_800_000_000_000);
     // The shared results keep the 50 most recently used views.
-    for (let i = 0; i < 50; i++) await getSharedPluginHealth(app, { range: "1h", plugin: `acme/plugin-${i}` });
-    await expect(getSharedPluginHealth(app, { range: "1h", cluster: "nowhere" })).rejects.toMatchObject({ code: "not_found" });
-    await getSharedPluginHealth(app, { range: "1h", plugin: "acme/plugin-0" });
+    for (let i = 0; i < 50; i++) await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: `acme/plugin-${i}` });
+    await expect(getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "nowhere" })).rejects.toMatchObject({ code: "not_found" });
+    await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: "acme/plugin-0" });
     expect(computations()).toBe(50);
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { canReadObject, type ReadScope } from "@/lib/auth/read-scope";
 import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
@@ -28,6 +29,7 @@ import {
   type HealthWindow,
   type ScopeRecords,
 } from "@/lib/plugins/health-report";
+import { readablePluginHealth } from "@/lib/plugins/read-filter";
 import { describePerRpcSignal, usesPerRpcPromql, type PerRpcData } from "@/lib/plugins/per-rpc";
 import { listPluginScopes, type PluginScope } from "@/lib/plugins/plugin-scopes";
 import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
@@ -212,9 +214,11 @@ function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
   return shared;
 }
 
-export async function getSharedPluginHealth(app: AppContext, input: PluginHealthQuery): Promise<PluginHealthReport> {
+/** The shared report, with the Rollouts it lists limited to those the user may read (see readablePluginHealth). */
+export async function getSharedPluginHealth(app: AppContext, { scope, ...input }: PluginHealthQuery & { scope: ReadScope }): Promise<PluginHealthReport> {
   // An unknown cluster is refused before it can take a place among the shared reports.
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const { value, refreshing } = await sharedHealthOf(app).get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
-  return { ...value, refreshing };
+  const report = scope.clusters === null ? value : readablePluginHealth(value, (cluster, namespace) => canReadObject(scope, cluster, namespace));
+  return { ...report, refreshing };
 }

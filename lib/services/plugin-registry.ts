@@ -1,8 +1,10 @@
 import "server-only";
+import { canReadObject, type ReadScope } from "@/lib/auth/read-scope";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { listAnalysisTemplates } from "@/lib/k8s/analysis-templates";
 import type { MetricsSourceStatus } from "@/lib/metrics/types";
+import { readablePluginsOverview } from "@/lib/plugins/read-filter";
 import { deriveFleetPluginFindings, type DerivePluginFindingsInput } from "@/lib/plugins/findings";
 import { buildClusterRegistry, buildFleetMatrix, findArgoRolloutsConfigMap, parseRolloutObjects } from "@/lib/plugins/registry";
 import { listConfigProblems } from "@/lib/plugins/template-check";
@@ -13,15 +15,16 @@ import { findStuckRouters } from "./measured-traffic";
 
 /**
  * The plugins page: per cluster, what argo-rollouts-config registers (as the controller would parse it), who
- * uses each plugin, the controller's state; the fleet matrix; and every finding, including stuck routers.
+ * uses each plugin, the controller's state; the fleet matrix; and every finding, including stuck routers — with
+ * users and findings limited to what the user may read (see readablePluginsOverview).
  */
-export async function getPluginsOverview(app: AppContext): Promise<PluginsOverview> {
+export async function getPluginsOverview(app: AppContext, { scope }: { scope: ReadScope }): Promise<PluginsOverview> {
   const clusters = app.fleet.clusters;
   const described = await Promise.all(clusters.map((cluster) => describeCluster(app, cluster)));
   const stuck = await Promise.all(clusters.map((cluster) => findStuckRouters(app, cluster).catch(() => [])));
   const findings = [...deriveFleetPluginFindings(described.map((d) => d.findingsInput)), ...stuck.flat()];
   const views = described.map((d) => d.view);
-  return {
+  const overview: PluginsOverview = {
     generatedAt: new Date(app.now()).toISOString(),
     clusters: views,
     matrix: buildFleetMatrix(views, findings),
@@ -31,6 +34,7 @@ export async function getPluginsOverview(app: AppContext): Promise<PluginsOvervi
       clusters.map((c) => ({ name: c.name, plugins: c.config.plugins })),
     ),
   };
+  return scope.clusters === null ? overview : readablePluginsOverview(overview, (cluster, namespace) => canReadObject(scope, cluster, namespace));
 }
 
 /** One cluster's registry from the watcher's caches and its templates; what could not be read is listed as errors. */

@@ -2,6 +2,7 @@ import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { RolloutAction } from "@/lib/actions/schema";
 import { reviewAccess, type AccessAttributes, type AccessSubject } from "@/lib/auth/access-review";
+import { mayReadAuditLog } from "@/lib/auth/audit-readers";
 import { cookieName, parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
 import { CSRF_COOKIE, issueCsrfToken, isValidCsrfToken } from "@/lib/auth/csrf";
 import { signOutCookies, wantsSecureCookies } from "@/lib/auth/oidc";
@@ -49,6 +50,7 @@ export function getSessionView(app: AppContext, { request, user }: { request: Re
       mode,
       user: user ? { name: user.name, groups: [...user.groups] } : null,
       readOnly: settings.rollscope.readOnly,
+      canReadAudit: user !== null && mayReadAuditLog(app.config.authorization, user),
       signInUrl: mode === "oidc" ? "/signin" : null,
       identityNote: identityNote(mode, user),
       csrfToken,

@@ -13,6 +13,7 @@ import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
+import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import type { MetricsSource } from "@/lib/metrics/types";
@@ -237,7 +238,7 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
   });
 
   it("lists registry, matrix and findings for the fleet, and says measured traffic needs Prometheus in scrape mode", async () => {
-    const overview = await getPluginsOverview(scrapeApp);
+    const overview = await getPluginsOverview(scrapeApp, { scope: FULL_READ_SCOPE });
     expect(overview.matrix.clusters).toEqual(["prod-eu", "prod-us", "staging"]);
     const consul = overview.matrix.rows.find((r) => r.name === "hashicorp/consul")!;
     expect(consul.cells.staging.state).toBe("referenced-not-registered");
@@ -260,7 +261,7 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
     expect(contour.derived.error).toMatch(/unreachable/);
     expect(contour.warnings.error).toBeNull();
-    const overview = await getPluginsOverview(downApp);
+    const overview = await getPluginsOverview(downApp, { scope: FULL_READ_SCOPE });
     expect(overview.matrix.rows.length).toBeGreaterThan(0);
 
     const broken = rollscopeConfigSchema.parse({
@@ -270,6 +271,6 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     const brokenApp: AppContext = { ...promApp, config: broken, now: Date.now };
     const measured = await getMeasuredTraffic(brokenApp, { cluster: "prod-eu", namespace: "shop", name: "catalog", fromMs: Date.now() - 300_000, toMs: Date.now() });
     expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.generic\.canary is not valid PromQL/);
-    expect((await getPluginsOverview(brokenApp)).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
+    expect((await getPluginsOverview(brokenApp, { scope: FULL_READ_SCOPE })).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
   });
 });

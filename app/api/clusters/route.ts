@@ -1,7 +1,11 @@
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { listClusters } from "@/lib/services/clusters";
+import { resolveReadScope } from "@/lib/services/read-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute(async () => Response.json(listClusters(getAppContext())));
+export const GET = withRoute(async (_request, { user }) => {
+  const app = getAppContext();
+  return Response.json(listClusters(app, { scope: await resolveReadScope(app, user) }));
+});

@@ -1,7 +1,11 @@
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getPluginsOverview } from "@/lib/services/plugin-registry";
+import { resolveReadScope } from "@/lib/services/read-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute(async () => Response.json(await getPluginsOverview(getAppContext())));
+export const GET = withRoute(async (_request, { user }) => {
+  const app = getAppContext();
+  return Response.json(await getPluginsOverview(app, { scope: await resolveReadScope(app, user) }));
+});

@@ -1,7 +1,11 @@
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getClusterOrThrow } from "@/lib/services/clusters";
+import { resolveReadScope } from "@/lib/services/read-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute<{ cluster: string }>(async (_request, { params }) => Response.json(getClusterOrThrow(getAppContext(), params.cluster)));
+export const GET = withRoute<{ cluster: string }>(async (_request, { params, user }) => {
+  const app = getAppContext();
+  return Response.json(getClusterOrThrow(app, { name: params.cluster, scope: await resolveReadScope(app, user) }));
+});

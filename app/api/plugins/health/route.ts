@@ -2,10 +2,12 @@ import { PluginHealthQuery } from "@/lib/contracts/plugins";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getSharedPluginHealth } from "@/lib/services/plugin-health";
+import { resolveReadScope } from "@/lib/services/read-scope";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute(async (request) => {
+export const GET = withRoute(async (request, { user }) => {
+  const app = getAppContext();
   const query = PluginHealthQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getSharedPluginHealth(getAppContext(), query));
+  return Response.json(await getSharedPluginHealth(app, { ...query, scope: await resolveReadScope(app, user) }));
 });

@@ -1,12 +1,15 @@
 import { PermissionsQuery } from "@/lib/contracts/session";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
+import { requireReadableRollout } from "@/lib/services/read-scope";
 import { getRolloutPermissions } from "@/lib/services/session";
 
 export const dynamic = "force-dynamic";
 
 /** What the current user may do to one Rollout, as the cluster's RBAC (or the role mapping) says. */
 export const GET = withRoute(async (request, { user }) => {
+  const app = getAppContext();
   const rollout = PermissionsQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getRolloutPermissions(getAppContext(), { rollout, user }));
+  await requireReadableRollout(app, { user, rollout });
+  return Response.json(await getRolloutPermissions(app, { rollout, user }));
 });

@@ -4,15 +4,24 @@ import { MAX_ACTION_BODY_BYTES } from "@/lib/actions/schema";
 import { readJsonBody } from "@/lib/http/read-body";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
+import { requireReadableRollout } from "@/lib/services/read-scope";
 import { getRolloutActionsView, runRolloutAction } from "@/lib/services/rollout-actions";
 
 export const dynamic = "force-dynamic";
 
 /** The action buttons for this Rollout: what the state allows, what the user may do, the effect of each. */
-export const GET = withRoute<RolloutParams>(async (_request, { params, user }) => Response.json(await getRolloutActionsView(getAppContext(), { rollout: RolloutParams.parse(params), user })));
+export const GET = withRoute<RolloutParams>(async (_request, { params, user }) => {
+  const app = getAppContext();
+  const rollout = RolloutParams.parse(params);
+  await requireReadableRollout(app, { user, rollout });
+  return Response.json(await getRolloutActionsView(app, { rollout, user }));
+});
 
-/** Runs one action (body: RolloutActionRequest); every attempt is audited. */
+/** Runs one action (body: RolloutActionRequest); every attempt on a Rollout the user may read is audited. */
 export const POST = withRoute<RolloutParams>(async (request, { params, user, requestId, clientAddress }) => {
+  const app = getAppContext();
   const body = RolloutActionRequest.parse(await readJsonBody(request, MAX_ACTION_BODY_BYTES));
-  return Response.json(await runRolloutAction(getAppContext(), { rollout: RolloutParams.parse(params), request: body, caller: { user, requestId, clientAddress } }));
+  const rollout = RolloutParams.parse(params);
+  await requireReadableRollout(app, { user, rollout });
+  return Response.json(await runRolloutAction(app, { rollout, request: body, caller: { user, requestId, clientAddress } }));
 });

@@ -1,12 +1,16 @@
 import { HistoryQuery, RolloutParams } from "@/lib/contracts/rollout-detail";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
+import { requireReadableRollout } from "@/lib/services/read-scope";
 import { getRolloutHistory } from "@/lib/services/rollout-detail";
 
 export const dynamic = "force-dynamic";
 
-/** The recorded weight timeline and markers over `range`. */
-export const GET = withRoute<RolloutParams>(async (request, { params }) => {
+/** The recorded weight timeline and markers over `range`; 404 when the user may not read the Rollout. */
+export const GET = withRoute<RolloutParams>(async (request, { params, user }) => {
+  const app = getAppContext();
   const { range } = HistoryQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getRolloutHistory(getAppContext(), { ...RolloutParams.parse(params), range }));
+  const rollout = RolloutParams.parse(params);
+  await requireReadableRollout(app, { user, rollout });
+  return Response.json(await getRolloutHistory(app, { ...rollout, range }));
 });
