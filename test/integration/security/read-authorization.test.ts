@@ -12,7 +12,7 @@ import type { FocusedRollout, LiveDelta, LiveSnapshot } from "@/lib/contracts/st
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { findResourceTypeByKind } from "@/sim/resources";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
-import { assertFreshBuild } from "@/test/harness/fresh-build";
+import { assertFreshBuild } from "@/test/harness/app-process";
 import { waitFor } from "@/test/harness/free-port";
 
 /*

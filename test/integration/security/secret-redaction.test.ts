@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { ClusterStateView } from "@/lib/fleet/types";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
-import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
+import { assertFreshBuild, startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { findFreePort, waitFor } from "@/test/harness/free-port";
 
 /*
@@ -17,8 +16,6 @@ import { findFreePort, waitFor } from "@/test/harness/free-port";
  * Every API response, the first seconds of the live stream and every page's HTML are scanned for each secret.
  * Needs a production build (`npx next build`), as the e2e tests do.
  */
-
-const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 const SECRETS = {
   urlPassword: "url-pw-4c1f9a7e",
@@ -71,14 +68,6 @@ function writeConfig(file: string, kubeconfigPath: string, closedPort: number): 
     ],
   };
   writeFileSync(file, stringify(config), { mode: 0o600 });
-}
-
-/** The test judges the built app, so a build older than the sources would judge old code. */
-function assertFreshBuild(): void {
-  const buildId = path.join(repoRoot, ".next/BUILD_ID");
-  if (!existsSync(buildId)) throw new Error("no production build: run `npx next build` first");
-  const newer = execFileSync("find", ["app", "components", "lib", "-newer", buildId, "-type", "f", "-print", "-quit"], { cwd: repoRoot, encoding: "utf8" }).trim();
-  if (newer) throw new Error(`the production build is older than ${newer}: run \`npx next build\` first`);
 }
 
 beforeAll(async () => {

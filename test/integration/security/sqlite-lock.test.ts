@@ -6,7 +6,7 @@ import { writeRollscopeConfig } from "@/sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { databaseFile } from "@/test/harness/failing-commits";
 import { waitFor } from "@/test/harness/free-port";
-import { assertFreshBuild } from "@/test/harness/production-build";
+import { assertFreshBuild } from "@/test/harness/app-process";
 import { lostTransitions, readStoredStates, resourceVersions } from "@/test/harness/recorded-transitions";
 
 /*

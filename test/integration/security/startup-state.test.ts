@@ -6,7 +6,7 @@ import { findResourceType } from "@/sim/resources";
 import { writeRollscopeConfig } from "@/sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { waitFor } from "@/test/harness/free-port";
-import { assertFreshBuild } from "@/test/harness/production-build";
+import { assertFreshBuild } from "@/test/harness/app-process";
 
 /*
  * What changed while Rollscope was down is in the cluster when it starts again: the state it finds then is part of
