@@ -339,4 +339,6 @@ const KCM_CONTROLLERS = [
   "pod-garbage-collector-controller",
   "root-ca-certificate-publisher-controller",
   "clusterrole-aggregation-controller",
+  // Removes the not-ready taint the apiserver's admission puts on every new node once kwok reports it Ready.
+  "node-lifecycle-controller",
 ];
