@@ -12,7 +12,7 @@ import { demoWorkloads } from "./demo-workloads";
 import { bootstrapObjects, CONTROLLER_NAMESPACE, DEMO_NAMESPACE, FAKE_NODE, rolloutsConfigMap, tokenFile, toYaml } from "./manifests";
 import { assertPortFree, freePort, httpGet, waitUntil, type ClientTls } from "./net";
 import { generatePki, type Pki } from "./pki";
-import { ProcessGroup, type ProcessExitError } from "./processes";
+import { ProcessExitError, ProcessGroup, tail } from "./processes";
 import { findPrometheus, prometheusConfig } from "./prometheus";
 
 export const CLUSTER_NAME = "real";
@@ -167,6 +167,16 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
   });
   let analysis: AnalysisEndpoint | undefined;
   let stopDriver = () => {};
+  /** Waits for a component's readiness; a timeout names it and shows the end of its log. */
+  const waitReady = async (name: string, what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+    try {
+      await waitUntil(`${name} ${what}`, check, timeoutMs, failure);
+    } catch (err) {
+      const managed = group.get(name);
+      if (!(err instanceof Error) || !managed || err instanceof ProcessExitError) throw err;
+      throw new Error(`${err.message}; last lines of ${managed.logFile}:\n${tail(managed.logFile)}`);
+    }
+  };
   const stop = async () => {
     stopDriver();
     await group.stop();
@@ -190,7 +200,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
         "--quota-backend-bytes=1073741824",
       ],
     });
-    await waitUntil("etcd did not answer /health", async () => (await httpGet(`http://127.0.0.1:${ports.etcdClient}/health`)).body.includes('"true"'), 30_000, failure);
+    await waitReady("etcd", "did not answer /health", async () => (await httpGet(`http://127.0.0.1:${ports.etcdClient}/health`)).body.includes('"true"'), 30_000);
 
     log(`kube-apiserver on ${apiServerUrl}…`);
     const tokensPath = path.join(pki.dir, "tokens.csv");
@@ -218,7 +228,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
         "--profiling=false",
       ],
     });
-    await waitUntil("kube-apiserver did not become ready (/readyz)", async () => (await httpGet(`${apiServerUrl}/readyz`, tls)).status === 200, 90_000, failure);
+    await waitReady("kube-apiserver", "did not become ready (/readyz)", async () => (await httpGet(`${apiServerUrl}/readyz`, tls)).status === 200, 90_000);
 
     log("namespaces, RBAC (the simulator's users), the fake node and the CRDs…");
     await kubectl(["apply", "--server-side", "-f", "-"], toYaml(bootstrapObjects(users)));
@@ -248,7 +258,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
       env: { ...process.env, KUBECONFIG: adminKubeconfigPath, POD_NAMESPACE: CONTROLLER_NAMESPACE },
     });
     const controllerMetricsUrl = `http://127.0.0.1:${ports.controllerMetrics}/metrics`;
-    await waitUntil("the Argo Rollouts controller did not answer /healthz", async () => (await httpGet(`http://127.0.0.1:${ports.controllerHealthz}/healthz`)).status === 200, 60_000, failure);
+    await waitReady("rollouts-controller", "did not answer /healthz", async () => (await httpGet(`http://127.0.0.1:${ports.controllerHealthz}/healthz`)).status === 200, 60_000);
 
     analysis = await startAnalysisEndpoint(ports.analysis);
     log("demo workloads…");
@@ -266,7 +276,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
         command: prometheusBinary,
         args: [`--config.file=${path.join(promDir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(promDir, "data")}`, `--web.listen-address=127.0.0.1:${ports.prometheus}`, "--storage.tsdb.retention.time=1d"],
       });
-      await waitUntil("Prometheus did not become ready", async () => (await httpGet(`${prometheusUrl}/-/ready`)).status === 200, 30_000, failure);
+      await waitReady("prometheus", "did not become ready", async () => (await httpGet(`${prometheusUrl}/-/ready`)).status === 200, 30_000);
     }
 
     const kubeconfigPath = path.resolve(options.kubeconfigPath ?? path.join(workDir, "kubeconfig"));

@@ -53,7 +53,9 @@ export function startDemoDriver(kubectl: Kubectl, mode: DemoDriverMode, log: (li
   };
   const loop = async () => {
     while (!stopped) {
-      await tick().catch((err: unknown) => log(`demo driver: ${err instanceof Error ? err.message : String(err)}`));
+      await tick().catch((err: unknown) => {
+        if (!stopped) log(`demo driver: ${err instanceof Error ? err.message : String(err)}`);
+      });
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   };

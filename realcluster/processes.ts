@@ -30,7 +30,7 @@ export class ProcessExitError extends Error {
   }
 }
 
-export function tail(file: string, lines = 25): string {
+export function tail(file: string, lines = 15): string {
   try {
     return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
@@ -82,27 +82,23 @@ export class ProcessGroup {
     return this.children.find((c) => c.spec.name === name)?.managed;
   }
 
-  pids(): Array<{ name: string; pid: number }> {
-    return this.children.filter((c) => c.child.exitCode === null && c.child.signalCode === null).map((c) => ({ name: c.spec.name, pid: c.managed.pid }));
-  }
-
   /** Stops every process, newest first; resolves when all have exited. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
-    for (const { child, managed } of [...this.children].reverse()) {
-      if (child.exitCode !== null || child.signalCode !== null || managed.pid < 0) continue;
+    for (const { managed } of [...this.children].reverse()) {
+      if (managed.pid < 0) continue;
       signalGroup(managed.pid, "SIGTERM");
       const timer = setTimeout(() => signalGroup(managed.pid, "SIGKILL"), graceMs);
       await managed.exited;
       clearTimeout(timer);
-      // A process's own children (a plugin the controller started) share its group: make sure they are gone too.
+      // A process's own children (the plugin the controller started) share its group and may outlive it.
       signalGroup(managed.pid, "SIGKILL");
     }
     process.off("exit", this.exitHook);
   }
 
   private killAllNow(): void {
-    for (const { pid } of this.pids()) if (pid > 0) signalGroup(pid, "SIGKILL");
+    for (const { managed } of this.children) if (managed.pid > 0) signalGroup(managed.pid, "SIGKILL");
   }
 }
 

@@ -5,7 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
-command -v go >/dev/null || { echo "Go is missing: the real cluster builds kube-apiserver, etcd, Argo Rollouts and kwok from their Go modules; install Go ≥ 1.26 (with access to the Go module proxy)." >&2; exit 1; }
 bash scripts/ensure-node-deps.sh
 mkdir -p .rollscope
 export DATABASE_URL="${DATABASE_URL:-file:./data/rollscope-realcluster.db}"
