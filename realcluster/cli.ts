@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", () => void shutdown("SIGINT", 0));
   process.once("SIGTERM", () => void shutdown("SIGTERM", 0));
+  process.once("SIGHUP", () => void shutdown("SIGHUP", 0));
   const appPort = values["no-app"] ? undefined : Number(values.port);
   if (appPort) await assertPortFree(appPort, "Rollscope", "choose another with --port");
   mkdirSync(values["work-dir"], { recursive: true });

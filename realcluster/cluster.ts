@@ -260,10 +260,8 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     const controllerMetricsUrl = `http://127.0.0.1:${ports.controllerMetrics}/metrics`;
     await waitReady("rollouts-controller", "did not answer /healthz", async () => (await httpGet(`http://127.0.0.1:${ports.controllerHealthz}/healthz`)).status === 200, 60_000);
 
-    analysis = await startAnalysisEndpoint(ports.analysis);
-    log("demo workloads…");
-    await kubectl(["apply", "--server-side", "-f", "-"], toYaml(demoWorkloads(analysis.checkUrl)));
-
+    // Before the workloads: the controller creates each counter at its first event, and increase() counts nothing
+    // that happened before Prometheus's first sample of a series.
     let prometheusUrl: string | undefined;
     if (prometheusBinary) {
       prometheusUrl = `http://127.0.0.1:${ports.prometheus}`;
@@ -278,6 +276,10 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
       });
       await waitReady("prometheus", "did not become ready", async () => (await httpGet(`${prometheusUrl}/-/ready`)).status === 200, 30_000);
     }
+
+    analysis = await startAnalysisEndpoint(ports.analysis);
+    log("demo workloads…");
+    await kubectl(["apply", "--server-side", "-f", "-"], toYaml(demoWorkloads(analysis.checkUrl)));
 
     const kubeconfigPath = path.resolve(options.kubeconfigPath ?? path.join(workDir, "kubeconfig"));
     mkdirSync(path.dirname(kubeconfigPath), { recursive: true });
