@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { simulationUsers, type SimulationUsers } from "../sim/cluster";
 import { startAnalysisEndpoint, type AnalysisEndpoint } from "./analysis-endpoint";
@@ -70,6 +70,27 @@ const PORT_NAMES: Array<[keyof Ports, string]> = [
   ["prometheus", "Prometheus"],
 ];
 
+/** Refuses a working folder another live cluster uses (starting would delete its etcd data and certificates). */
+function claimWorkDir(workDir: string): void {
+  const owner = path.join(workDir, "owner.pid");
+  const pid = existsSync(owner) ? Number(readFileSync(owner, "utf8")) : NaN;
+  if (pid > 0 && pid !== process.pid && isAlive(pid)) {
+    throw new Error(`another real cluster (process ${pid}) runs from ${workDir}: stop it first, or use another --work-dir`);
+  }
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(path.join(workDir, "logs"), { recursive: true });
+  writeFileSync(owner, String(process.pid));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function choosePorts(basePort?: number): Promise<Ports> {
   const ports = {} as Ports;
   for (const [i, [key, what]] of PORT_NAMES.entries()) {
@@ -115,9 +136,8 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
   if (options.prometheus !== false && !prometheusBinary) throw new Error("Prometheus is missing: apt-get install -y --no-install-recommends prometheus");
   const ports = await choosePorts(options.basePort);
   const workDir = path.resolve(options.workDir);
-  rmSync(workDir, { recursive: true, force: true });
+  claimWorkDir(workDir);
   const logsDir = path.join(workDir, "logs");
-  mkdirSync(logsDir, { recursive: true });
   const users = simulationUsers(options.seed ?? 1);
   const pki = generatePki(path.join(workDir, "pki"));
   const adminKubeconfigPath = path.join(workDir, "admin.kubeconfig");

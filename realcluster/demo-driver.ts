@@ -13,6 +13,11 @@ interface RolloutSummary {
 }
 
 const LOOP_IDLE_MS = 30_000;
+/**
+ * Healthy this long before the first new revision: Prometheus (5-s scrapes) then holds each controller counter
+ * before the canary moves it, so increase() sees the weight updates (a counter's first sample is its baseline).
+ */
+const SETTLE_MS = 12_000;
 const POLL_MS = 3_000;
 
 async function listRollouts(kubectl: Kubectl): Promise<RolloutSummary[]> {
@@ -44,7 +49,8 @@ export function startDemoDriver(kubectl: Kubectl, mode: DemoDriverMode, log: (li
       }
       const since = healthySince.get(r.name) ?? Date.now();
       healthySince.set(r.name, since);
-      const due = mode === "once" ? !bumped.has(r.name) : Date.now() - since >= LOOP_IDLE_MS || !bumped.has(r.name);
+      const healthyFor = Date.now() - since;
+      const due = bumped.has(r.name) ? mode === "loop" && healthyFor >= LOOP_IDLE_MS : healthyFor >= SETTLE_MS;
       if (!due) continue;
       bumped.add(r.name);
       healthySince.delete(r.name);

@@ -14,8 +14,8 @@ import { waitUntil } from "@/realcluster/net";
  * The real control plane (etcd, kube-apiserver, controller manager, scheduler, kwok) with the real Argo Rollouts
  * controller and a real traffic-router plugin: Rollscope's promote (route handler in-process, as the other
  * integration tests call it) must make the real controller advance the canary and the plugin shift the route.
- * The first run builds the binaries from their Go modules (tens of minutes on 2 cores); later runs take them from
- * the cache.
+ * The first run builds the binaries from their Go modules (15–40 minutes on 2 cores, hence the hour for beforeAll);
+ * later runs take them from the cache.
  */
 
 function goMissingReason(): string | null {
@@ -74,7 +74,7 @@ describe.skipIf(skipReason !== null)("real cluster: Argo Rollouts controller and
     const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
     const body = (await res.json()) as { csrfToken: string };
     csrf = { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
-  }, 40 * 60_000);
+  }, 60 * 60_000);
 
   afterAll(async () => {
     if (process.env.ROLLSCOPE_CONFIG) {
