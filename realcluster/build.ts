@@ -1,0 +1,144 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { BINARIES, BUILD_GROUPS, GO_MODULES_DIR, MANIFEST_SOURCES, MODULES, type BuildGroup } from "./components";
+
+/**
+ * Builds the real cluster's binaries from the Go modules in realcluster/ into a cache outside the repository,
+ * keyed by a hash of every go.mod and go.sum and of the build recipe, so only the first run builds.
+ */
+
+export interface Toolchain {
+  binDir: string;
+  manifestsDir: string;
+  /** True when this call built them (false: taken from the cache). */
+  built: boolean;
+  seconds: number;
+}
+
+export class GoMissingError extends Error {}
+
+export class BuildError extends Error {
+  constructor(
+    readonly module: string,
+    readonly output: string,
+    what: string,
+  ) {
+    super(`building ${what} from realcluster/${module} failed:\n${output}`);
+  }
+}
+
+export function cacheRoot(): string {
+  return process.env.ROLLSCOPE_GO_CACHE ?? path.join(homedir(), ".cache/rollscope/realcluster");
+}
+
+/** sha256 of the module files and the recipe, so a changed pin or flag builds again. */
+export function toolchainHash(): string {
+  const hash = createHash("sha256");
+  for (const dir of MODULES) {
+    for (const file of ["go.mod", "go.sum"]) {
+      const full = path.join(GO_MODULES_DIR, dir, file);
+      hash.update(`${dir}/${file}\0`).update(existsSync(full) ? readFileSync(full) : "");
+    }
+  }
+  hash.update(JSON.stringify({ BUILD_GROUPS, MANIFEST_SOURCES }));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The Go toolchain's version, or a GoMissingError naming what is missing. */
+export function checkGo(): string {
+  const result = spawnSync("go", ["version"], { encoding: "utf8" });
+  if (result.error || result.status !== 0) {
+    throw new GoMissingError(
+      "Go is missing: the `go` command was not found on PATH. The real cluster builds kube-apiserver, etcd, Argo Rollouts " +
+        "and kwok from their Go modules; install Go ≥ 1.26 (with access to the Go module proxy) and run again.",
+    );
+  }
+  const match = /go(\d+)\.(\d+)/.exec(result.stdout);
+  if (!match || Number(match[1]) < 1 || (Number(match[1]) === 1 && Number(match[2]) < 26)) {
+    throw new GoMissingError(`Go ≥ 1.26 is needed (kwok v0.8.0 and the tools modules say go 1.26.0); found: ${result.stdout.trim()}`);
+  }
+  return result.stdout.trim();
+}
+
+function goEnv(): NodeJS.ProcessEnv {
+  // Static binaries as upstream builds them; each module is its own dependency graph (no go.work).
+  return { ...process.env, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-mod=readonly -trimpath -buildvcs=false", GOTOOLCHAIN: "local" };
+}
+
+function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // nice: the machine's two cores are shared; a cold Kubernetes build takes many minutes.
+    const child = spawn("nice", ["-n", "10", "go", ...args], { cwd: path.join(GO_MODULES_DIR, module), env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+      for (const line of chunk.toString().split("\n")) if (line.trim()) log(`  ${line}`);
+    });
+    child.once("error", (err) => reject(new BuildError(module, err.message, what)));
+    child.once("exit", (code) => (code === 0 ? resolve(stdout) : reject(new BuildError(module, output.trim() || `go exited with ${code}`, what))));
+  });
+}
+
+async function buildGroup(group: BuildGroup, binDir: string, log: (line: string) => void): Promise<void> {
+  const names = Object.keys(group.binaries);
+  const started = Date.now();
+  log(`building ${names.join(", ")} (realcluster/${group.module})…`);
+  // One invocation per group: go builds the shared packages once and links the binaries in parallel.
+  const out = names.length === 1 ? path.join(binDir, names[0]) : `${binDir}/`;
+  await runGo(group.module, ["build", "-ldflags", group.ldflags, "-o", out, ...Object.values(group.binaries)], names.join(", "), log);
+  log(`built ${names.join(", ")} in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+async function moduleDir(module: string, goModule: string, log: (line: string) => void): Promise<string> {
+  const json = await runGo(module, ["mod", "download", "-json", goModule], goModule, log);
+  const info = JSON.parse(json) as { Dir?: string; Error?: string };
+  if (!info.Dir) throw new BuildError(module, info.Error ?? json, goModule);
+  return info.Dir;
+}
+
+async function collectManifests(manifestsDir: string, log: (line: string) => void): Promise<void> {
+  mkdirSync(manifestsDir, { recursive: true });
+  for (const source of MANIFEST_SOURCES) {
+    const dir = await moduleDir(source.module, source.goModule, log);
+    const docs = source.files.map((f) => readFileSync(path.join(dir, f), "utf8").trim());
+    writeFileSync(path.join(manifestsDir, source.target), `${docs.join("\n---\n")}\n`);
+  }
+}
+
+function isComplete(dir: string): boolean {
+  return existsSync(path.join(dir, "complete.json")) && BINARIES.every((b) => existsSync(path.join(dir, "bin", b)));
+}
+
+/** The cached binaries for the current pins, building them first if needed. */
+export async function ensureToolchain(log: (line: string) => void = console.log): Promise<Toolchain> {
+  const started = Date.now();
+  const dir = path.join(cacheRoot(), toolchainHash());
+  const result = (built: boolean): Toolchain => ({
+    binDir: path.join(dir, "bin"),
+    manifestsDir: path.join(dir, "manifests"),
+    built,
+    seconds: Math.round((Date.now() - started) / 1000),
+  });
+  if (isComplete(dir)) return result(false);
+  const go = checkGo();
+  log(`No cached binaries in ${dir}: building them with ${go} (the first time takes a while on 2 cores).`);
+  const staging = `${dir}.partial-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(path.join(staging, "bin"), { recursive: true });
+  try {
+    for (const group of BUILD_GROUPS) await buildGroup(group, path.join(staging, "bin"), log);
+    await collectManifests(path.join(staging, "manifests"), log);
+    writeFileSync(path.join(staging, "complete.json"), JSON.stringify({ go, seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2));
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staging, dir);
+  } catch (err) {
+    rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
+  return result(true);
+}
