@@ -29,21 +29,37 @@ export function tokenFile(users: SimulationUsers): string {
     .join("\n");
 }
 
-/** The simulator's RBAC bindings as ClusterRoles and ClusterRoleBindings of the same names and rules. */
+const RBAC = "rbac.authorization.k8s.io";
+
+/**
+ * The simulator's RBAC bindings as ClusterRoles of the same names and rules: bound cluster-wide, or, for rules limited
+ * to namespaces, by a RoleBinding in each of those namespaces (which are created too).
+ */
 export function rbacObjects(users: SimulationUsers): K8sObject[] {
   return simulationRbac(users).flatMap((binding, i) => {
     const name = `rollscope:${binding.name ?? `binding-${i}`}`;
-    if (binding.rules.some((r) => r.namespaces)) throw new Error(`binding ${name}: namespace-limited rules have no ClusterRole equivalent`);
-    return [
-      { apiVersion: "rbac.authorization.k8s.io/v1", kind: "ClusterRole", metadata: { name }, rules: binding.rules.map((r) => ({ ...r })) },
-      {
-        apiVersion: "rbac.authorization.k8s.io/v1",
-        kind: "ClusterRoleBinding",
-        metadata: { name },
-        roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name },
-        subjects: binding.subjects.map((s) => ({ apiGroup: "rbac.authorization.k8s.io", kind: s.kind, name: s.name })),
-      },
-    ];
+    const subjects = binding.subjects.map((s) => ({ apiGroup: RBAC, kind: s.kind, name: s.name }));
+    const clusterWide = binding.rules.filter((r) => !r.namespaces).map((r) => ({ ...r }));
+    const byNamespace = new Map<string, object[]>();
+    for (const { namespaces, ...rule } of binding.rules.filter((r) => r.namespaces)) {
+      for (const ns of namespaces ?? []) byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), rule]);
+    }
+    const objects: K8sObject[] = [];
+    if (clusterWide.length > 0) {
+      objects.push(
+        { apiVersion: `${RBAC}/v1`, kind: "ClusterRole", metadata: { name }, rules: clusterWide },
+        { apiVersion: `${RBAC}/v1`, kind: "ClusterRoleBinding", metadata: { name }, roleRef: { apiGroup: RBAC, kind: "ClusterRole", name }, subjects },
+      );
+    }
+    for (const [ns, rules] of byNamespace) {
+      const role = `${name}:${ns}`;
+      objects.push(
+        namespace(ns),
+        { apiVersion: `${RBAC}/v1`, kind: "ClusterRole", metadata: { name: role }, rules },
+        { apiVersion: `${RBAC}/v1`, kind: "RoleBinding", metadata: { name: role, namespace: ns }, roleRef: { apiGroup: RBAC, kind: "ClusterRole", name: role }, subjects },
+      );
+    }
+    return objects;
   });
 }
 

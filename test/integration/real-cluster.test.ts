@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "@/e2e/support/database";
-import type { RolloutActionResult, RolloutActionsView } from "@/lib/actions/service";
+import type { RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { checkGo, GoMissingError } from "@/realcluster/build";
 import { CLUSTER_NAME, startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { CANARY_WEIGHT_ANNOTATION, DEMO_ROLLOUTS, routedCanaryIngress } from "@/realcluster/demo-workloads";
@@ -69,8 +69,8 @@ describe.skipIf(skipReason !== null)("real cluster: Argo Rollouts controller and
     process.env.ROLLSCOPE_CONFIG = cluster.rollscopeConfigPath;
     actions = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
     const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
-    const { getFleet } = await import("@/lib/fleet/fleet");
-    cachedVersion = () => getFleet().cluster(CLUSTER_NAME)?.rollout(DEMO_NAMESPACE, ROUTED)?.resourceVersion ?? null;
+    const { getAppContext } = await import("@/lib/server/app-context");
+    cachedVersion = () => getAppContext().fleet.cluster(CLUSTER_NAME)?.rollout(DEMO_NAMESPACE, ROUTED)?.resourceVersion ?? null;
     const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
     const body = (await res.json()) as { csrfToken: string };
     csrf = { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
@@ -78,8 +78,8 @@ describe.skipIf(skipReason !== null)("real cluster: Argo Rollouts controller and
 
   afterAll(async () => {
     if (process.env.ROLLSCOPE_CONFIG) {
-      const { getFleet } = await import("@/lib/fleet/fleet");
-      await getFleet().stop();
+      const { getAppContext } = await import("@/lib/server/app-context");
+      await getAppContext().fleet.stop();
     }
     await cluster?.stop();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
