@@ -1,6 +1,8 @@
 import "server-only";
 import { reviewAccess, type AccessAttributes } from "@/lib/auth/access-review";
 import { mayReadAuditLog } from "@/lib/auth/audit-readers";
+import { impersonableGroups } from "@/lib/auth/impersonation";
+import { kubernetesGroups } from "@/lib/auth/service-account";
 import { canReadNamespace, createReadScope, FULL_READ_SCOPE, type ClusterReadScope, type ReadScope } from "@/lib/auth/read-scope";
 import { mappedReadScope, usesImpersonation } from "@/lib/auth/role-mapping";
 import type { AuthUser } from "@/lib/auth/types";
@@ -59,7 +61,9 @@ async function everyAllowed(items: readonly string[], check: (item: string) => P
  */
 async function reviewClusterScope(app: AppContext, cluster: string, user: AuthUser, namespaces: readonly string[], known: Decided | null): Promise<Decided> {
   const kubeConfig = app.fleet.clusterOrThrow(cluster).clients.kubeConfig;
-  const subject = { kind: "user" as const, user: user.name, groups: user.groups };
+  // The groups the API server would give the user (a service account's included), never a privileged one.
+  const groups = kubernetesGroups(user.name, impersonableGroups(user.groups, app.config.authorization.privilegedGroups));
+  const subject = { kind: "user" as const, user: user.name, groups };
   const may = async (namespace: string) => (await reviewAccess(cluster, kubeConfig, subject, listRollouts(namespace))).allowed;
   if (!known && (await may(""))) return { scope: { kind: "all" }, checked: null };
   const before = known?.scope.kind === "namespaces" ? known.scope.namespaces : new Set<string>();
@@ -72,7 +76,7 @@ async function reviewClusterScope(app: AppContext, cluster: string, user: AuthUs
 
 async function decideClusterScope(app: AppContext, cluster: string, user: AuthUser, namespaces: readonly string[], known: Decided | null): Promise<Decided> {
   if (!usesImpersonation(app.config.authorization, cluster)) {
-    return { scope: mappedReadScope(user.groups, cluster, app.config.authorization.roleMappings), checked: null };
+    return { scope: mappedReadScope(kubernetesGroups(user.name, user.groups), cluster, app.config.authorization.roleMappings), checked: null };
   }
   return reviewClusterScope(app, cluster, user, namespaces, known);
 }

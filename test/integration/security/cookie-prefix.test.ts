@@ -34,11 +34,13 @@ beforeAll(async () => {
     { path: "/api/session", module: await import("@/app/api/session/route") },
     { path: "/api/auth/signout", module: await import("@/app/api/auth/signout/route") },
   ]);
-  // A session as the callback would seal it, with the key the server derives from the same secret.
+  // A session as the callback would open and seal it, with the key the server derives from the same secret.
   const { getAuthSettings } = await import("@/lib/auth/settings");
   const { sealCookie } = await import("@/lib/auth/session-cookie");
   const { SESSION_AUDIENCE } = await import("@/lib/auth/resolve-user");
-  sealedSession = await sealCookie({ sub: "alice@example.com", groups: [], sid: "s-1" }, SESSION_AUDIENCE, getAuthSettings().keys.sessionKey, 3600);
+  const { getSessionStore } = await import("@/lib/server/app-context");
+  const session = await getSessionStore().open({ user: "alice@example.com", groups: [], ttlSeconds: 3600 });
+  sealedSession = await sealCookie({ sub: "alice@example.com", groups: [], sid: session.id }, SESSION_AUDIENCE, getAuthSettings().keys.sessionKey, 3600);
 });
 
 afterAll(async () => {
