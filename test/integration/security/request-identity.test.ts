@@ -32,6 +32,8 @@ beforeAll(async () => {
     clusters: [{ name: "prod" }],
     auth: { mode: "proxy", proxy: { trustedProxies: [`${PROXY}/32`] } },
     server: { trustedProxies: ["127.0.0.3/32"] },
+    // The checks read alice's own entries back from the audit log.
+    authorization: { auditReaders: { users: ["alice"], groups: [] } },
   });
   const actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
   bridge = await startRouteBridge();
