@@ -2,7 +2,7 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { SimulationHandle } from "../sim/cluster";
 import { rolloutHref, clusterHref } from "../lib/format/hrefs";
 import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { adminClient, setTestRolloutImage } from "./support/fleet";
+import { createTestRolloutWithStrategy } from "./support/fleet";
 import { LONG_NAMES, startLongNamesSimulation } from "./support/long-names-scenario";
 import { APP_PAGES } from "./support/pages";
 
@@ -69,28 +69,10 @@ test.describe("390 px wide (a phone)", () => {
 });
 
 /** A blue-green Rollout waiting for a manual promote: the pause box with its longest reason. */
-async function createBlueGreenTestRollout(cluster: string, namespace: string, name: string): Promise<void> {
-  const rollouts = { group: "argoproj.io", version: "v1alpha1", plural: "rollouts", namespace };
-  await adminClient(cluster).createNamespacedCustomObject({
-    ...rollouts,
-    body: {
-      apiVersion: "argoproj.io/v1alpha1",
-      kind: "Rollout",
-      metadata: { name, namespace },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `example.com/${name}:1.0.0` }] } },
-        strategy: { blueGreen: { activeService: `${name}-active`, previewService: `${name}-preview`, autoPromotionEnabled: false } },
-      },
-    },
+function createBlueGreenTestRollout(cluster: string, namespace: string, name: string): Promise<void> {
+  return createTestRolloutWithStrategy(cluster, namespace, name, {
+    blueGreen: { activeService: `${name}-active`, previewService: `${name}-preview`, autoPromotionEnabled: false },
   });
-  await expect
-    .poll(async () => ((await adminClient(cluster).getNamespacedCustomObject({ ...rollouts, name })) as { status?: { stableRS?: string } }).status?.stableRS, {
-      timeout: 30_000,
-    })
-    .toBeTruthy();
-  await setTestRolloutImage(cluster, namespace, name, "2.0.0");
 }
 
 /** How many lines the element's text takes. */

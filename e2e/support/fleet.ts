@@ -22,8 +22,11 @@ export async function control(path: string, method: "GET" | "POST" = "POST"): Pr
 
 const ROLLOUT = { group: "argoproj.io", version: "v1alpha1", plural: "rollouts" };
 
-/** A canary Rollout routed by the gatewayAPI plugin that waits for a promote at each pause. */
-export async function createTestRollout(cluster: string, namespace: string, name: string, steps: unknown[]): Promise<void> {
+/**
+ * A Rollout with the given strategy, its first revision promoted (as upstream does at once), then a second revision
+ * started, which walks the strategy (canary steps, or a blue-green preview waiting for promotion).
+ */
+export async function createTestRolloutWithStrategy(cluster: string, namespace: string, name: string, strategy: Record<string, unknown>): Promise<void> {
   await adminClient(cluster).createNamespacedCustomObject({
     ...ROLLOUT,
     namespace,
@@ -35,19 +38,11 @@ export async function createTestRollout(cluster: string, namespace: string, name
         replicas: 2,
         selector: { matchLabels: { app: name } },
         template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `example.com/${name}:1.0.0` }] } },
-        strategy: {
-          canary: {
-            canaryService: `${name}-canary`,
-            stableService: `${name}-stable`,
-            trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name, namespace } } },
-            steps,
-          },
-        },
+        strategy,
       },
     },
   });
-  // The first revision is promoted at once, as upstream does; the second one walks the canary steps.
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const ro = (await adminClient(cluster).getNamespacedCustomObject({ ...ROLLOUT, namespace, name })) as { status?: { stableRS?: string } };
     if (ro.status?.stableRS) break;
@@ -55,6 +50,18 @@ export async function createTestRollout(cluster: string, namespace: string, name
     await new Promise((r) => setTimeout(r, 100));
   }
   await setTestRolloutImage(cluster, namespace, name, "2.0.0");
+}
+
+/** A canary Rollout routed by the gatewayAPI plugin that waits for a promote at each pause. */
+export async function createTestRollout(cluster: string, namespace: string, name: string, steps: unknown[]): Promise<void> {
+  await createTestRolloutWithStrategy(cluster, namespace, name, {
+    canary: {
+      canaryService: `${name}-canary`,
+      stableService: `${name}-stable`,
+      trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name, namespace } } },
+      steps,
+    },
+  });
 }
 
 /** `kubectl argo rollouts promote` on an indefinite pause: clear the pause conditions on /status. */
