@@ -11,7 +11,7 @@ import nextPlugin from "@next/eslint-plugin-next";
  */
 const layers = {
   domain: ["rollouts", "overview", "plugins", "actions", "audit", "format", "contracts"],
-  adapters: ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "metrics", "prometheus", "net", "log"],
+  adapters: ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "metrics", "prometheus", "net", "log", "telemetry"],
   services: ["services"],
 };
 /** Server-only modules of otherwise isomorphic folders. */
@@ -24,7 +24,7 @@ const restrict = (message, patterns, allowTypeImports = false) => ({
 });
 
 /** Adapter folders with pure modules too (PromQL builders, counter math) are not in the domain's forbidden list. */
-const impureAdapters = ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "log"];
+const impureAdapters = ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "log", "telemetry"];
 const domainRule = restrict(
   "domain code (lib/" + "{" + layers.domain.join(",") + "}) is pure: it may not import services, adapters or server-only modules as values — move the I/O into lib/services.",
   [...importPatterns([...layers.services, ...impureAdapters]), ...serverOnlyFiles.map((f) => `@/lib/${f}`)],

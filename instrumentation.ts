@@ -1,12 +1,16 @@
 /** Runs once per server process, before the first request is handled: checks the configuration, then starts the watches. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // From here on every line the process writes (ours and Next's) is one JSON object, scrubbed of credentials.
+  if (process.env.NODE_ENV !== "development") (await import("./lib/log/console-bridge")).installConsoleBridge();
   const { checkStartupConfiguration, describeServedHosts, startOrExit } = await import("./lib/server/startup-check");
   // A bad configuration ends the process here, naming the field, rather than leaving a server that answers 500.
   const config = await startOrExit(checkStartupConfiguration);
   console.log(describeServedHosts(config));
-  // Host check, body-size check and the peer-address stamp for every request from here on (pages and assets too).
+  // Host check, body-size check, request ids, timing and the access log for every request (pages and assets too).
   (await import("./lib/http/request-gate")).installRequestGate();
+  const { startMetricsListener } = await import("./lib/server/metrics-listener");
+  await startOrExit(() => startMetricsListener(config));
   const { startApp } = await import("./lib/server/app-context");
   await startOrExit(startApp);
 }

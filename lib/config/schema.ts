@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pluginSettingsSchema } from "@/lib/plugins/settings-schema";
 import { authConfigSchema, authorizationConfigSchema, checkAuthorizationClusters } from "./auth-schema";
+import { logConfigSchema } from "./log-schema";
 import { metricsSettingsSchema } from "./metrics-schema";
 import { serverConfigSchema } from "./server-schema";
 
@@ -56,6 +57,7 @@ export const rollscopeConfigSchema = z
     auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
     authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [], auditReaders: { users: [], groups: [] } }),
     server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024 }),
+    log: logConfigSchema.default({ level: "info" }),
   })
   .superRefine(checkAuthorizationClusters);
 

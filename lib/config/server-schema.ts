@@ -18,6 +18,14 @@ export const serverConfigSchema = z.strictObject({
     .optional(),
   /** Reverse proxies whose X-Forwarded-For names the client (for the audit log); auth.proxy.trustedProxies count too. */
   trustedProxies: z.array(cidr).default([]),
+  /**
+   * `host:port` of the Prometheus metrics listener (GET /metrics), apart from the pages' port so it is never behind
+   * the ingress, the Host check or sign-in; ROLLSCOPE_METRICS_LISTEN overrides. Default: no listener.
+   */
+  metricsListen: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: "must be host:port, e.g. 0.0.0.0:9464" })
+    .optional(),
   /** Largest request body accepted, in bytes (an action's body is held to 8 KiB whatever this says). */
   maxRequestBodyBytes: z.number().int().min(1_024).max(10 * 1024 * 1024).default(64 * 1024),
 });

@@ -5,6 +5,7 @@ import { redactErrorText } from "@/lib/errors/known-secrets";
 import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
+import { countWatchRelist, observeWatchState } from "@/lib/telemetry/observe";
 import { parseRollout } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { summarizeClusterConnection } from "./cluster-connection";
@@ -103,10 +104,12 @@ export class ClusterWatcher {
         onUpsert: (obj) => this.upsert(kind, obj),
         onDelete: (obj) => this.remove(kind, obj),
         onState: (state) => {
+          observeWatchState(this.name, kind, state.status);
           this.watchStates.set(kind, state);
           this.publishState();
         },
         onList: (at) => {
+          if (this.listedAt.has(kind)) countWatchRelist(this.name, kind);
           this.listedAt.set(kind, at.toISOString());
           this.publishState();
         },

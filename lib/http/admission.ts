@@ -4,11 +4,17 @@ import { isAllowedHost } from "@/lib/net/host-check";
 import type { ServerSettings } from "@/lib/server/server-settings";
 
 /**
+ * The probes answer whatever the Host: the kubelet and a container engine's health check address the server by its
+ * IP, and what they return (alive; ready, with redacted reasons) is worth nothing to a rebinding page.
+ */
+const PROBE_PATHS = new Set(["/api/healthz", "/api/readyz"]);
+
+/**
  * 421 for a request addressed to a host this server does not answer for. A browser sends the name it resolved, so
  * a DNS-rebinding page (evil.example resolved to 127.0.0.1) arrives with its own name and stops here.
  */
-export function hostRefusal(host: string | null | undefined, settings: ServerSettings): ApiError | null {
-  if (isAllowedHost(host, settings.allowedHosts)) return null;
+export function hostRefusal(host: string | null | undefined, settings: ServerSettings, pathname: string): ApiError | null {
+  if (PROBE_PATHS.has(pathname) || isAllowedHost(host, settings.allowedHosts)) return null;
   const shown = JSON.stringify((host ?? "").slice(0, 100));
   return new ApiError("misdirected", `this server does not answer for host ${shown}: list it in server.allowedHosts (or ROLLSCOPE_ALLOWED_HOSTS)`);
 }

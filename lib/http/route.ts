@@ -68,7 +68,7 @@ function wrap<P, C>(
   return async (request, ctx) => {
     const ids = assignRequestIds(request.headers);
     try {
-      const misdirected = hostRefusal(request.headers.get("host"), getServerSettings());
+      const misdirected = hostRefusal(request.headers.get("host"), getServerSettings(), new URL(request.url).pathname);
       if (misdirected) throw misdirected;
       const params = ctx?.params ? await ctx.params : ({} as P);
       const identity = await authenticateRequest(request, { requireUser, sessions: getSessionStore() });

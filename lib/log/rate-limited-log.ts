@@ -1,3 +1,5 @@
+import { logger } from "./logger";
+
 export interface RateLimitedLog {
   /**
    * Logs an error once per `intervalMs` for the same key (a watch, a cluster's scrape, the recorder's flush); repeats
@@ -19,7 +21,7 @@ const FORGET_AFTER_INTERVALS = 10;
 export function createRateLimitedLog(options: RateLimitedLogOptions = {}): RateLimitedLog {
   const intervalMs = options.intervalMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const write = options.write ?? ((line: string, err?: unknown) => (err === undefined ? console.error(line) : console.error(line, err)));
+  const write = options.write ?? ((line: string, err?: unknown) => (err === undefined ? logger().error(line) : logger().error({ err }, line)));
   const seen = new Map<string, { loggedAt: number; suppressed: number }>();
   return {
     error(key, message, err) {

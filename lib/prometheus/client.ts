@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { PrometheusConfig } from "@/lib/config/schema";
 import { redactErrorText, rememberSecrets } from "@/lib/errors/known-secrets";
 import { queryResponseSchema, type MatrixResult } from "./matrix";
+import { observePrometheusQuery } from "@/lib/telemetry/observe";
 
 export type PrometheusErrorKind = "unreachable" | "timeout" | "bad_query" | "upstream_error" | "unauthorized";
 
@@ -65,7 +66,20 @@ export function createPrometheusClient(config: PrometheusConfig): PrometheusClie
   rememberPrometheusSecrets(config, basicFromUrl);
   const shown = redactErrorText(base);
 
+  /** One query, timed and counted (rollscope_prometheus_query_*). */
   async function post(path: string, params: Record<string, string>): Promise<unknown> {
+    const startedAt = performance.now();
+    try {
+      const data = await postOnce(path, params);
+      observePrometheusQuery(startedAt, null);
+      return data;
+    } catch (err) {
+      observePrometheusQuery(startedAt, err instanceof PrometheusError ? err.kind : "upstream_error");
+      throw err;
+    }
+  }
+
+  async function postOnce(path: string, params: Record<string, string>): Promise<unknown> {
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
     const authorization = await authorizationHeader(config.auth, basicFromUrl).catch((err: unknown) => {
       throw new PrometheusError("unauthorized", `cannot read the Prometheus credentials: ${(err as Error).message}`);

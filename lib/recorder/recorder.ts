@@ -7,6 +7,8 @@ import type { FleetRollout } from "@/lib/fleet/types";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
 import { RecorderHealth } from "./recorder-health";
+import { reportRecorderQueue } from "@/lib/telemetry/metrics-registry";
+import { observeRecorderWrite } from "@/lib/telemetry/observe";
 import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 export interface RecorderOptions {
@@ -56,6 +58,8 @@ export class Recorder {
   private readonly lastSignature = new Map<string, string>();
   private samples: RolloutSampleInput[] = [];
   private events = new Map<string, RolloutEventRow>();
+  /** When the oldest unwritten row was queued (ms), for rollscope_recorder_queue_lag_seconds; null when none waits. */
+  private queuedSince: number | null = null;
   private readonly health: RecorderHealth;
   private fleet: Fleet | null = null;
   private attached = false;
@@ -80,6 +84,7 @@ export class Recorder {
    */
   async start(fleet: Fleet): Promise<void> {
     this.fleet = fleet;
+    reportRecorderQueue(() => ({ samples: this.samples.length, events: this.events.size, oldestQueuedAt: this.queuedSince }));
     this.flushTimer = setInterval(() => this.tick(), this.options.flushIntervalMs ?? 250);
     this.pruneTimer = setInterval(() => this.pruneInBackground(), this.options.pruneIntervalMs ?? 3_600_000);
     await this.attach();
@@ -129,11 +134,14 @@ export class Recorder {
     if (this.lastSignature.get(key) === signature) return;
     this.lastSignature.set(key, signature);
     this.samples.push(sample);
+    this.queuedSince ??= Date.now();
   }
 
   private observeEvent(cluster: string, obj: KubernetesObject): void {
     const row = eventRow(cluster, obj);
-    if (row) this.events.set(eventKey(row), row);
+    if (!row) return;
+    this.events.set(eventKey(row), row);
+    this.queuedSince ??= Date.now();
   }
 
   private async loadLastSignatures(): Promise<void> {
@@ -153,13 +161,19 @@ export class Recorder {
     const samples = this.samples;
     const events = [...this.events.values()];
     if (samples.length === 0 && events.length === 0) return;
+    const queuedSince = this.queuedSince;
     this.samples = [];
     this.events = new Map();
+    this.queuedSince = null;
+    const startedAt = performance.now();
     try {
       await this.store.transaction(batchWrites(this.store, samples, events));
+      observeRecorderWrite(startedAt, true);
       this.stored += samples.length;
       this.health.written(samples.length, events.length);
     } catch (err) {
+      observeRecorderWrite(startedAt, false);
+      this.queuedSince = queuedSince;
       // Keep what failed, ahead of what arrived meanwhile (a newer copy of an event wins), for the next attempt.
       this.samples = [...samples, ...this.samples];
       this.events = new Map([...events.map((e): [string, RolloutEventRow] => [eventKey(e), e]), ...this.events]);

@@ -5,7 +5,9 @@ import { getConfig } from "@/lib/config/current";
 import { ConfigError } from "@/lib/config/load-config";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { createClusterClients } from "@/lib/k8s/cluster-clients";
+import { configureLogLevel } from "@/lib/log/logger";
 import { describeAllowedHosts, getServerSettings } from "./server-settings";
+import { metricsListenAddress } from "./metrics-listener";
 
 /** Each cluster's kubeconfig (file, context, server) loads; nothing is contacted. */
 function checkClusterKubeconfigs(config: RollscopeConfig): void {
@@ -21,7 +23,7 @@ function checkClusterKubeconfigs(config: RollscopeConfig): void {
 /**
  * Everything a request would otherwise find wrong later, checked once before the server takes requests: the
  * configuration file, each cluster's kubeconfig, the session secret (mode oidc needs one), secret files, trusted
- * proxies and allowed hosts. Throws the first problem, with the field it is about.
+ * proxies, allowed hosts, the log level and the metrics listener (sets the log level). Throws the first problem, with the field it is about.
  */
 export function checkStartupConfiguration(): RollscopeConfig {
   const config = getConfig();
@@ -29,6 +31,8 @@ export function checkStartupConfiguration(): RollscopeConfig {
   getAuthSettings();
   readClientSecret(config.auth);
   getServerSettings();
+  configureLogLevel(config.log.level);
+  metricsListenAddress(config);
   return config;
 }
 

@@ -9,6 +9,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import { listReadableClusterStates } from "./clusters";
 import { READ_SCOPE_TTL_MS, resolveReadScope } from "./read-scope";
 import { fingerprintToken } from "./rollout-actions";
+import { trackSseClient } from "@/lib/telemetry/observe";
 
 /** The whole live view of one Rollout, as an open detail page needs it with no request of its own. */
 export function getFocusedRollout(app: AppContext, key: string, scope: ReadScope): FocusedRollout {
@@ -43,6 +44,7 @@ export async function openLiveStream(
     resolveReadScope(app, user).then((next) => (scope = next), () => undefined);
   }, READ_SCOPE_TTL_MS);
   refresh.unref();
+  const releaseClient = trackSseClient();
   return createFleetEventStream(app.deltaLog, {
     resumeFrom: resume === null ? null : Number(resume),
     signal: user.sessionId ? app.sessions.untilEnded(user.sessionId, signal) : signal,
@@ -51,6 +53,9 @@ export async function openLiveStream(
     // Everything stays everything (auth mode none): no per-delta work then.
     visibleDelta: scope.clusters === null ? undefined : (delta) => readableDelta(app, scope, delta),
     snapshot: () => ({ clusters: listReadableClusterStates(app, scope), seq: app.deltaLog.lastSeq }),
-    onClose: () => clearInterval(refresh),
+    onClose: () => {
+      clearInterval(refresh);
+      releaseClient();
+    },
   });
 }

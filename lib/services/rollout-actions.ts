@@ -23,6 +23,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import { appendAuditEntry, settleAuditEntry } from "./audit-log";
 import { rolloutOrThrow } from "./rollout-lookup";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
+import { countAction } from "@/lib/telemetry/observe";
 
 export interface ActionRequestContext {
   user: AuthUser;
@@ -293,10 +294,12 @@ export async function runRolloutAction(
     sent = await executeAction(app, watcher, target, request, authorization, () => audit.recordIntent());
   } catch (err) {
     const { outcome, apiError } = classifyFailure(err, caller.requestId);
+    countAction(request.action, outcome ?? "not_sent");
     if (outcome) await audit.recordOutcome(outcome, apiError.message).catch(() => undefined);
     throw apiError;
   }
   const message = summarize(sent);
+  countAction(request.action, "done");
   try {
     await audit.recordOutcome("done", message);
   } catch {

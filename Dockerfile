@@ -1,0 +1,34 @@
+# Rollscope's image: Next.js's standalone server (only the node_modules it loads, no dev dependencies), run as a
+# non-root user on a read-only root filesystem. Writable: the database directory (/data, a volume) and /tmp.
+# Build: docker build -t rollscope .   Run: docker run -p 3000:3000 -v rollscope-data:/data rollscope   (docs/deploy.md)
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+# better-sqlite3 compiles its native module when no prebuilt binary can be fetched.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY lib/db/database-url.ts ./lib/db/database-url.ts
+RUN npm ci --no-audit --no-fund
+COPY . .
+ENV NEXT_TELEMETRY_DISABLED=1
+RUN npx next build && bash scripts/build-standalone.sh
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    ROLLSCOPE_METRICS_LISTEN=0.0.0.0:9464 \
+    DATABASE_URL=file:/data/rollscope.db \
+    HOME=/tmp
+WORKDIR /app
+# Owned by root and not writable by the server's user: the application cannot change itself.
+COPY --from=build /src/.next/standalone ./
+RUN mkdir -p /data && chown 1000:1000 /data
+# The base image's `node` user, by number so Kubernetes' runAsNonRoot can verify it.
+USER 1000:1000
+VOLUME ["/data"]
+EXPOSE 3000 9464
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "scripts/image/healthcheck.mjs"]
+ENTRYPOINT ["/app/scripts/image/entrypoint.sh"]

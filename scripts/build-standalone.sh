@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Assembles the image's server directory in .next/standalone after `next build` (output: "standalone"): Next's
+# traced server and node_modules, plus what it leaves out — the browser assets, the migrations and the entrypoint.
+# Usage: npx next build && bash scripts/build-standalone.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.next/standalone
+[ -f "$out/server.js" ] || { echo "no $out/server.js: run \`npx next build\` first" >&2; exit 1; }
+rm -rf "$out/.next/static" "$out/prisma/migrations" "$out/scripts/image"
+cp -r .next/static "$out/.next/static"
+if [ -d public ]; then rm -rf "$out/public" && cp -r public "$out/public"; fi
+mkdir -p "$out/prisma" "$out/scripts/image"
+cp -r prisma/migrations "$out/prisma/migrations"
+cp scripts/image/entrypoint.sh scripts/image/migrate.mjs scripts/image/healthcheck.mjs "$out/scripts/image/"
+# Next's build cache is not needed to serve; the server writes nothing under its own directory.
+rm -rf "$out/.next/cache"
+echo "standalone server in $out ($(du -sh "$out" | cut -f1))"

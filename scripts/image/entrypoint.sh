@@ -1,0 +1,13 @@
+#!/bin/sh
+# The image's entrypoint, run from the standalone server's directory (also by test/integration/standalone-image.test.ts,
+# exactly as the image runs it): applies the database migrations, then execs Next's standalone server. Writes nothing
+# beside itself: the database lives where DATABASE_URL points (a mounted volume), and anything else under /tmp.
+set -eu
+cd "$(dirname "$0")/../.."
+node scripts/image/migrate.mjs
+# Next's standalone server listens on $HOSTNAME:$PORT. A container engine sets HOSTNAME to the container's name, so it
+# is always set here: every interface of the container's own network, unless ROLLSCOPE_LISTEN says otherwise.
+HOSTNAME="${ROLLSCOPE_LISTEN:-0.0.0.0}"
+PORT="${PORT:-3000}"
+export HOSTNAME PORT
+exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" server.js
