@@ -33,16 +33,8 @@ const nextConfig = {
   // A self-contained server (.next/standalone/server.js with only the node_modules it loads) for the image;
   // `next start` still serves the same build (it only warns), so the demo and the tests are unchanged.
   output: "standalone",
-  // Not needed at run time, so kept out of the standalone output: sharp (no next/image here), Prisma's query
-  // engines (engineType "client" uses the query compiler) and the compilers of databases Rollscope does not speak.
-  outputFileTracingExcludes: {
-    "*": [
-      "node_modules/sharp/**",
-      "node_modules/@img/**",
-      "node_modules/@prisma/client/runtime/query_engine_bg.*",
-      "node_modules/@prisma/client/runtime/query_compiler_bg.{mysql,sqlserver,cockroachdb}.*",
-    ],
-  },
+  // sharp and its libvips (about 20 MB) serve next/image, which Rollscope does not use: kept out of the image.
+  outputFileTracingExcludes: { "*": ["node_modules/sharp/**", "node_modules/@img/**"] },
   poweredByHeader: false,
   // Server-only Node packages: loaded from node_modules at run time instead of being bundled.
   serverExternalPackages: ["@kubernetes/client-node", "better-sqlite3", "@prisma/adapter-better-sqlite3", "prom-client"],

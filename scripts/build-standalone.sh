@@ -11,7 +11,11 @@ cp -r .next/static "$out/.next/static"
 if [ -d public ]; then rm -rf "$out/public" && cp -r public "$out/public"; fi
 mkdir -p "$out/prisma" "$out/scripts/image"
 cp -r prisma/migrations "$out/prisma/migrations"
-cp scripts/image/entrypoint.sh scripts/image/migrate.mjs scripts/image/healthcheck.mjs "$out/scripts/image/"
+cp scripts/image/entrypoint.sh scripts/image/migrate.mjs scripts/image/healthcheck.mjs scripts/image/json-console.mjs "$out/scripts/image/"
 # Next's build cache is not needed to serve; the server writes nothing under its own directory.
 rm -rf "$out/.next/cache"
+# Next copies @prisma/client whole (44 MB of it unused): the generated client (engineType "client") loads only its
+# runtime and the query compiler of its database; the query engines and the other databases' compilers go.
+runtime="$out/node_modules/@prisma/client/runtime"
+rm -f "$runtime"/query_engine_bg.* "$runtime"/query_compiler_bg.{mysql,sqlserver,cockroachdb}.*
 echo "standalone server in $out ($(du -sh "$out" | cut -f1))"

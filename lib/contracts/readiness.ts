@@ -1,3 +1,5 @@
+import type { ClusterConnection } from "@/lib/fleet/types";
+
 /** What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying). */
 export type RecorderState = "starting" | "recording" | "failing" | "stopped";
 
@@ -23,16 +25,26 @@ export interface ReadinessCheck {
   detail: string | null;
 }
 
+/** A cluster's connection as the probe reports it: no error text (the probe answers without sign-in). */
+export interface ReadinessCluster {
+  name: string;
+  connection: ClusterConnection;
+  since: string;
+}
+
 /**
  * GET /api/readyz: ready when the configuration is loaded and the database is reachable and migrated. The
- * recorder's state is reported beside it; a failing recorder does not make the server unready (it still serves the
- * fleet and the stored history, and retries on its own).
+ * recorder's state and each cluster's connection are reported beside it; neither makes the server unready (it still
+ * serves the other clusters and the stored history, and retries on its own), so one cluster down never takes every
+ * replica out of its Service.
  */
 export interface ReadinessReport {
   ready: boolean;
   checks: { config: ReadinessCheck; database: ReadinessCheck; migrations: ReadinessCheck };
   /** null when the configuration could not be loaded (nothing runs then). */
   recorder: RecorderStatus | null;
+  /** null when the configuration could not be loaded. */
+  clusters: ReadinessCluster[] | null;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */

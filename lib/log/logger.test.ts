@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { rememberSecrets } from "@/lib/errors/known-secrets";
 import { writeConsoleCall } from "./console-bridge";
-import { configureLogLevel, createLogger } from "./logger";
+import { createLogger } from "./logger";
 import { runInRequestContext } from "./request-context";
 
 function capture(level: "debug" | "info" = "info") {
@@ -45,12 +45,6 @@ describe("the JSON logger", () => {
     log.info("ok for %s", "https://admin:hunter2@api.example");
     for (const secret of ["hunter2", "abc123def456", "kubeconfig-token-5f3a9c"]) expect(text()).not.toContain(secret);
     expect(records()[0].err).toMatchObject({ type: "Error", message: expect.stringContaining("[redacted]"), stack: expect.stringContaining("[redacted]") });
-  });
-
-  it("takes its level from the configuration unless ROLLSCOPE_LOG_LEVEL says otherwise, and refuses an unknown one", () => {
-    configureLogLevel("warn", {});
-    configureLogLevel("debug", { ROLLSCOPE_LOG_LEVEL: "error" });
-    expect(() => configureLogLevel("info", { ROLLSCOPE_LOG_LEVEL: "verbose" })).toThrow(/ROLLSCOPE_LOG_LEVEL: "verbose" is not one of trace, debug, info/);
   });
 });
 

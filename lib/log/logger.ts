@@ -1,7 +1,6 @@
 import "server-only";
 import { pino, type DestinationStream, type Logger } from "pino";
-import { ConfigError } from "@/lib/config/load-config";
-import { LOG_LEVELS, logLevelSchema, type LogLevel } from "@/lib/config/log-schema";
+import type { LogLevel } from "@/lib/config/log-schema";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { currentRequestContext } from "./request-context";
 
@@ -22,22 +21,10 @@ export function redactLogValue(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactLogValue(item, depth + 1)]));
 }
 
-/** ROLLSCOPE_LOG_LEVEL when set; an invalid value throws, naming the variable and the levels it may be. */
-function levelFromEnv(env: Record<string, string | undefined>): LogLevel | null {
-  const value = env.ROLLSCOPE_LOG_LEVEL?.trim();
-  if (!value) return null;
-  const parsed = logLevelSchema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(`ROLLSCOPE_LOG_LEVEL: "${value}" is not one of ${LOG_LEVELS.join(", ")}`);
-  return parsed.data;
-}
-
-/** The level before the configuration is read: a wrong ROLLSCOPE_LOG_LEVEL is reported by configureLogLevel. */
-function initialLevel(): LogLevel {
-  try {
-    return levelFromEnv(process.env) ?? "info";
-  } catch {
-    return "info";
-  }
+/** The level before the configuration is read: ROLLSCOPE_LOG_LEVEL when it is one (start-up reports a wrong one). */
+function initialLevel(): string {
+  const value = process.env.ROLLSCOPE_LOG_LEVEL?.trim();
+  return value && (value === "silent" || value in pino.levels.values) ? value : "info";
 }
 
 /**
@@ -79,7 +66,6 @@ export function logger(): Logger {
   return globalForLogger.rollscopeLogger;
 }
 
-/** Applies the configured level; ROLLSCOPE_LOG_LEVEL, when set, wins (as the other ROLLSCOPE_* variables do). Throws ConfigError on a wrong one. */
-export function configureLogLevel(configured: LogLevel, env: Record<string, string | undefined> = process.env): void {
-  logger().level = levelFromEnv(env) ?? configured;
+export function setLogLevel(level: LogLevel): void {
+  logger().level = level;
 }

@@ -5,7 +5,8 @@ import { getConfig } from "@/lib/config/current";
 import { ConfigError } from "@/lib/config/load-config";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { createClusterClients } from "@/lib/k8s/cluster-clients";
-import { configureLogLevel } from "@/lib/log/logger";
+import { setLogLevel } from "@/lib/log/logger";
+import { resolveLogLevel } from "./log-level";
 import { describeAllowedHosts, getServerSettings } from "./server-settings";
 import { metricsListenAddress } from "./metrics-listener";
 
@@ -31,7 +32,7 @@ export function checkStartupConfiguration(): RollscopeConfig {
   getAuthSettings();
   readClientSecret(config.auth);
   getServerSettings();
-  configureLogLevel(config.log.level);
+  setLogLevel(resolveLogLevel(config));
   metricsListenAddress(config);
   return config;
 }

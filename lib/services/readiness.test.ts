@@ -4,9 +4,13 @@ import type { AppContext } from "@/lib/server/app-context";
 import { checkReadiness } from "./readiness";
 
 const RECORDER = { state: "failing", lastError: "SQLITE_FULL: database or disk is full" };
+const CLUSTERS = [
+  { name: "prod", connection: "connected", since: "2026-12-01T10:00:00.000Z", error: null },
+  { name: "edge", connection: "unreachable", since: "2026-12-01T10:01:00.000Z", error: "connect ECONNREFUSED 10.0.0.7:6443" },
+];
 
 function appWith(schema: { ping(): Promise<void>; migrationStatus(): Promise<MigrationStatus> }): () => AppContext {
-  return () => ({ repos: { schema }, recorder: { status: () => RECORDER } }) as unknown as AppContext;
+  return () => ({ repos: { schema }, recorder: { status: () => RECORDER }, fleet: { clusterStates: () => CLUSTERS } }) as unknown as AppContext;
 }
 
 const reachable = async () => {};
@@ -16,6 +20,15 @@ describe("checkReadiness", () => {
   it("is ready with the database reachable and migrated, and reports a failing recorder without becoming unready", async () => {
     const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
     expect(report).toMatchObject({ ready: true, checks: { config: { ok: true }, database: { ok: true }, migrations: { ok: true } }, recorder: RECORDER });
+  });
+
+  it("reports each cluster's connection without its error text, and stays ready with a cluster unreachable", async () => {
+    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
+    expect(report.ready).toBe(true);
+    expect(report.clusters).toStrictEqual([
+      { name: "prod", connection: "connected", since: "2026-12-01T10:00:00.000Z" },
+      { name: "edge", connection: "unreachable", since: "2026-12-01T10:01:00.000Z" },
+    ]);
   });
 
   it("is not ready while a shipped migration is not applied, naming it", async () => {

@@ -10,4 +10,4 @@ node scripts/image/migrate.mjs
 HOSTNAME="${ROLLSCOPE_LISTEN:-0.0.0.0}"
 PORT="${PORT:-3000}"
 export HOSTNAME PORT
-exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" server.js
+exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" --import ./scripts/image/json-console.mjs server.js
