@@ -25,9 +25,21 @@ const STATUS: Record<ApiErrorCode, number> = {
   internal: 500,
 };
 
-/** The one error type routes throw; the route wrapper turns it into `{error:{code,message}}`. */
+const API_ERROR = Symbol.for("rollscope.ApiError");
+
+/**
+ * The one error type routes throw; the route wrapper turns it into `{error:{code,message}}`. `instanceof` checks a
+ * brand rather than the class: a production build holds several copies of this module (instrumentation's, each
+ * route's), and an error thrown by the fleet instrumentation created must still be a 404, not a 500.
+ */
 export class ApiError extends Error {
+  readonly [API_ERROR] = true;
   readonly status: number;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { [API_ERROR]?: unknown })[API_ERROR] === true;
+  }
+
   constructor(
     readonly code: ApiErrorCode,
     message: string,

@@ -1,0 +1,172 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SimulationHandle } from "@/sim/cluster";
+import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
+import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import type { ReadinessReport } from "@/lib/contracts/readiness";
+import { assertFreshBuild } from "@/test/harness/app-process";
+import { httpCall } from "@/e2e/support/route-bridge";
+import { findFreePort, waitFor } from "@/test/harness/free-port";
+import { sumOf } from "@/test/harness/metrics-text";
+
+/*
+ * The image without a container engine: the standalone server as scripts/build-standalone.sh assembles it for the
+ * Dockerfile, copied outside the repository (no node_modules above it to fall back on), made read-only, and started
+ * by the image's entrypoint with the image's environment, as a non-root user, on a database that does not exist yet.
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const NOBODY = 65534;
+const SECRET = "s3cr3t-token-0123456789abcdef";
+const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-image-"));
+const appDir = path.join(workDir, "app");
+const dataDir = path.join(workDir, "data");
+let sim: SimulationHandle;
+let server: ChildProcess;
+let output = "";
+let url: string;
+let metricsUrl: string;
+let filesBefore: string;
+
+/** Every file under `dir` with its size and modification time: what a write would change. */
+function listFiles(dir: string): string {
+  return execFileSync("find", [dir, "-printf", "%P %s %T@\n"], { encoding: "utf8" }).split("\n").sort().join("\n");
+}
+
+/** A file the server's user may read (the test's own files are root's, mode 0600). */
+function shareWithServer(file: string): string {
+  const copy = path.join(workDir, path.basename(file));
+  copyFileSync(file, copy);
+  chownSync(copy, NOBODY, NOBODY);
+  return copy;
+}
+
+function assembleReadOnlyServer(): void {
+  assertFreshBuild();
+  execFileSync("bash", [path.join(repoRoot, "scripts/build-standalone.sh")], { cwd: repoRoot, stdio: "pipe" });
+  cpSync(path.join(repoRoot, ".next/standalone"), appDir, { recursive: true });
+  execFileSync("chmod", ["-R", "a-w", appDir]);
+  chmodSync(workDir, 0o755);
+  mkdirSync(dataDir);
+  chownSync(dataDir, NOBODY, NOBODY);
+}
+
+beforeAll(async () => {
+  assembleReadOnlyServer();
+  filesBefore = listFiles(appDir);
+  sim = await startActionsSimulation();
+  const port = await findFreePort();
+  const metricsPort = await findFreePort();
+  url = `http://127.0.0.1:${port}`;
+  metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+  const kubeconfig = shareWithServer(sim.kubeconfigPath);
+  // The Dockerfile's environment, with loopback addresses for the test.
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    NODE_ENV: "production" as const,
+    NEXT_TELEMETRY_DISABLED: "1",
+    HOME: "/tmp",
+    PORT: String(port),
+    ROLLSCOPE_LISTEN: "127.0.0.1",
+    ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
+    DATABASE_URL: `file:${path.join(dataDir, "rollscope.db")}`,
+    KUBECONFIG: kubeconfig,
+    ROLLSCOPE_CONFIG: shareWithServer(writeRollscopeConfig({ kubeconfigPath: kubeconfig, clusters: [{ name: "prod" }] })),
+  };
+  server = spawn("/bin/sh", [path.join(appDir, "scripts/image/entrypoint.sh")], { cwd: "/", env, uid: NOBODY, gid: NOBODY, stdio: ["ignore", "pipe", "pipe"] });
+  server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<never>((_, reject) => server.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`))));
+  await Promise.race([waitFor("the standalone server to be ready", async () => (await fetch(`${url}/api/readyz`)).ok, 60_000, 200), exited]);
+}, 120_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const done = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGTERM");
+    await done;
+  }
+  await sim?.stop();
+  execFileSync("rm", ["-rf", workDir]);
+});
+
+describe("the image's standalone server", () => {
+  it("applied every shipped migration to the fresh database at start, as prisma migrate deploy records them", async () => {
+    const shipped = readdirSync(path.join(repoRoot, "prisma/migrations")).filter((name) => statSync(path.join(repoRoot, "prisma/migrations", name)).isDirectory());
+    const db = new Database(path.join(dataDir, "rollscope.db"), { readonly: true });
+    const rows = db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").all() as { migration_name: string }[];
+    db.close();
+    expect(rows.map((r) => r.migration_name).sort()).toStrictEqual(shipped.sort());
+    const report = (await (await fetch(`${url}/api/readyz`)).json()) as ReadinessReport;
+    expect(report.checks).toMatchObject({ database: { ok: true }, migrations: { ok: true } });
+    await waitFor("the cluster to be reported connected", async () => {
+      const clusters = ((await (await fetch(`${url}/api/readyz`)).json()) as ReadinessReport).clusters;
+      return clusters?.[0]?.connection === "connected";
+    });
+  });
+
+  it("serves pages with their assets, and the probes (whatever the Host)", async () => {
+    const page = await fetch(`${url}/rollouts/prod/shop/checkout`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    expect((await fetch(`${url}${asset}`)).status).toBe(200);
+    // As the kubelet asks: by the Pod's IP.
+    const byIp = { headers: { host: "10.1.2.3:3000" } };
+    const liveness = await httpCall(`${url}/api/healthz`, byIp);
+    expect(liveness.json()).toStrictEqual({ alive: true });
+    expect((await httpCall(`${url}/api/readyz`, byIp)).status).toBe(200);
+    expect((await httpCall(`${url}/api/clusters`, byIp)).status).toBe(421);
+  });
+
+  it("logs one JSON object per line, each request with its id, and no credential a failing request carried", async () => {
+    const res = await fetch(`${url}/api/clusters/nowhere/rollouts/shop/checkout?access_token=${SECRET}`, {
+      headers: { authorization: `Bearer ${SECRET}`, cookie: `rollscope_session=${SECRET}` },
+    });
+    expect(res.status, output.slice(-4000)).toBe(404);
+    const requestId = res.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const line = await waitFor("the request's log line", async () =>
+      output.split("\n").find((l) => l.includes(`"reqId":"${requestId}"`) && l.includes('"msg":"request"')),
+    );
+    expect(JSON.parse(line)).toMatchObject({ level: "info", method: "GET", route: "/api/clusters/[cluster]/rollouts/[namespace]/[name]", status: 404 });
+    const lines = output.split("\n").filter(Boolean);
+    for (const l of lines) expect(() => JSON.parse(l), l).not.toThrow();
+    expect(output).not.toContain(SECRET);
+  });
+
+  it("serves GET /metrics on its own port only, with request durations by route pattern", async () => {
+    const cart = await fetch(`${url}/rollouts/prod/shop/cart`);
+    expect(cart.status).toBe(200);
+    await cart.text();
+    const pageViews = { method: "GET", route: "/rollouts/[cluster]/[namespace]/[name]", status: "200" };
+    // Both detail pages (this one and the previous test's), under one route label.
+    const text = await waitFor("both page views to be counted", async () => {
+      const scraped = await (await fetch(metricsUrl)).text();
+      return sumOf(scraped, "rollscope_http_request_duration_seconds_count", pageViews) >= 2 && scraped;
+    });
+    expect(text).not.toMatch(/route="\/rollouts\/prod/);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+  });
+
+  it("runs as its own user from the standalone node_modules alone, with no dev dependency, writing nothing beside itself", () => {
+    const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1];
+    expect(Number(uid)).toBe(NOBODY);
+    const { devDependencies } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const present = Object.keys(devDependencies).filter((name) => existsSync(path.join(appDir, "node_modules", name)));
+    expect(present).toStrictEqual([]);
+    const resolve = spawnSync(process.execPath, ["-e", "require.resolve('prisma')"], { cwd: appDir });
+    expect(resolve.status).not.toBe(0);
+    expect(listFiles(appDir)).toBe(filesBefore);
+  });
+
+  it("passes the image's HEALTHCHECK", () => {
+    const check = spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], { env: { NODE_ENV: "production", PORT: new URL(url).port } });
+    expect(check.status).toBe(0);
+  });
+});
