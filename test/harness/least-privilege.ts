@@ -6,6 +6,7 @@ import type { RolloutAction } from "@/lib/actions/schema";
 import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { KUBECONFIG_IDENTITY, type AuthUser } from "@/lib/auth/types";
 import { parseConfig } from "@/lib/config/load-config";
+import { ApiError } from "@/lib/errors/api-error";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import type { WatchedKind } from "@/lib/fleet/cluster-watcher";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
@@ -135,7 +136,8 @@ export async function act(app: AppContext, rollout: { cluster: string; namespace
         return true;
       } catch (err) {
         lastError = (err as Error).message;
-        if (/stale|conflict/i.test(lastError)) return false;
+        // The Rollout moved on between the view and the action (the controller is still at work): look again.
+        if (err instanceof ApiError && (err.code === "stale" || err.code === "conflict")) return false;
         failure = err as Error;
         return true;
       }
