@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { stringify } from "yaml";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { RolloutAction } from "@/lib/actions/schema";
@@ -44,12 +43,11 @@ let scenarioCount = 0;
  * A Rollscope context on the ServiceAccount's kubeconfig with the chart's configuration. Each gets a cluster name of
  * its own: Rollscope caches access reviews and analysis templates per cluster name, and a scenario must ask afresh.
  */
-export function startScenario(dir: string, kubeconfigPath: string, chartConfig: Record<string, unknown>, db: PrismaClient): { app: AppContext; cluster: string } {
+export function startScenario(kubeconfigPath: string, chartConfig: Record<string, unknown>, db: PrismaClient): { app: AppContext; cluster: string } {
   const cluster = `real-${++scenarioCount}`;
-  const clusters = (chartConfig.clusters as Array<Record<string, unknown>>).map((c) => ({ ...c, name: cluster, inCluster: undefined, kubeconfig: { path: kubeconfigPath } }));
-  const file = path.join(dir, `${cluster}.yaml`);
-  writeFileSync(file, stringify({ ...chartConfig, clusters }));
-  const config = parseConfig(stringify({ ...chartConfig, clusters }), file);
+  // The chart's in-cluster cluster, reached through the token's kubeconfig instead of a pod's mounted token.
+  const clusters = (chartConfig.clusters as Array<Record<string, unknown>>).map(({ inCluster: _inCluster, ...c }) => ({ ...c, name: cluster, kubeconfig: { path: kubeconfigPath } }));
+  const config = parseConfig(stringify({ ...chartConfig, clusters }), `the chart's configuration (cluster ${cluster})`);
   return { app: createAppContext({ config, db }), cluster };
 }
 

@@ -193,7 +193,7 @@ async function waitForGrant(permission: Permission, namespace: string | undefine
 }
 
 function startApp(config: Record<string, unknown>) {
-  const scenario = startScenario(workDir, saKubeconfig, config, db);
+  const scenario = startScenario(saKubeconfig, config, db);
   started.push(scenario.app);
   return scenario;
 }
