@@ -327,6 +327,20 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
     expect(badConfig.stderr).toMatch(/config\/clusters\/0\/inCluster.*(got string, want boolean|expected boolean)/);
   });
 
+  it("refuses a Secret the values name that does not exist, or lacks its key, naming the value", async () => {
+    const install = () =>
+      run(tools.helm, ["install", "secret-check", CHART_DIR, "--dry-run=server", "--namespace", DEMO_NAMESPACE, "--kubeconfig", cluster.adminKubeconfigPath, "--set", "secrets.databaseUrl.existingSecret=rollscope-db"]);
+    const missing = await install();
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('secrets.databaseUrl.existingSecret: Secret "rollscope-db" does not exist in namespace demo');
+    await kubectl(["create", "secret", "generic", "rollscope-db", "-n", DEMO_NAMESPACE, "--from-literal=url=postgresql://x"]);
+    const wrongKey = await install();
+    expect(wrongKey.stderr).toContain('secrets.databaseUrl: Secret "rollscope-db" in namespace demo has no key "database-url"');
+    await kubectl(["create", "secret", "generic", "rollscope-db", "-n", DEMO_NAMESPACE, "--from-literal=database-url=postgresql://x", "--dry-run=client", "-o", "yaml"]).then((yaml) => kubectl(["apply", "-f", "-"], yaml));
+    const present = await install();
+    expect(present.code, present.stderr).toBe(0);
+  });
+
   it("installs into the real cluster: kwok runs the pod and the Deployment becomes available", async () => {
     const release = "rs-install";
     const result = await run(tools.helm, ["install", release, CHART_DIR, "--namespace", "rollscope-install", "--create-namespace", "--kubeconfig", cluster.adminKubeconfigPath, "--wait", "--timeout", "120s"]);
