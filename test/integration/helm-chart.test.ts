@@ -278,7 +278,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
   });
 
   it("renders manifests the API server's own schemas accept (kubeconform, strict)", async () => {
-    for (const values of [{}, ALL_FEATURES, { config: PROXY_CONFIG }]) {
+    for (const values of [{}, ALL_FEATURES, { config: PROXY_CONFIG }, { persistence: { enabled: true, size: "2Gi" } }]) {
       const objects = await renderChart(tools.helm, values);
       const summary = await kubeconform(tools.kubeconform, toManifests(objects), schemaDir, KINDS_WITHOUT_SCHEMA);
       expect(summary.invalid + summary.errors).toBe(0);
