@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 
@@ -27,9 +26,11 @@ export function run(binary: string, args: string[], input?: string, env: NodeJS.
   });
 }
 
-/** A values file in a temporary folder (helm reads values from files). */
-export function valuesFile(values: unknown): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "rollscope-values-")), "values.yaml");
+let valuesCount = 0;
+
+/** A values file in the given folder (helm reads values from files). */
+export function valuesFile(dir: string, values: unknown): string {
+  const file = path.join(dir, `values-${++valuesCount}.yaml`);
   writeFileSync(file, stringify(values));
   return file;
 }
@@ -51,8 +52,8 @@ export interface PolicyRule {
 export type RoleObject = KubeObject & { rules: PolicyRule[] };
 
 /** `helm template` of the chart with these values; throws with helm's message when it refuses them. */
-export async function renderChart(helm: string, values: unknown, { release = "rollscope", namespace = "rollscope" } = {}): Promise<KubeObject[]> {
-  const result = await run(helm, ["template", release, CHART_DIR, "--namespace", namespace, "--values", valuesFile(values)]);
+export async function renderChart(helm: string, dir: string, values: unknown, { release = "rollscope", namespace = "rollscope" } = {}): Promise<KubeObject[]> {
+  const result = await run(helm, ["template", release, CHART_DIR, "--namespace", namespace, "--values", valuesFile(dir, values)]);
   if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr.trim()}`);
   return parseManifests(result.stdout);
 }

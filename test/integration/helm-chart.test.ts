@@ -256,6 +256,8 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
     tools = await ensureChartTools(log);
     log(`helm and kubeconform ${tools.built ? `built in ${tools.seconds} s` : "from the cache"}`);
     workDir = mkdtempSync(path.join(tmpdir(), "rollscope-helm-"));
+    // helm's own cache, configuration and data stay in the work folder too.
+    for (const home of ["CACHE", "CONFIG", "DATA"]) process.env[`HELM_${home}_HOME`] = path.join(workDir, `helm-${home.toLowerCase()}`);
     cluster = await startRealCluster({ workDir: path.join(workDir, "cluster"), demo: false, prometheus: false, log });
     schemaDir = path.join(workDir, "schemas");
     writeKubeconformSchemas(JSON.parse(await kubectl(["get", "--raw", "/openapi/v2"])), schemaDir);
@@ -271,7 +273,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
 
   it("passes helm lint --strict, with the default values and with every optional feature", async () => {
     for (const values of [{}, ALL_FEATURES]) {
-      const result = await run(tools.helm, ["lint", "--strict", CHART_DIR, "--values", valuesFile(values)]);
+      const result = await run(tools.helm, ["lint", "--strict", CHART_DIR, "--values", valuesFile(workDir, values)]);
       expect(result.code, result.stdout + result.stderr).toBe(0);
       expect(result.stdout).toContain("1 chart(s) linted, 0 chart(s) failed");
     }
@@ -279,7 +281,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
 
   it("renders manifests the API server's own schemas accept (kubeconform, strict)", async () => {
     for (const values of [{}, ALL_FEATURES, { config: PROXY_CONFIG }, { persistence: { enabled: true, size: "2Gi" } }]) {
-      const objects = await renderChart(tools.helm, values);
+      const objects = await renderChart(tools.helm, workDir, values);
       const summary = await kubeconform(tools.kubeconform, toManifests(objects), schemaDir, KINDS_WITHOUT_SCHEMA);
       expect(summary.invalid + summary.errors).toBe(0);
       expect(summary.valid).toBe(objects.filter((o) => !KINDS_WITHOUT_SCHEMA.includes(o.kind)).length);
@@ -287,7 +289,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
       const configMap = objects.find((o) => o.kind === "ConfigMap") as KubeObject & { data: Record<string, string> };
       expect(() => parseConfig(configMap.data["rollscope.yaml"], "the chart's ConfigMap")).not.toThrow();
     }
-    const all = await renderChart(tools.helm, ALL_FEATURES);
+    const all = await renderChart(tools.helm, workDir, ALL_FEATURES);
     expect(all.map((o) => o.kind).sort()).toEqual(
       ["ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "HTTPRoute", "Ingress", "NetworkPolicy", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor"].sort(),
     );
@@ -299,7 +301,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
   it("never creates a Secret, and never grants secrets, wildcards or writes beyond the actions", async () => {
     const variants = [{}, ALL_FEATURES, { config: PROXY_CONFIG }, { config: { ...NO_SIGN_IN_CONFIG, readOnly: true } }];
     for (const values of variants) {
-      const objects = await renderChart(tools.helm, values);
+      const objects = await renderChart(tools.helm, workDir, values);
       expect(objects.filter((o) => o.kind === "Secret")).toEqual([]);
       for (const permission of objects.filter(isRole).flatMap(permissionsOf)) {
         expect(permission.resource).not.toMatch(/secrets|\*/);
@@ -309,20 +311,20 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
         if (permission.verb === "create") expect(permission.resource).toBe("subjectaccessreviews");
       }
     }
-    const readOnly = (await renderChart(tools.helm, { config: { ...NO_SIGN_IN_CONFIG, readOnly: true } })).filter(isRole).flatMap(permissionsOf);
+    const readOnly = (await renderChart(tools.helm, workDir, { config: { ...NO_SIGN_IN_CONFIG, readOnly: true } })).filter(isRole).flatMap(permissionsOf);
     expect(readOnly.filter((p) => p.verb === "patch" || p.verb === "impersonate")).toEqual([]);
     // Remote clusters only: nothing is granted in this one.
-    const remoteOnly = await renderChart(tools.helm, { config: { clusters: [{ name: "remote", kubeconfig: { path: "/k" } }] } });
+    const remoteOnly = await renderChart(tools.helm, workDir, { config: { clusters: [{ name: "remote", kubeconfig: { path: "/k" } }] } });
     expect(remoteOnly.filter(isRole)).toEqual([]);
   });
 
   it("refuses a value of the wrong type with a schema error naming it, before anything is installed", async () => {
-    const wrong = await run(tools.helm, ["template", "rollscope", CHART_DIR, "--values", valuesFile({ replicaCount: "two" })]);
+    const wrong = await run(tools.helm, ["template", "rollscope", CHART_DIR, "--values", valuesFile(workDir, { replicaCount: "two" })]);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/values don't meet the specifications of the schema/);
     expect(wrong.stderr).toMatch(/replicaCount.*(got string, want integer|expected integer)/);
     // Rollscope's own configuration is checked too: inCluster must be a boolean.
-    const badConfig = await run(tools.helm, ["install", "bad", CHART_DIR, "--dry-run", "--kubeconfig", cluster.adminKubeconfigPath, "--values", valuesFile({ config: { clusters: [{ name: "x", inCluster: "sure" }] } })]);
+    const badConfig = await run(tools.helm, ["install", "bad", CHART_DIR, "--dry-run", "--kubeconfig", cluster.adminKubeconfigPath, "--values", valuesFile(workDir, { config: { clusters: [{ name: "x", inCluster: "sure" }] } })]);
     expect(badConfig.code).not.toBe(0);
     expect(badConfig.stderr).toMatch(/config\/clusters\/0\/inCluster.*(got string, want boolean|expected boolean)/);
   });
@@ -357,8 +359,8 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
     let scraped = false;
 
     beforeAll(async () => {
-      const none = await renderChart(tools.helm, { config: NO_SIGN_IN_CONFIG }, { namespace: SA_NAMESPACE });
-      const proxy = await renderChart(tools.helm, { config: PROXY_CONFIG }, { namespace: SA_NAMESPACE });
+      const none = await renderChart(tools.helm, workDir, { config: NO_SIGN_IN_CONFIG }, { namespace: SA_NAMESPACE });
+      const proxy = await renderChart(tools.helm, workDir, { config: PROXY_CONFIG }, { namespace: SA_NAMESPACE });
       roles = { none: none.filter(isRole), proxy: proxy.filter(isRole) };
       await apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: SA_NAMESPACE } }]);
       await apply(none.filter((o) => ["ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"].includes(o.kind)));
