@@ -69,8 +69,12 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     opts.onState(current);
   };
 
+  // Which request a failure belongs to: a watch refused after its list succeeded answers a bare "403 Forbidden".
+  let request: "list" | "watch" = "list";
   const listAndMarkConnected = async () => {
+    request = "list";
     const list = await opts.list();
+    request = "watch";
     attempt = 0;
     opts.onList?.(new Date());
     report({ status: "connected", since: now() });
@@ -96,7 +100,8 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     attempt++;
     const code = kubeStatusOf(err);
     // client-node's fetch errors name the request URL, user-info included.
-    const error = redactErrorText(describeError(err));
+    const described = redactErrorText(describeError(err));
+    const error = (code === 401 || code === 403) && request === "watch" ? `${described}: may list but not watch ${opts.path}` : described;
     // Named by kubeconfig context, not server URL: a URL may carry credentials.
     const context = opts.kubeConfig.getCurrentContext();
     rateLimitedLog().error(`watch ${context} ${opts.path}`, `watch ${opts.path} (context ${context}) failed, attempt ${attempt}: ${error}`);
