@@ -1,5 +1,4 @@
 import { ApiException, CustomObjectsApi, KubeConfig, KubernetesObjectApi, type KubernetesObject, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { inject } from "vitest";
 import { startSimulation } from "@/sim/cluster";
 import { namespaceObject } from "@/sim/scenarios/builders";
 import { pluginConfigMap } from "@/sim/scenarios/plugin-catalog";
@@ -7,7 +6,8 @@ import { startPrometheus } from "@/test/harness/prometheus";
 
 /**
  * The cluster a back-end-parameterised suite runs against: the simulator (in-process, one cluster) or the real
- * control plane with the real Argo Rollouts controller (started once per run by test/harness/real-cluster-setup.ts).
+ * control plane with the real Argo Rollouts controller (started once per run: test/harness/real-cluster-setup.ts for
+ * the `real-cluster` vitest project, e2e/real-cluster/global-setup.ts for Playwright).
  * Both register upstream's sample traffic-router plugin under the same name, hold the same users (alice: operator,
  * bob: viewer, carol: reader of namespace shop) and are changed by tests the same way: as cluster admin, through the
  * Kubernetes API.
@@ -77,24 +77,15 @@ export async function simBackend(): Promise<Backend> {
   };
 }
 
-/** What the real cluster's global set-up hands to the test files: where it runs, or why it does not. */
-export type RealClusterInfo = { skipReason: string } | { skipReason: null; cluster: string; kubeconfigPath: string; prometheusUrl: string };
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    realCluster: RealClusterInfo;
-  }
+/** Where a running real cluster is (its global set-up started it): cluster name, kubeconfig, Prometheus. */
+export interface RealClusterInfo {
+  cluster: string;
+  kubeconfigPath: string;
+  prometheusUrl: string;
 }
 
-/** Why the real back-end is not available in this run (Go missing), or null. */
-export function realBackendSkipReason(): string | null {
-  return inject("realCluster").skipReason;
-}
-
-/** The real cluster the project's global set-up started; stopping it is the set-up's job. */
-export function realBackend(): Backend {
-  const info = inject("realCluster");
-  if (info.skipReason !== null) throw new Error(`no real cluster: ${info.skipReason}`);
+/** A back-end on a real cluster somebody else started (and stops). */
+export function realBackendOf(info: RealClusterInfo): Backend {
   return {
     kind: "real cluster",
     cluster: info.cluster,

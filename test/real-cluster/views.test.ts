@@ -1,5 +1,5 @@
 import { describe } from "vitest";
-import { realBackend, realBackendSkipReason } from "@/test/harness/backend";
+import { realBackend, realBackendSkipReason } from "@/test/harness/real-backend";
 import { viewsSuite } from "@/test/suites/views";
 
 /* The overview and detail views on the real Argo Rollouts controller (test/integration/views-sim.test.ts: simulator). */

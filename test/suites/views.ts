@@ -15,6 +15,7 @@ import {
   type Backend,
 } from "@/test/harness/backend";
 import { startBridgedApp, type BridgedApp } from "@/test/harness/bridged-app";
+import { waitFor } from "@/test/harness/free-port";
 
 /**
  * The overview and detail views of Rollscope (auth mode none) for Rollouts the back-end's controller moved: a routed
@@ -79,7 +80,8 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
       expect(rollout.currentStep?.label).toBe("Pause (until promoted)");
       expect(rollout.steps.map((s) => s.state)).toStrictEqual(["done", "current", "pending", "pending"]);
       expect(rollout.images.map((i) => i.image).sort()).toStrictEqual([`registry.local/rollscope-test/${CANARY}:2.0.0`]);
-      expect(detail.events.some((e) => e.reason === "RolloutPaused")).toBe(true);
+      // Events reach Rollscope on a watch of their own, a moment after the status that caused them.
+      await waitFor("the RolloutPaused event on the detail", async () => (await app.read<RolloutDetail>(detailPath(CANARY))).events.some((e) => e.reason === "RolloutPaused"), 30_000, 250);
     });
 
     it("follows a promote made in the cluster: step 4 of 4 at 60 %", async () => {
