@@ -22,8 +22,8 @@ export interface Backend {
   kubeconfigPath: string;
   /** The context acting as cluster admin (system:masters). */
   adminContext: string;
-  /** A Prometheus scraping the cluster's Argo Rollouts controller. */
-  prometheusUrl: string;
+  /** A Prometheus scraping the cluster's Argo Rollouts controller (always on the real cluster). */
+  prometheusUrl: string | null;
   /** Objects a Rollout routed by ROUTER_PLUGIN needs besides its Services (the real sample plugin edits an Ingress). */
   routingObjects(namespace: string, name: string): KubernetesObject[];
   stop(): Promise<void>;
@@ -38,8 +38,11 @@ export const TEST_NAMESPACE = "shop";
 
 const SIM_CLUSTER = "sim";
 
-/** One simulated cluster (×30 time), seeded like the real one: the sample plugin registered, namespace shop. */
-export async function simBackend(): Promise<Backend> {
+/**
+ * One simulated cluster (×30 time), seeded like the real one: the sample plugin registered, namespace shop; with a
+ * Prometheus scraping its controller when asked (a second or two of start-up).
+ */
+export async function simBackend(options: { prometheus?: boolean } = {}): Promise<Backend> {
   const sim = await startSimulation({
     scenario: {
       name: "backend",
@@ -59,19 +62,21 @@ export async function simBackend(): Promise<Backend> {
     timeScale: 30,
   });
   const controller = sim.cluster(SIM_CLUSTER);
-  const prometheus = await startPrometheus({ targets: [{ job: "argo-rollouts", url: controller.metricsUrl }] }).catch(async (err: unknown) => {
-    await sim.stop();
-    throw err;
-  });
+  const prometheus = options.prometheus
+    ? await startPrometheus({ targets: [{ job: "argo-rollouts", url: controller.metricsUrl }] }).catch(async (err: unknown) => {
+        await sim.stop();
+        throw err;
+      })
+    : null;
   return {
     kind: "simulator",
     cluster: SIM_CLUSTER,
     kubeconfigPath: sim.kubeconfigPath,
     adminContext: `${SIM_CLUSTER}-admin`,
-    prometheusUrl: prometheus.url,
+    prometheusUrl: prometheus?.url ?? null,
     routingObjects: () => [],
     async stop() {
-      await prometheus.stop();
+      await prometheus?.stop();
       await sim.stop();
     },
   };

@@ -67,7 +67,7 @@ export async function startBridgedApp(backend: Backend, options: BridgedAppOptio
   process.env.DATABASE_URL = createMigratedDatabase();
   process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({
     kubeconfigPath: backend.kubeconfigPath,
-    clusters: [{ name: backend.cluster, prometheus: { url: backend.prometheusUrl } }],
+    clusters: [{ name: backend.cluster, ...(backend.prometheusUrl ? { prometheus: { url: backend.prometheusUrl } } : {}) }],
     ...options,
   });
   const modules = await Promise.all(ROUTES.map(async (path) => ({ path, module: await importRoute(path) })));

@@ -79,17 +79,15 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
 
     it("derives the plugin's health from the controller's metrics: weight updates counted, no failure", async () => {
       const path = `/api/plugins/health?range=15m&cluster=${backend.cluster}&plugin=${encodeURIComponent(ROUTER_PLUGIN)}`;
-      // Prometheus counts only increases after its first sample of a series: walk revisions until it has seen some.
+      // Prometheus counts only increases after its first sample of a series (taken after beforeAll's revision):
+      // walk another revision, and more until Prometheus has seen the plugin's weight updates.
       const read = async () => (await app.read<PluginHealthReport>(path)).plugins.find((p) => p.cluster === backend.cluster);
       const counted = (h: PluginHealthView | undefined) => (h?.derived.data?.total?.attempts ?? 0) > 0;
-      let health = await read();
-      for (let revisions = 0; revisions < 4 && !counted(health); revisions++) {
-        const deadline = Date.now() + 15_000;
-        while (Date.now() < deadline && !counted(health)) {
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-          health = await read();
-        }
-        if (!counted(health)) await walkRevision();
+      let health: PluginHealthView | undefined;
+      for (let revisions = 0; revisions < 3 && !counted(health); revisions++) {
+        await walkRevision();
+        const deadline = Date.now() + 20_000;
+        while (Date.now() < deadline && !counted((health = await read()))) await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
       if (!health) throw new Error(`no health for ${ROUTER_PLUGIN} in ${backend.cluster}`);
       expect(health.plugin).toBe(ROUTER_PLUGIN);
