@@ -212,6 +212,20 @@ export async function createRoutedCanary(backend: Backend, name: string, options
   ]);
 }
 
+/** A canary without traffic routing: the weight is the share of canary pods. */
+export async function createBasicCanary(backend: Backend, name: string, steps: unknown[]): Promise<void> {
+  await createObjects(backend, [rolloutObject(TEST_NAMESPACE, name, 4, { canary: { steps } })]);
+}
+
+/** `kubectl argo rollouts abort`, as the admin: set status.abort. */
+export async function abortAsAdmin(backend: Backend, name: string): Promise<void> {
+  const api = adminKubeConfig(backend).makeApiClient(CustomObjectsApi);
+  await api.patchNamespacedCustomObjectStatus(
+    { ...ROLLOUTS, namespace: TEST_NAMESPACE, name, body: { status: { abort: true } } },
+    setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+  );
+}
+
 /** A blue-green Rollout with active and preview Services that waits for a manual promotion. */
 export async function createBlueGreen(backend: Backend, name: string): Promise<void> {
   const namespace = TEST_NAMESPACE;

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FleetPage } from "@/lib/contracts/fleet-page";
 import type { RolloutDetail } from "@/lib/contracts/rollout-detail";
 import {
+  abortAsAdmin,
+  createBasicCanary,
   createBlueGreen,
   isHealthy,
   isPausedAt,
@@ -25,6 +27,7 @@ import { waitFor } from "@/test/harness/free-port";
 export function viewsSuite(getBackend: () => Promise<Backend>): void {
   const CANARY = "view-canary";
   const BLUE_GREEN = "view-bluegreen";
+  const BASIC = "view-basic";
   let backend: Backend;
   let app: BridgedApp;
 
@@ -44,8 +47,13 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
     await waitForRollout(backend, BLUE_GREEN, "Healthy", isHealthy);
     await setImage(backend, BLUE_GREEN, "2.0.0");
     await waitForRollout(backend, BLUE_GREEN, "Paused with a preview", (r) => r.status?.phase === "Paused" && r.status.blueGreen?.previewSelector !== r.status.blueGreen?.activeSelector);
+    await createBasicCanary(backend, BASIC, [{ setWeight: 25 }, { pause: {} }]);
+    await waitForRollout(backend, BASIC, "Healthy", isHealthy);
+    await setImage(backend, BASIC, "2.0.0");
+    await waitForRollout(backend, BASIC, "paused at 25 % (step 1)", isPausedAt(1));
     await waitForCache(backend, app.cachedVersion, CANARY);
     await waitForCache(backend, app.cachedVersion, BLUE_GREEN);
+    await waitForCache(backend, app.cachedVersion, BASIC);
   });
 
   afterAll(async () => {
@@ -89,6 +97,21 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
       await waitForRollout(backend, CANARY, "paused at 60 % (step 3)", isPausedAt(3));
       await waitForCache(backend, app.cachedVersion, CANARY);
       expect(await row(CANARY)).toMatchObject({ phase: "Paused", step: { index: 3, total: 4 }, requestedPercent: 60, canaryPercent: 60, stablePercent: 40 });
+    });
+
+    it("shows a canary without traffic routing paused at 25 %, with no router and no applied router weight", async () => {
+      const summary = await row(BASIC);
+      expect(summary).toMatchObject({ strategy: "canary", phase: "Paused", step: { index: 1, total: 2 }, requestedPercent: 25, routers: [] });
+    });
+
+    it("shows an abort made in the cluster: Degraded, the controller's message, the canary back to 0 %", async () => {
+      await abortAsAdmin(backend, BASIC);
+      const aborted = await waitForRollout(backend, BASIC, "Degraded", (r) => r.status?.phase === "Degraded");
+      const summary = await waitFor("the overview to show the abort", async () => {
+        const current = await row(BASIC);
+        return current.phase === "Degraded" ? current : null;
+      }, 30_000, 250);
+      expect(summary).toMatchObject({ phase: "Degraded", aborted: true, message: aborted.status?.message, requestedPercent: 0 });
     });
 
     it("shows the blue-green waiting for promotion with its active and preview revisions", async () => {
