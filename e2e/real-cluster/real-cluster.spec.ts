@@ -16,8 +16,10 @@ let backend: Backend;
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 test.skip(Boolean(skipReason), skipReason);
 
-test.beforeAll(() => {
+test.beforeAll(async () => {
   backend = realBackendOf(JSON.parse(process.env.ROLLSCOPE_REAL_CLUSTER ?? "null") as Parameters<typeof realBackendOf>[0]);
+  // Both canaries walk to their first pause at once: the real controller takes seconds for each.
+  await Promise.all([startPausedCanary(backend, "e2e-real-promote"), startPausedCanary(backend, "e2e-real-abort")]);
 });
 
 async function pageAsAlice(browser: Browser): Promise<Page> {
@@ -35,7 +37,6 @@ async function openDetail(page: Page, name: string): Promise<void> {
 
 test.describe("Rollscope on the real cluster", () => {
   test("the overview lists the real controller's paused canary at 20 % and the demo workloads", async ({ browser }) => {
-    await startPausedCanary(backend, "e2e-real-promote");
     const page = await pageAsAlice(browser);
     await page.goto("/");
     await expect(page.locator('[data-testid="cluster-chip"]', { hasText: backend.cluster })).toHaveAttribute("data-connection", "connected", { timeout: 30_000 });
@@ -60,7 +61,6 @@ test.describe("Rollscope on the real cluster", () => {
   });
 
   test("abort from the page brings the real canary back to 0 % and Degraded", async ({ browser }) => {
-    await startPausedCanary(backend, "e2e-real-abort");
     const page = await pageAsAlice(browser);
     await openDetail(page, "e2e-real-abort");
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "20", { timeout: 30_000 });
