@@ -12,6 +12,8 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "e2e",
+  // The real-cluster pass has its own set-up: playwright.real-cluster.config.ts.
+  testIgnore: ["real-cluster/**"],
   // Generous bounds: CI shares two cores with the app, the simulator and Prometheus; latency is the benchmark's.
   timeout: 90_000,
   expect: { timeout: 20_000 },

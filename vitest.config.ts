@@ -33,6 +33,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Rollscope's own suites against the real Argo Rollouts controller: one real cluster for every file.
+          name: "real-cluster",
+          include: ["test/real-cluster/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/harness/real-cluster-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -8,6 +8,8 @@ export interface TestClusterConfig {
   /** Context in the kubeconfig; default the cluster name (the simulator's dashboard identity). */
   context?: string;
   label?: string;
+  /** The `prometheus:` section of the cluster (its URL at least). */
+  prometheus?: { url: string };
 }
 
 export interface TestConfigOptions {
@@ -29,6 +31,7 @@ export function writeRollscopeConfig(options: TestConfigOptions): string {
       name: c.name,
       kubeconfig: { path: options.kubeconfigPath, context: c.context ?? c.name },
       ...(c.label ? { label: c.label } : {}),
+      ...(c.prometheus ? { prometheus: c.prometheus } : {}),
     })),
     ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
     ...(options.auth ? { auth: options.auth } : {}),

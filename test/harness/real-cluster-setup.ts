@@ -1,0 +1,29 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { checkGo, GoMissingError } from "@/realcluster/build";
+import { startRealCluster } from "@/realcluster/cluster";
+
+/**
+ * Global set-up of the `real-cluster` project: one real control plane with the real Argo Rollouts controller for
+ * every file of the project (a start costs 15–40 s of both cores). Builds the binaries first when they are not
+ * cached. Without Go, the files are skipped and say why.
+ */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  try {
+    checkGo();
+  } catch (err) {
+    if (!(err instanceof GoMissingError)) throw err;
+    console.log(`real-cluster suites skipped: ${err.message}`);
+    project.provide("realCluster", { skipReason: err.message });
+    return undefined;
+  }
+  const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-realsuites-"));
+  const cluster = await startRealCluster({ workDir, demo: false, log: (line) => console.log(`[real cluster] ${line}`) });
+  project.provide("realCluster", { skipReason: null, cluster: cluster.name, kubeconfigPath: cluster.kubeconfigPath, prometheusUrl: cluster.prometheusUrl! });
+  return async () => {
+    await cluster.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  };
+}
