@@ -27,6 +27,14 @@ export const APP_PAGES: AppPage[] = [
     path: "/plugins",
     ready: async (page) => {
       await visible("plugin-matrix")(page);
+      await visible("plugin-health-row")(page);
+    },
+  },
+  {
+    name: "plugin",
+    path: "/plugins/argoproj-labs/contour",
+    ready: async (page) => {
+      await visible("plugin-entries")(page);
       await visible("plugin-health-card")(page);
     },
   },

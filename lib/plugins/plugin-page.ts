@@ -1,5 +1,6 @@
 import type { PluginKind } from "./config";
 import type { Finding } from "./findings";
+import type { ReferencingKind } from "./usage";
 import type { MatrixCellState, PluginsOverview } from "./view-types";
 
 /** One cluster's entry for a plugin: how argo-rollouts-config registers it there, if at all. */
@@ -17,7 +18,7 @@ export interface PluginEntryRow {
 /** A resource that references the plugin, in one cluster. */
 export interface PluginUserRow {
   cluster: string;
-  kind: string;
+  kind: ReferencingKind;
   namespace: string | null;
   name: string;
   viaTemplate: string | null;
@@ -51,7 +52,7 @@ function entriesOf(overview: PluginsOverview, name: string): PluginEntryRow[] {
 
 function usersOf(overview: PluginsOverview, name: string): PluginUserRow[] {
   const users = new Map<string, PluginUserRow>();
-  const add = (cluster: string, registered: boolean, u: { kind: string; namespace: string | null; name: string; viaTemplate: string | null }) => {
+  const add = (cluster: string, registered: boolean, u: { kind: ReferencingKind; namespace: string | null; name: string; viaTemplate: string | null }) => {
     const key = `${cluster}/${u.kind}/${u.namespace ?? ""}/${u.name}`;
     if (!users.has(key)) users.set(key, { cluster, kind: u.kind, namespace: u.namespace, name: u.name, viaTemplate: u.viaTemplate, registered });
   };
