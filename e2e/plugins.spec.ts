@@ -123,4 +123,16 @@ test.describe("plugins page", () => {
     }
   });
 
+
+  test("the cluster page lists its plugins and the controller's version and Pod state", async ({ page }) => {
+    await page.goto("/clusters/staging");
+    const controller = page.getByTestId("controller-status");
+    await expect(controller.getByTestId("controller-version")).toHaveText("v1.9.1", { timeout: 30_000 });
+    await expect(controller.getByTestId("controller-pod")).toHaveAttribute("data-state", "Running");
+    const consul = page.locator('[data-testid="cluster-plugin"][data-plugin="hashicorp/consul"]');
+    await expect(consul).toContainText("referenced but not registered");
+    await consul.getByRole("link", { name: "hashicorp/consul" }).click();
+    await expect(page).toHaveURL(/\/plugins\/hashicorp\/consul$/);
+    await expect(page.getByTestId("plugin-page")).toBeVisible({ timeout: 30_000 });
+  });
 });
