@@ -60,7 +60,11 @@ test.describe("plugins page", () => {
     await expect(page.locator('[data-testid="plugin-entry"][data-cluster="prod-eu"]')).toHaveAttribute("data-state", "registered");
     await expect(page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]')).toContainText("hashicorp/consul is used but not registered");
 
-    const link = page.getByTestId("plugin-rollouts").getByRole("link", { name: "platform/notifications" });
+    const users = page.getByTestId("plugin-rollouts");
+    for (const cluster of ["prod-eu", "prod-us"]) {
+      await expect(users.getByRole("region", { name: `Users in ${cluster}` }).getByRole("link", { name: "platform/notifications" })).toHaveAttribute("href", `/rollouts/${cluster}/platform/notifications`);
+    }
+    const link = users.getByRole("region", { name: "Users in staging" }).getByRole("link", { name: "platform/notifications" });
     await expect(link).toHaveAttribute("href", "/rollouts/staging/platform/notifications");
     await link.click();
     await expect(page).toHaveURL(/\/rollouts\/staging\/platform\/notifications$/);
@@ -72,27 +76,27 @@ test.describe("plugins page", () => {
     const matrix = page.getByTestId("plugin-matrix");
     await expect(matrix.getByRole("columnheader", { name: "prod-us" })).toBeVisible({ timeout: 30_000 });
 
-    await page.getByLabel("Cluster", { exact: true }).selectOption("staging");
+    await page.getByRole("combobox", { name: /^Cluster/ }).selectOption("staging");
     await expect(page).toHaveURL(/\/plugins\?cluster=staging$/);
-    await page.getByLabel("Kind", { exact: true }).selectOption("trafficRouter");
+    await page.getByRole("combobox", { name: /^Kind/ }).selectOption("trafficRouter");
     await expect(page).toHaveURL(/\/plugins\?cluster=staging&kind=trafficRouter$/);
     await expect(matrix.getByRole("columnheader", { name: "prod-us" })).toHaveCount(0);
     await expect(page.getByTestId("plugin-registry-prod-eu")).toHaveCount(0);
     await expect(page.getByTestId("summary-clusters")).toContainText("1");
 
     await page.reload();
-    await expect(page.getByLabel("Cluster", { exact: true })).toHaveValue("staging", { timeout: 30_000 });
-    await expect(page.getByLabel("Kind", { exact: true })).toHaveValue("trafficRouter");
+    await expect(page.getByRole("combobox", { name: /^Cluster/ })).toHaveValue("staging", { timeout: 30_000 });
+    await expect(page.getByRole("combobox", { name: /^Kind/ })).toHaveValue("trafficRouter");
     await expect(page.getByTestId("plugin-registry-staging")).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("plugin-registry-prod-eu")).toHaveCount(0);
     await expect(page.locator('[data-testid="plugin-health-row"]:not([data-cluster="staging"])')).toHaveCount(0, { timeout: 30_000 });
 
     await page.goBack();
     await expect(page).toHaveURL(/\/plugins\?cluster=staging$/);
-    await expect(page.getByLabel("Kind", { exact: true })).toHaveValue("");
+    await expect(page.getByRole("combobox", { name: /^Kind/ })).toHaveValue("");
     await page.goBack();
     await expect(page).toHaveURL(/\/plugins$/);
-    await expect(page.getByLabel("Cluster", { exact: true })).toHaveValue("");
+    await expect(page.getByRole("combobox", { name: /^Cluster/ })).toHaveValue("");
     await expect(matrix.getByRole("columnheader", { name: "prod-us" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId("summary-clusters")).toContainText("3");
   });
