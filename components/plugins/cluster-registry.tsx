@@ -4,6 +4,7 @@ import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import { pluginHref } from "@/lib/format/hrefs";
 import type { PluginClusterView } from "@/lib/plugins/view-types";
@@ -18,7 +19,12 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
     <Card data-testid={`plugin-registry-${cluster.cluster}`}>
       <CardHeader
         title={cluster.cluster}
-        meta={`${cluster.label ? `${cluster.label} · ` : ""}${cluster.controllerNamespace}/argo-rollouts-config${cluster.configMap.resourceVersion ? ` · rv ${cluster.configMap.resourceVersion}` : ""}${cluster.configMap.updatedAt ? ` · changed ${cluster.configMap.updatedAt}` : ""}`}
+        meta={
+          <>
+            {`${cluster.label ? `${cluster.label} · ` : ""}${cluster.controllerNamespace}/argo-rollouts-config${cluster.configMap.resourceVersion ? ` · rv ${cluster.configMap.resourceVersion}` : ""}`}
+            {cluster.configMap.updatedAt && <RelativeTime at={cluster.configMap.updatedAt} prefix=" · changed " />}
+          </>
+        }
         actions={
           <span className="text-xs text-slate-500 dark:text-slate-400" title={cluster.metrics.signal}>
             metrics: {cluster.metrics.kind === "prometheus" ? "Prometheus" : "direct scrape"}
