@@ -166,6 +166,16 @@ describe("step segments", () => {
   });
 });
 
+describe("step segments across revisions", () => {
+  it("starts a new segment when a new revision begins at the same step index", () => {
+    const data = toWeightChartData(history({ points: [point("2026-08-18T09:10:00Z", 20, 20, true, 0, "3"), point("2026-08-18T09:20:00Z", 20, 0, true, 0, "4")] }));
+    expect(data.segments.map((s) => [s.revision, s.stepIndex, s.applied])).toEqual([
+      ["3", 0, 20],
+      ["4", 0, 0],
+    ]);
+  });
+});
+
 describe("the first window", () => {
   it("fits the current revision's span, with a little before it", () => {
     const data = toWeightChartData(
