@@ -3,10 +3,27 @@ import { Badge } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { ScrollArea } from "@/components/ui/scroll-area";
-import { pluginHref } from "@/lib/format/hrefs";
+import { pluginHref, rolloutHref } from "@/lib/format/hrefs";
 import { rankPluginHealth, sortHealthWorstFirst } from "@/lib/plugins/health-rank";
 import type { PluginHealthView } from "@/lib/plugins/view-types";
 import { burnTone, describeBurn, formatRate, LEVEL_LABEL, LEVEL_TONE } from "./health-model";
+
+const AFFECTED_SHOWN = 3;
+
+/** The Rollouts affected now, linked to their detail pages; the plugin's page lists them all with the reasons. */
+function AffectedRollouts({ affected }: { affected: PluginHealthView["affected"] }) {
+  if (affected.length === 0) return <>—</>;
+  return (
+    <span className="flex flex-wrap gap-x-2 wrap-anywhere">
+      {affected.slice(0, AFFECTED_SHOWN).map((a) => (
+        <Link key={`${a.cluster}/${a.namespace}/${a.name}`} href={rolloutHref(a.cluster, a.namespace, a.name)} title={a.reasons.join("; ")} className={cn("font-mono hover:underline", focusRing)}>
+          {a.namespace}/{a.name}
+        </Link>
+      ))}
+      {affected.length > AFFECTED_SHOWN && <span>+{affected.length - AFFECTED_SHOWN}</span>}
+    </span>
+  );
+}
 
 /** One line per traffic-router plugin and cluster, worst first; the plugin's page has the charts and panels. */
 export function HealthTable({ views, range }: { views: readonly PluginHealthView[]; range: string }) {
@@ -56,8 +73,8 @@ export function HealthTable({ views, range }: { views: readonly PluginHealthView
                   </span>
                 </td>
                 <td className="py-1.5 pr-3 tabular-nums">{view.rollouts.length}</td>
-                <td className="py-1.5 pr-3 text-xs">
-                  {view.affected.length === 0 ? "—" : view.affected.slice(0, 3).map((a) => `${a.namespace}/${a.name}`).join(", ") + (view.affected.length > 3 ? ` +${view.affected.length - 3}` : "")}
+                <td className="min-w-[18ch] py-1.5 pr-3 text-xs">
+                  <AffectedRollouts affected={view.affected} />
                 </td>
               </tr>
             );
