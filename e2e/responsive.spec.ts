@@ -116,7 +116,7 @@ test.describe("very long cluster, namespace, Rollout and plugin names", () => {
   const pages = [
     { name: "overview", path: "/", ready: "attention-item", names: [LONG_NAMES.rollout, LONG_NAMES.cluster] },
     { name: "rollout detail", path: rolloutHref(LONG_NAMES.cluster, LONG_NAMES.namespace, LONG_NAMES.rollout), ready: "pause-callout", names: [LONG_NAMES.rollout, LONG_NAMES.namespace] },
-    { name: "plugins", path: "/plugins", ready: "plugin-health-card", names: [pluginTail, LONG_NAMES.missingPlugin.split("/")[1], LONG_NAMES.cluster] },
+    { name: "plugins", path: "/plugins", ready: "plugin-health-row", names: [pluginTail, LONG_NAMES.missingPlugin.split("/")[1], LONG_NAMES.cluster] },
     { name: "cluster", path: clusterHref(LONG_NAMES.cluster), ready: "cluster-page", names: [LONG_NAMES.cluster] },
     { name: "clusters", path: "/clusters", ready: "cluster-card", names: [LONG_NAMES.cluster] },
   ];

@@ -1,8 +1,15 @@
 import type { Metadata } from "next";
-import { PluginsView } from "@/components/plugins/plugins-view";
+import { Suspense } from "react";
+import { Skeleton } from "@/components/ui/skeleton";
+import { PluginsPage } from "./_components/plugins-page";
 
 export const metadata: Metadata = { title: "Plugins · Rollscope" };
 
-export default function PluginsPage() {
-  return <PluginsView />;
+export default function Page() {
+  // The filters live in the URL (useSearchParams), which needs a Suspense boundary.
+  return (
+    <Suspense fallback={<Skeleton className="h-40 w-full" />}>
+      <PluginsPage />
+    </Suspense>
+  );
 }

@@ -4,7 +4,7 @@ import { memo } from "react";
 import { usePlotArea, useXAxisScale } from "recharts";
 import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import type { TimelineMarkerKind } from "@/lib/rollouts/detail-types";
-import type { WeightChartData, WeightChartMarker } from "./weight-chart-data";
+import type { StepSegment, WeightChartData, WeightChartMarker } from "./weight-chart-data";
 
 export const MARKER_STYLE: Record<TimelineMarkerKind, { color: string; label: string }> = {
   step: { color: "var(--chart-marker-step)", label: "Step" },
@@ -79,6 +79,57 @@ export const MarkerLayer = memo(function MarkerLayer({ markers }: { markers: Wei
               ))}
             {/* A wider invisible hit area so thin lines are easy to hover. */}
             <line x1={px} x2={px} y1={top - 12} y2={bottom} stroke="transparent" strokeWidth={8} />
+          </g>
+        );
+      })}
+    </g>
+  );
+});
+
+/** "S3" for step index 2, "r4" when only the revision is known: short enough to sit inside a narrow band. */
+export function stepLabel(segment: StepSegment): string {
+  if (segment.stepIndex !== null) return `S${segment.stepIndex + 1}`;
+  return segment.revision ? `r${segment.revision}` : "";
+}
+
+const MIN_LABEL_WIDTH = 22;
+
+/**
+ * One band per step (every other one shaded) with a line where a step begins, stronger where the revision changes,
+ * and the step's number on top when it fits: what changed when reads off the chart without hovering.
+ */
+export const StepBoundaries = memo(function StepBoundaries({ segments }: { segments: StepSegment[] }) {
+  const x = useXAxisScale();
+  const area = usePlotArea();
+  if (!x || !area || segments.length === 0) return null;
+  const left = area.x;
+  const right = area.x + area.width;
+  return (
+    <g data-testid="step-boundaries" pointerEvents="none">
+      {segments.map((segment, i) => {
+        const x1 = Math.max(left, Number(x(segment.from)));
+        const x2 = Math.min(right, Number(x(segment.to)));
+        if (!(x2 > x1)) return null;
+        const revisionChange = i > 0 && segments[i - 1].revision !== segment.revision;
+        const boundary = i > 0 && Number(x(segment.from)) >= left;
+        return (
+          <g key={segment.from} data-testid="step-boundary" data-step={segment.stepIndex ?? ""}>
+            {i % 2 === 1 && <rect x={x1} y={area.y} width={x2 - x1} height={area.height} fill="var(--chart-step-band)" fillOpacity={0.6} />}
+            {boundary && (
+              <line
+                x1={x1}
+                x2={x1}
+                y1={area.y}
+                y2={area.y + area.height}
+                stroke={revisionChange ? "var(--chart-marker-revision)" : "var(--chart-marker-step)"}
+                strokeOpacity={revisionChange ? 0.8 : 0.6}
+              />
+            )}
+            {x2 - x1 >= MIN_LABEL_WIDTH && (
+              <text x={x1 + 3} y={area.y + 10} fontSize={10} fill="var(--chart-axis)">
+                {stepLabel(segment)}
+              </text>
+            )}
           </g>
         );
       })}

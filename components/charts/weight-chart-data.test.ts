@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { MeasuredTraffic, RolloutHistory, WeightPoint } from "@/lib/rollouts/detail-types";
-import { measuredNote, timeTicks, toWeightChartData as chartOf } from "./weight-chart-data";
+import { measuredNote, timeTicks, toWeightChartData as chartOf, windowIndexes, withTimeGrid } from "./weight-chart-data";
 
 type HistoryWithMeasured = RolloutHistory & { measured: MeasuredTraffic | null };
 const toWeightChartData = (h: HistoryWithMeasured) => chartOf(h, h.measured);
 
-const point = (at: string, requested: number, canary: number, verified: boolean | null = true): WeightPoint => ({
+const point = (at: string, requested: number, canary: number, verified: boolean | null = true, stepIndex: number | null = null, revision = "3"): WeightPoint => ({
   at,
   requested,
   canary,
   stable: 100 - canary,
   verified,
-  stepIndex: null,
+  stepIndex,
   phase: "Progressing",
-  revision: "3",
+  revision,
 });
 
 const history = (overrides: Partial<HistoryWithMeasured> = {}): HistoryWithMeasured => ({
@@ -133,5 +133,90 @@ describe("timeTicks", () => {
 
   it("returns nothing for an empty range", () => {
     expect(timeTicks(10, 10)).toEqual([]);
+  });
+});
+
+describe("step segments", () => {
+  it("starts a segment where the step or the revision changes and reports its last applied weight and any verified=false", () => {
+    const data = toWeightChartData(
+      history({
+        points: [
+          point("2026-08-18T08:50:00Z", 0, 0, true, 4, "2"),
+          point("2026-08-18T09:10:00Z", 20, 0, null, 0, "3"),
+          point("2026-08-18T09:11:00Z", 20, 20, false, 0, "3"),
+          point("2026-08-18T09:12:00Z", 20, 20, true, 0, "3"),
+          point("2026-08-18T09:30:00Z", 50, 50, true, 2, "3"),
+        ],
+        measured: {
+          source: "prometheus",
+          error: null,
+          points: [
+            { at: "2026-08-18T09:15:00Z", canaryPercent: 18, requestsPerSecond: 5 },
+            { at: "2026-08-18T09:20:00Z", canaryPercent: 22, requestsPerSecond: 5 },
+            { at: "2026-08-18T09:40:00Z", canaryPercent: 49, requestsPerSecond: 5 },
+          ],
+        },
+      }),
+    );
+    expect(data.segments).toEqual([
+      { from: t("2026-08-18T09:00:00Z"), to: t("2026-08-18T09:10:00Z"), revision: "2", stepIndex: 4, requested: 0, applied: 0, verified: true, measured: null },
+      { from: t("2026-08-18T09:10:00Z"), to: t("2026-08-18T09:30:00Z"), revision: "3", stepIndex: 0, requested: 20, applied: 20, verified: false, measured: 20 },
+      { from: t("2026-08-18T09:30:00Z"), to: t("2026-08-18T10:00:00Z"), revision: "3", stepIndex: 2, requested: 50, applied: 50, verified: true, measured: 49 },
+    ]);
+  });
+});
+
+describe("step segments across revisions", () => {
+  it("starts a new segment when a new revision begins at the same step index", () => {
+    const data = toWeightChartData(history({ points: [point("2026-08-18T09:10:00Z", 20, 20, true, 0, "3"), point("2026-08-18T09:20:00Z", 20, 0, true, 0, "4")] }));
+    expect(data.segments.map((s) => [s.revision, s.stepIndex, s.applied])).toEqual([
+      ["3", 0, 20],
+      ["4", 0, 0],
+    ]);
+  });
+});
+
+describe("the first window", () => {
+  it("fits the current revision's span, with a little before it", () => {
+    const data = toWeightChartData(
+      history({ range: "24h", from: "2026-08-17T10:00:00Z", points: [point("2026-08-17T09:00:00Z", 0, 0, true, 4, "2"), point("2026-08-18T09:40:00Z", 20, 20, true, 0, "3")] }),
+    );
+    expect(data.window).toEqual({ from: t("2026-08-18T09:39:00Z"), to: t("2026-08-18T10:00:00Z") });
+  });
+
+  it("is the whole range when the current revision ran from its start, or nothing is recorded", () => {
+    const data = toWeightChartData(history({ points: [point("2026-08-18T08:00:00Z", 20, 20, true, 0, "3"), point("2026-08-18T09:30:00Z", 50, 50, true, 1, "3")] }));
+    expect(data.window).toEqual({ from: t("2026-08-18T09:00:00Z"), to: t("2026-08-18T10:00:00Z") });
+    expect(toWeightChartData(history()).window).toEqual({ from: t("2026-08-18T09:00:00Z"), to: t("2026-08-18T10:00:00Z") });
+  });
+
+  it("is at least two minutes wide when the revision began just now", () => {
+    const data = toWeightChartData(history({ points: [point("2026-08-18T08:00:00Z", 0, 0, true, 4, "2"), point("2026-08-18T09:59:50Z", 20, 20, true, 0, "3")] }));
+    expect(data.window).toEqual({ from: t("2026-08-18T09:58:00Z"), to: t("2026-08-18T10:00:00Z") });
+  });
+});
+
+describe("brush grid", () => {
+  const rows = [
+    { t: 0, requested: 10, applied: 10, measured: null, verified: true },
+    { t: 250, requested: 30, applied: 20, measured: null, verified: false },
+    { t: 1000, requested: 30, applied: 20, measured: null, verified: false },
+  ];
+
+  it("adds evenly spaced rows that carry the weights forward", () => {
+    const grid = withTimeGrid(rows, 0, 1000, 4);
+    expect(grid.map((r) => [r.t, r.requested, r.applied, r.verified])).toEqual([
+      [0, 10, 10, true],
+      [250, 30, 20, false],
+      [500, 30, 20, false],
+      [750, 30, 20, false],
+      [1000, 30, 20, false],
+    ]);
+  });
+
+  it("maps a time window to the brush's row indexes", () => {
+    const grid = withTimeGrid(rows, 0, 1000, 4);
+    expect(windowIndexes(grid, { from: 400, to: 1000 })).toEqual({ startIndex: 2, endIndex: 4 });
+    expect(windowIndexes(grid, { from: 0, to: 1000 })).toEqual({ startIndex: 0, endIndex: 4 });
   });
 });

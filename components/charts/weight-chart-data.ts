@@ -1,4 +1,4 @@
-import type { MeasuredTraffic, RolloutHistory, TimelineMarkerKind } from "@/lib/rollouts/detail-types";
+import type { MeasuredTraffic, RolloutHistory, TimelineMarkerKind, WeightPoint } from "@/lib/rollouts/detail-types";
 
 /** One x position of the chart; every series is aligned on `t` (epoch ms), never on array index. */
 export interface WeightChartRow {
@@ -32,6 +32,31 @@ export interface WeightChartData {
   measured: MeasuredStatus;
   /** Recorded weight points in the range (before alignment). */
   pointCount: number;
+  /** Stretches of one revision at one step, in time order: the boundaries drawn on the chart and the table's rows. */
+  segments: StepSegment[];
+  /** The window shown first: the current revision's time span, or the whole range when it began before it. */
+  window: TimeWindow;
+}
+
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
+
+/** One step of one revision: what was requested, what the router applied and verified, and what was measured. */
+export interface StepSegment {
+  from: number;
+  to: number;
+  revision: string | null;
+  /** `status.currentStepIndex`; null for a Rollout without steps (or before the controller set it). */
+  stepIndex: number | null;
+  requested: number | null;
+  /** The last applied weight of the stretch (the one the step settled on). */
+  applied: number | null;
+  /** false when the router reported verified=false at any time of the stretch, null when it never reported. */
+  verified: boolean | null;
+  /** Mean measured canary share over the stretch; null without samples. */
+  measured: number | null;
 }
 
 function describeMeasured(measured: MeasuredTraffic | null): MeasuredStatus {
@@ -117,7 +142,86 @@ export function toWeightChartData(history: RolloutHistory, measuredTraffic: Meas
     .filter((m) => !Number.isNaN(m.t) && m.t >= from && m.t <= to)
     .sort((a, b) => a.t - b.t);
 
-  return { from, to, rows, unverified, markers, measured, pointCount: history.points.length };
+  const segments = toStepSegments(weights, samples, to);
+  return { from, to, rows, unverified, markers, measured, pointCount: history.points.length, segments, window: fitWindow(weights, from, to) };
+}
+
+type TimedPoint = Pick<WeightPoint, "requested" | "canary" | "verified" | "stepIndex" | "revision"> & { t: number };
+
+function mergeVerified(a: boolean | null, b: boolean | null): boolean | null {
+  if (a === false || b === false) return false;
+  return a ?? b;
+}
+
+/**
+ * The recorded points grouped into stretches of one (revision, step): a new stretch starts where either changes.
+ * Each ends where the next begins, the last at `to`. Measured samples are averaged per stretch.
+ */
+export function toStepSegments(weights: readonly TimedPoint[], samples: ReadonlyArray<{ t: number; value: number | null }>, to: number): StepSegment[] {
+  const segments: StepSegment[] = [];
+  for (const p of weights) {
+    const open = segments.at(-1);
+    if (open && open.revision === p.revision && open.stepIndex === p.stepIndex) {
+      Object.assign(open, { requested: p.requested, applied: p.canary, verified: mergeVerified(open.verified, p.verified) });
+      continue;
+    }
+    if (open) open.to = p.t;
+    segments.push({ from: p.t, to, revision: p.revision, stepIndex: p.stepIndex, requested: p.requested, applied: p.canary, verified: p.verified, measured: null });
+  }
+  for (const segment of segments) {
+    const values = samples.filter((s) => s.t >= segment.from && s.t < segment.to && s.value !== null).map((s) => s.value as number);
+    segment.measured = values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : null;
+  }
+  return segments;
+}
+
+const MIN_WINDOW_MS = 2 * 60_000;
+
+/**
+ * The first window of the chart: from a little before the current (latest) revision's first point to the end of
+ * the range, so a rollout that began 10 minutes into a 24-hour range is not a sliver at the right edge. When the
+ * revision already ran at the start of the range (or nothing is recorded), the whole range.
+ */
+export function fitWindow(weights: ReadonlyArray<Pick<TimedPoint, "t" | "revision">>, from: number, to: number): TimeWindow {
+  const last = weights.at(-1);
+  if (!last) return { from, to };
+  let start = last.t;
+  for (let i = weights.length - 1; i >= 0 && weights[i].revision === last.revision; i--) start = weights[i].t;
+  if (start <= from) return { from, to };
+  const pad = Math.max(60_000, (to - start) * 0.05);
+  return { from: Math.max(from, Math.min(start - pad, to - MIN_WINDOW_MS)), to };
+}
+
+/**
+ * The rows plus an even grid of `slots` timestamps carrying the weights forward, so the brush (which selects by row
+ * index) moves in even time steps however unevenly the weights changed. Measured values are not carried.
+ */
+export function withTimeGrid(rows: readonly WeightChartRow[], from: number, to: number, slots = 120): WeightChartRow[] {
+  if (!(to > from) || rows.length === 0) return [...rows];
+  const recorded = new Set(rows);
+  const byTime = new Map(rows.map((row) => [row.t, row]));
+  for (let i = 0; i <= slots; i++) {
+    const t = Math.round(from + ((to - from) * i) / slots);
+    if (!byTime.has(t)) byTime.set(t, { t, requested: null, applied: null, measured: null, verified: null });
+  }
+  const merged = [...byTime.values()].sort((a, b) => a.t - b.t);
+  let last: WeightChartRow | null = null;
+  for (const row of merged) {
+    if (recorded.has(row)) {
+      if (row.requested !== null || row.applied !== null) last = row;
+    } else if (last) Object.assign(row, { requested: last.requested, applied: last.applied, verified: last.verified });
+  }
+  return merged;
+}
+
+/** The brush's row indexes for a time window: the first row at or after `from`, the last at or before `to`. */
+export function windowIndexes(rows: ReadonlyArray<{ t: number }>, window: TimeWindow): { startIndex: number; endIndex: number } {
+  const last = Math.max(0, rows.length - 1);
+  const start = rows.findIndex((row) => row.t >= window.from);
+  let end = last;
+  while (end > 0 && rows[end].t > window.to) end--;
+  const startIndex = start === -1 ? last : start;
+  return { startIndex: Math.min(startIndex, end), endIndex: Math.max(startIndex, end) };
 }
 
 const MINUTE = 60_000;

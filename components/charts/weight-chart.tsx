@@ -1,15 +1,19 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { useMemo, useState } from "react";
+import { Brush, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { InfoIcon } from "@/components/ui/icons";
 import { formatPercent } from "@/lib/format/percent";
 import { formatAbsoluteTime, formatAxisTime } from "@/lib/format/relative-time";
 import { ChartFrame, type ChartState } from "./chart-state";
-import { MARKER_STYLE, MarkerLayer, UnverifiedBands } from "./timeline-layers";
-import { measuredNote, timeTicks, type WeightChartData, type WeightChartRow } from "./weight-chart-data";
+import { MARKER_STYLE, MarkerLayer, StepBoundaries, UnverifiedBands } from "./timeline-layers";
+import { measuredNote, timeTicks, windowIndexes, withTimeGrid, type TimeWindow, type WeightChartData, type WeightChartRow } from "./weight-chart-data";
+import { WeightStepTable } from "./weight-step-table";
 
-const HEIGHT = 300;
+const HEIGHT = 330;
+const BRUSH_HEIGHT = 26;
 
 const SERIES = {
   requested: { label: "Requested (steps)", color: "var(--chart-requested)" },
@@ -56,23 +60,59 @@ function LegendSwatch({ color, dashed, band, label }: { color: string; dashed?: 
   );
 }
 
+/** A window the person chose with the brush; `toEnd` keeps it on the live edge as new data arrives. */
+type Zoom = { from: number; to: number; toEnd: boolean } | null;
+
+/**
+ * The visible window and its brush indexes: the person's zoom, else the data's first window (the current
+ * revision's span). Rows are the recorded ones plus an even time grid, so the brush moves in even steps.
+ */
+function useChartWindow(data: WeightChartData) {
+  const rows = useMemo(() => withTimeGrid(data.rows, data.from, data.to), [data]);
+  const [zoom, setZoom] = useState<Zoom>(null);
+  const visible: TimeWindow = zoom ? { from: zoom.from, to: zoom.toEnd ? data.to : zoom.to } : data.window;
+  const indexes = rows.length > 1 ? windowIndexes(rows, visible) : null;
+  const domain: [number, number] = indexes ? [rows[indexes.startIndex].t, rows[indexes.endIndex].t] : [data.from, data.to];
+  const onBrush = ({ startIndex, endIndex }: { startIndex?: number; endIndex?: number }) => {
+    if (startIndex === undefined || endIndex === undefined || !rows[startIndex] || !rows[endIndex]) return;
+    setZoom({ from: rows[startIndex].t, to: rows[endIndex].t, toEnd: endIndex === rows.length - 1 });
+  };
+  const whole = { from: data.from, to: data.to, toEnd: true };
+  return { rows, indexes, domain, onBrush, showRevision: () => setZoom(null), showWhole: () => setZoom(whole), isWhole: domain[0] <= data.from && domain[1] >= data.to };
+}
+
 function WeightChartPlot({ data }: { data: WeightChartData }) {
-  const span = data.to - data.from;
+  const { rows, indexes, domain, onBrush, showRevision, showWhole, isWhole } = useChartWindow(data);
+  const span = domain[1] - domain[0];
   const showMeasured = data.measured.status === "ok";
   const note = measuredNote(data.measured);
   const markerKinds = [...new Set(data.markers.map((m) => m.kind))];
+  const fitsRange = data.window.from <= data.from;
   return (
     <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400" data-testid="chart-window" data-from={domain[0]} data-to={domain[1]}>
+        <span>
+          Showing {formatAxisTime(domain[0], span)} – {formatAxisTime(domain[1], span)}; drag the handles below the chart to zoom.
+        </span>
+        {!fitsRange && (
+          <Button variant="ghost" aria-pressed={!isWhole} onClick={showRevision}>
+            Current revision
+          </Button>
+        )}
+        <Button variant="ghost" aria-pressed={isWhole} onClick={showWhole}>
+          Whole range
+        </Button>
+      </div>
       <div style={{ height: HEIGHT }} className="text-xs">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={data.rows} margin={{ top: 16, right: 16, bottom: 0, left: 0 }}>
+          <LineChart data={rows} margin={{ top: 16, right: 16, bottom: 0, left: 0 }}>
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
             <XAxis
               dataKey="t"
               type="number"
               scale="time"
-              domain={[data.from, data.to]}
-              ticks={timeTicks(data.from, data.to, 8, -new Date(data.from).getTimezoneOffset())}
+              domain={domain}
+              ticks={timeTicks(domain[0], domain[1], 8, -new Date(domain[0]).getTimezoneOffset())}
               allowDataOverflow
               tickFormatter={(v: number) => formatAxisTime(v, span)}
               stroke="var(--chart-axis)"
@@ -86,6 +126,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
               stroke="var(--chart-axis)"
               tick={{ fill: "var(--chart-axis)" }}
             />
+            <StepBoundaries segments={data.segments} />
             <UnverifiedBands bands={data.unverified} />
             <Tooltip content={(props) => <WeightTooltip {...props} span={span} />} isAnimationActive={false} />
             <Line
@@ -123,6 +164,19 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
               />
             )}
             <MarkerLayer markers={data.markers} />
+            {indexes && (
+              <Brush
+                dataKey="t"
+                height={BRUSH_HEIGHT}
+                startIndex={indexes.startIndex}
+                endIndex={indexes.endIndex}
+                onChange={onBrush}
+                tickFormatter={(v: number) => formatAxisTime(v, span)}
+                stroke="var(--chart-axis)"
+                fill="var(--chart-tooltip-bg)"
+                ariaLabel="Time window of the chart"
+              />
+            )}
           </LineChart>
         </ResponsiveContainer>
       </div>
@@ -137,6 +191,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
             {MARKER_STYLE[kind]?.label ?? kind}
           </li>
         ))}
+        {data.segments.length > 0 && <LegendSwatch color="var(--chart-step-band)" band label="Steps (S1, S2… alternate shading)" />}
         {note && (
           <li data-testid="measured-note" data-status={data.measured.status} className={cn("flex basis-full items-start gap-1.5 text-slate-500 dark:text-slate-400", data.measured.status === "error" && "text-amber-800 dark:text-amber-300")}>
             <InfoIcon className="mt-px size-3.5 shrink-0" />
@@ -144,6 +199,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
           </li>
         )}
       </ul>
+      {data.segments.length > 0 && <WeightStepTable segments={data.segments} />}
     </div>
   );
 }

@@ -1,9 +1,15 @@
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { focusRing } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { ScrollArea } from "@/components/ui/scroll-area";
+import { pluginHref } from "@/lib/format/hrefs";
 import type { PluginClusterView } from "@/lib/plugins/view-types";
 import { ErrorHint } from "./error-hint";
+import { PluginUsers } from "./plugin-users";
 
 const KIND_LABEL = { trafficRouter: "traffic router", metricProvider: "metric provider", step: "step" } as const;
 
@@ -13,7 +19,12 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
     <Card data-testid={`plugin-registry-${cluster.cluster}`}>
       <CardHeader
         title={cluster.cluster}
-        meta={`${cluster.label ? `${cluster.label} · ` : ""}${cluster.controllerNamespace}/argo-rollouts-config${cluster.configMap.resourceVersion ? ` · rv ${cluster.configMap.resourceVersion}` : ""}${cluster.configMap.updatedAt ? ` · changed ${cluster.configMap.updatedAt}` : ""}`}
+        meta={
+          <>
+            {`${cluster.label ? `${cluster.label} · ` : ""}${cluster.controllerNamespace}/argo-rollouts-config${cluster.configMap.resourceVersion ? ` · rv ${cluster.configMap.resourceVersion}` : ""}`}
+            {cluster.configMap.updatedAt && <RelativeTime at={cluster.configMap.updatedAt} prefix=" · changed " />}
+          </>
+        }
         actions={
           <span className="text-xs text-slate-500 dark:text-slate-400" title={cluster.metrics.signal}>
             metrics: {cluster.metrics.kind === "prometheus" ? "Prometheus" : "direct scrape"}
@@ -57,21 +68,26 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
               <tr className="border-b border-slate-200 text-left text-slate-500 dark:text-slate-400 dark:border-slate-800">
                 <th className="py-1.5 pr-3 font-medium">Plugin</th>
                 <th className="py-1.5 pr-3 font-medium">Kind</th>
+                <th className="py-1.5 pr-3 font-medium">Used by</th>
                 <th className="py-1.5 pr-3 font-medium">Version (from location)</th>
                 <th className="py-1.5 pr-3 font-medium">Location</th>
                 <th className="py-1.5 pr-3 font-medium">sha256</th>
                 <th className="py-1.5 pr-3 font-medium">Args</th>
-                <th className="py-1.5 pr-3 font-medium">Used by</th>
               </tr>
             </thead>
             <tbody>
               {cluster.plugins.map((plugin) => (
                 <tr key={`${plugin.kind}/${plugin.name}/${plugin.index}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
                   <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">
-                    {plugin.name}
+                    <Link href={pluginHref(plugin.name)} className={cn("hover:underline", focusRing)}>
+                      {plugin.name}
+                    </Link>
                     {plugin.disabled && <Badge className="ml-1">disabled</Badge>}
                   </td>
                   <td className="py-1.5 pr-3">{KIND_LABEL[plugin.kind]}</td>
+                  <td className="min-w-[24ch] py-1.5 pr-3">
+                    <PluginUsers cluster={cluster.cluster} users={plugin.usedBy} />
+                  </td>
                   <td className="py-1.5 pr-3">{plugin.version ?? "unknown"}</td>
                   <td className="max-w-[28ch] truncate py-1.5 pr-3 font-mono" title={plugin.location}>
                     {plugin.location}
@@ -80,24 +96,23 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
                     {plugin.sha256 ? <Badge tone="green">present</Badge> : plugin.locationScheme === "file" ? <Badge>n/a (file)</Badge> : <Badge tone="amber">missing</Badge>}
                   </td>
                   <td className="min-w-[16ch] py-1.5 pr-3 font-mono wrap-anywhere">{plugin.args.length > 0 ? plugin.args.join(" ") : "—"}</td>
-                  <td className="min-w-[24ch] py-1.5 pr-3 wrap-anywhere">
-                    {plugin.usedBy.length === 0
-                      ? "unused"
-                      : plugin.usedBy
-                          .slice(0, 4)
-                          .map((u) => `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name}${u.viaTemplate ? ` (via ${u.viaTemplate})` : ""}`)
-                          .join(", ") + (plugin.usedBy.length > 4 ? ` +${plugin.usedBy.length - 4}` : "")}
-                  </td>
+
                 </tr>
               ))}
               {cluster.unregistered.map((missing) => (
                 <tr key={`missing/${missing.kind}/${missing.name}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
-                  <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">{missing.name}</td>
+                  <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">
+                    <Link href={pluginHref(missing.name)} className={cn("hover:underline", focusRing)}>
+                      {missing.name}
+                    </Link>
+                  </td>
                   <td className="py-1.5 pr-3">{KIND_LABEL[missing.kind]}</td>
+                  <td className="min-w-[24ch] py-1.5 pr-3">
+                    <PluginUsers cluster={cluster.cluster} users={missing.usedBy} />
+                  </td>
                   <td className="py-1.5 pr-3" colSpan={4}>
                     <Badge tone="red">referenced but not registered</Badge>
                   </td>
-                  <td className="min-w-[24ch] py-1.5 pr-3 wrap-anywhere">{missing.usedBy.map((u) => `${u.kind} ${u.namespace ? `${u.namespace}/` : ""}${u.name}`).join(", ")}</td>
                 </tr>
               ))}
             </tbody>

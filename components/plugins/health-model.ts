@@ -1,5 +1,6 @@
 import type { ChartState } from "@/components/charts/chart-state";
 import type { BurnRate } from "@/lib/plugins/health";
+import type { HealthLevel } from "@/lib/plugins/health-rank";
 import type { MatrixCell, Panel, PluginHealthView } from "@/lib/plugins/view-types";
 import type { Tone } from "@/components/ui/badge";
 
@@ -65,13 +66,13 @@ export function describeBurn(burn: BurnRate): string {
   return `${burn.window}: ${burn.burnRate >= 100 ? burn.burnRate.toFixed(0) : burn.burnRate.toFixed(1)}× budget`;
 }
 
-export function cellTone(cell: MatrixCell): Tone {
+export function cellTone<C extends Pick<MatrixCell, "state" | "critical" | "warning">>(cell: C): Tone {
   if (cell.state === "invalid" || cell.state === "referenced-not-registered" || cell.critical > 0) return "red";
   if (cell.state === "absent") return "neutral";
   return cell.warning > 0 ? "amber" : "green";
 }
 
-export function cellLabel(cell: MatrixCell): string {
+export function cellLabel<C extends Pick<MatrixCell, "state" | "version">>(cell: C): string {
   switch (cell.state) {
     case "registered":
       return cell.version ?? "registered";
@@ -100,3 +101,6 @@ export function formatSeconds(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined) return "—";
   return seconds < 1 ? `${Math.round(seconds * 1000)} ms` : `${seconds.toFixed(2)} s`;
 }
+
+export const LEVEL_TONE: Record<HealthLevel, Tone> = { critical: "red", warning: "amber", ok: "green", "no-data": "neutral" };
+export const LEVEL_LABEL: Record<HealthLevel, string> = { critical: "critical", warning: "warning", ok: "ok", "no-data": "no data" };

@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { Panel, PluginHealthView } from "@/lib/plugins/view-types";
 import { ErrorHint } from "./error-hint";
 import { burnTone, describeBurn, formatRate, formatSeconds, successRateState } from "./health-model";
@@ -172,7 +173,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
                   {warnings.slice(0, 10).map((w, i) => (
                     <li key={`${w.cluster}/${w.namespace}/${w.rollout}/${w.lastAt}/${i}`}>
                       <span className="text-slate-500 dark:text-slate-400">
-                        {w.lastAt} · {w.cluster} {w.namespace}/{w.rollout} · {w.reason} ×{w.count} · {w.method}
+                        <RelativeTime at={w.lastAt} /> · {w.cluster} {w.namespace}/{w.rollout} · {w.reason} ×{w.count} · {w.method}
                       </span>
                       <p className="font-mono">{w.message}</p>
                       <ErrorHint hint={w.hint} />

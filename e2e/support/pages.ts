@@ -27,11 +27,26 @@ export const APP_PAGES: AppPage[] = [
     path: "/plugins",
     ready: async (page) => {
       await visible("plugin-matrix")(page);
+      await visible("plugin-health-row")(page);
+    },
+  },
+  {
+    name: "plugin",
+    path: "/plugins/argoproj-labs/contour",
+    ready: async (page) => {
+      await visible("plugin-entries")(page);
       await visible("plugin-health-card")(page);
     },
   },
   { name: "clusters", path: "/clusters", ready: visible("cluster-card") },
-  { name: "cluster", path: "/clusters/prod-eu", ready: visible("cluster-phase-count") },
+  {
+    name: "cluster",
+    path: "/clusters/prod-eu",
+    ready: async (page) => {
+      await visible("cluster-phase-count")(page);
+      await visible("controller-status")(page);
+    },
+  },
   { name: "audit", path: "/audit", ready: async (page) => expect(page.getByRole("region", { name: "Entries" }).getByRole("status")).toHaveCount(0, { timeout: 30_000 }) },
   { name: "sign-in", path: "/signin", ready: async (page) => expect(page.getByTestId("signin-panel").getByRole("link", { name: "Continue" })).toBeVisible({ timeout: 30_000 }) },
   { name: "404", path: "/no/such/page", ready: visible("not-found") },

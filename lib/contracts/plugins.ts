@@ -1,11 +1,25 @@
 import { z } from "zod";
+import { PLUGIN_NAME } from "@/lib/plugins/plugins-filter";
 import { HEALTH_RANGES, type HealthRange } from "@/lib/plugins/view-types";
-import { queryString } from "./paths";
+import type { ControllerStatusView } from "@/lib/plugins/controller-status";
+import type { PluginClusterView } from "@/lib/plugins/view-types";
+import { clusterPath, queryString } from "./paths";
 
 /*
  * `GET /api/plugins`                              → PluginsOverview (registry, fleet matrix, findings)
  * `GET /api/plugins/health?range=&cluster=&plugin=` → PluginHealthReport
+ * `GET /api/clusters/{cluster}/plugins`            → ClusterPluginsResponse (the cluster page's plugins and controller)
  */
+
+export interface ClusterPluginsResponse {
+  cluster: string;
+  registry: PluginClusterView;
+  controller: ControllerStatusView;
+}
+
+export type { ControllerStatusView };
+
+export const clusterPluginsPath = (cluster: string) => `${clusterPath(cluster)}/plugins`;
 
 export type { HealthRange, PluginHealthReport, PluginHealthView, PluginsOverview } from "@/lib/plugins/view-types";
 export { HEALTH_RANGES };
@@ -13,7 +27,7 @@ export { HEALTH_RANGES };
 export const PluginHealthQuery = z.object({
   range: z.enum(HEALTH_RANGES).default("1h"),
   cluster: z.string().min(1).optional(),
-  plugin: z.string().regex(/^[a-zA-Z0-9-]+\/[a-zA-Z0-9_.-]+$/, { message: "must be <org>/<name>" }).optional(),
+  plugin: PLUGIN_NAME.optional(),
 });
 export type PluginHealthQuery = z.infer<typeof PluginHealthQuery>;
 

@@ -25,3 +25,9 @@ export function decodeSegment(segment: string): string {
     return segment;
   }
 }
+
+/** Page URL of one plugin across clusters: `argoproj-labs/contour` → `/plugins/argoproj-labs/contour`. */
+export function pluginHref(name: string, query = ""): string {
+  const path = `/plugins/${name.split("/").map(enc).join("/")}`;
+  return query ? `${path}?${query}` : path;
+}

@@ -15,7 +15,7 @@ export const PLUGIN_CONFIG_KEYS: Readonly<Record<PluginKind, PluginConfigKey>> =
   step: "stepPlugins",
 };
 
-const PLUGIN_KINDS: readonly PluginKind[] = ["trafficRouter", "metricProvider", "step"];
+export const PLUGIN_KINDS = ["trafficRouter", "metricProvider", "step"] as const satisfies readonly PluginKind[];
 
 /** Upstream `config.go` regex: GitHub user and repo limits, `<org>/<name>`. */
 export const PLUGIN_NAME_PATTERN = /^([a-zA-Z0-9\-]+)\/{1}([a-zA-Z0-9_\-.]+)$/;

@@ -5,7 +5,8 @@ import type { PluginClusterView, PluginHealthReport, PluginHealthView, PluginsOv
 /** Whether the user may read objects of this namespace of this cluster; `null`: a cluster-scoped object. */
 export type CanReadObject = (cluster: string, namespace: string | null) => boolean;
 
-function readableCluster(view: PluginClusterView, canRead: CanReadObject): PluginClusterView {
+/** One cluster's registry for one user: who uses each plugin lists only what the user may read. */
+export function readablePluginCluster(view: PluginClusterView, canRead: CanReadObject): PluginClusterView {
   const readable = (users: PluginUserView[]) => users.filter((user) => canRead(view.cluster, user.namespace));
   return {
     ...view,
@@ -25,7 +26,7 @@ function isReadableFinding(finding: Finding, canRead: CanReadObject): boolean {
  * finding naming anything else is left out. The matrix is rebuilt from what remains, so its counts agree.
  */
 export function readablePluginsOverview(overview: PluginsOverview, canRead: CanReadObject): PluginsOverview {
-  const clusters = overview.clusters.map((view) => readableCluster(view, canRead));
+  const clusters = overview.clusters.map((view) => readablePluginCluster(view, canRead));
   const findings = overview.findings.filter((finding) => isReadableFinding(finding, canRead));
   return { ...overview, clusters, matrix: buildFleetMatrix(clusters, findings), findings };
 }

@@ -24,6 +24,7 @@ export const queryKeys = {
   clusterPrefix: () => ["cluster"] as const,
   plugins: () => ["plugins"] as const,
   pluginsOverview: () => ["plugins", "overview"] as const,
+  clusterPlugins: (cluster: string) => ["plugins", "cluster", cluster] as const,
   pluginHealth: (range: HealthRange, cluster: string | null, plugin: string | null) => ["plugins", "health", range, cluster, plugin] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
   session: () => ["session"] as const,

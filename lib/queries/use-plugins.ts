@@ -1,7 +1,15 @@
 "use client";
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { pluginHealthPath, pluginsPath, type HealthRange, type PluginHealthReport, type PluginsOverview } from "@/lib/contracts/plugins";
+import {
+  clusterPluginsPath,
+  pluginHealthPath,
+  pluginsPath,
+  type ClusterPluginsResponse,
+  type HealthRange,
+  type PluginHealthReport,
+  type PluginsOverview,
+} from "@/lib/contracts/plugins";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
@@ -33,4 +41,17 @@ export function usePluginsOverview() {
 
 export function usePluginHealth(range: HealthRange, cluster: string | null = null, plugin: string | null = null) {
   return useQuery(pluginHealthQuery(range, cluster, plugin));
+}
+
+/** One cluster's registered plugins and its controller (`GET /api/clusters/{cluster}/plugins`), read on demand; every 30 s. */
+export const clusterPluginsQuery = (cluster: string) =>
+  queryOptions({
+    queryKey: queryKeys.clusterPlugins(cluster),
+    queryFn: ({ signal }) => fetchJson<ClusterPluginsResponse>(clusterPluginsPath(cluster), { signal }),
+    refetchInterval: 30_000,
+    retry: retryUnlessClientError,
+  });
+
+export function useClusterPlugins(cluster: string) {
+  return useQuery(clusterPluginsQuery(cluster));
 }

@@ -3,12 +3,15 @@ import { canReadObject, type ReadScope } from "@/lib/auth/read-scope";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { listAnalysisTemplates } from "@/lib/k8s/analysis-templates";
+import { listControllerDeployments } from "@/lib/k8s/controller-deployments";
 import type { MetricsSourceStatus } from "@/lib/metrics/types";
-import { readablePluginsOverview } from "@/lib/plugins/read-filter";
+import { describeControllerStatus } from "@/lib/plugins/controller-status";
+import { readablePluginCluster, readablePluginsOverview } from "@/lib/plugins/read-filter";
 import { deriveFleetPluginFindings, type DerivePluginFindingsInput } from "@/lib/plugins/findings";
 import { buildClusterRegistry, buildFleetMatrix, findArgoRolloutsConfigMap, parseRolloutObjects } from "@/lib/plugins/registry";
 import { listConfigProblems } from "@/lib/plugins/template-check";
 import type { AnalysisTemplateLike } from "@/lib/plugins/usage";
+import type { ClusterPluginsResponse } from "@/lib/contracts/plugins";
 import type { PluginClusterView, PluginsOverview } from "@/lib/plugins/view-types";
 import type { AppContext } from "@/lib/server/app-context";
 import { findStuckRouters } from "./measured-traffic";
@@ -35,6 +38,19 @@ export async function getPluginsOverview(app: AppContext, { scope }: { scope: Re
     ),
   };
   return scope.clusters === null ? overview : readablePluginsOverview(overview, (cluster, namespace) => canReadObject(scope, cluster, namespace));
+}
+
+/**
+ * The cluster page's plugins card: what this cluster registers (users limited to what the user may read) and its
+ * controller — Pods from the watch cache, the Deployment read now; 404 for a cluster not configured.
+ */
+export async function getClusterPlugins(app: AppContext, { cluster: name, scope }: { cluster: string; scope: ReadScope }): Promise<ClusterPluginsResponse> {
+  const cluster = app.fleet.clusterOrThrow(name);
+  const namespace = cluster.config.controllerNamespace;
+  const [{ view }, deployments] = await Promise.all([describeCluster(app, cluster), listControllerDeployments(cluster.clients.kubeConfig, namespace)]);
+  const registry = scope.clusters === null ? view : readablePluginCluster(view, (c, ns) => canReadObject(scope, c, ns));
+  const controller = describeControllerStatus({ namespace, pods: cluster.objects("controllerPods"), deployments: deployments.items, deploymentNote: deployments.note });
+  return { cluster: name, registry, controller };
 }
 
 /** One cluster's registry from the watcher's caches and its templates; what could not be read is listed as errors. */

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { ConnectionBadge } from "@/components/clusters/connection-badge";
+import { ClusterPluginsCard } from "@/components/plugins/cluster-plugins-card";
 import { WatchTable } from "@/components/clusters/watch-table";
 import { AttentionQueue } from "@/components/rollouts/attention-queue";
 import { DEFAULT_FLEET_VIEW, PHASES } from "@/lib/overview/fleet-query";
@@ -135,6 +136,7 @@ export function ClusterView({ cluster }: { cluster: string }) {
           <WatchTable watches={state.watches} />
         </Card>
       </div>
+      <ClusterPluginsCard cluster={state.name} />
       <ClusterAttention cluster={state.name} />
     </div>
   );
