@@ -1,5 +1,6 @@
 import "server-only";
 import type { PrismaClient } from "./generated/client";
+import { dialectOf } from "./client";
 import { createAuditEntryRepository, type AuditEntryRepository } from "./audit-entries";
 import { createMetricSampleRepository, type MetricSampleRepository } from "./metric-samples";
 import type { PendingWrite } from "./pending-write";
@@ -22,11 +23,12 @@ export interface Repositories {
 }
 
 export function createRepositories(db: PrismaClient): Repositories {
+  const dialect = dialectOf(db);
   return {
-    rolloutSamples: createRolloutSampleRepository(db),
-    rolloutEvents: createRolloutEventRepository(db),
+    rolloutSamples: createRolloutSampleRepository(db, dialect),
+    rolloutEvents: createRolloutEventRepository(db, dialect),
     auditEntries: createAuditEntryRepository(db),
-    metricSamples: createMetricSampleRepository(db),
+    metricSamples: createMetricSampleRepository(db, dialect),
     schema: createSchemaRepository(db),
     sessions: createSessionRepository(db),
     async transaction(writes) {
