@@ -1,5 +1,17 @@
-/** What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying). */
-export type RecorderState = "starting" | "recording" | "failing" | "stopped";
+/**
+ * What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying);
+ * `standby` on a replica that does not lead (it keeps what it observes, to take over without a gap).
+ */
+export type RecorderState = "starting" | "recording" | "standby" | "failing" | "stopped";
+
+/** Which replica records history: always this one on SQLite; on PostgreSQL the holder of an advisory lock. */
+export interface LeadershipStatus {
+  mode: "single-process" | "postgres-advisory-lock";
+  /** `disconnected`: the lock's connection is down (the database is unreachable); this replica does not record. */
+  role: "leader" | "standby" | "disconnected";
+  since: string;
+  lastError: string | null;
+}
 
 export interface RecorderStatus {
   state: RecorderState;
@@ -33,6 +45,8 @@ export interface ReadinessReport {
   checks: { config: ReadinessCheck; database: ReadinessCheck; migrations: ReadinessCheck };
   /** null when the configuration could not be loaded (nothing runs then). */
   recorder: RecorderStatus | null;
+  /** Reported, not required: a standby replica is ready (it serves everything but recording). */
+  leadership: LeadershipStatus | null;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */

@@ -5,7 +5,7 @@ import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-postgres/client";
 import { createSqliteAdapter } from "./sqlite-adapter";
 
-const dialects = new WeakMap<PrismaClient, DatabaseDialect>();
+const databases = new WeakMap<PrismaClient, { dialect: DatabaseDialect; url: string }>();
 
 /**
  * A Prisma client on the configured database (DATABASE_URL): SQLite through better-sqlite3, or PostgreSQL through
@@ -18,11 +18,16 @@ export function createDbClient(url = databaseUrl()): PrismaClient {
     dialect === "postgresql"
       ? (new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 }) }) as unknown as PrismaClient)
       : new PrismaClient({ adapter: createSqliteAdapter(url) });
-  dialects.set(client, dialect);
+  databases.set(client, { dialect, url });
   return client;
 }
 
 /** Which database a client of {@link createDbClient} talks to (the raw SQL differs); SQLite for any other client. */
 export function dialectOf(db: PrismaClient): DatabaseDialect {
-  return dialects.get(db) ?? "sqlite";
+  return databases.get(db)?.dialect ?? "sqlite";
+}
+
+/** The URL a client of {@link createDbClient} was opened with. */
+export function urlOf(db: PrismaClient): string | undefined {
+  return databases.get(db)?.url;
 }

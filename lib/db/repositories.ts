@@ -29,7 +29,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     rolloutEvents: createRolloutEventRepository(db, dialect),
     auditEntries: createAuditEntryRepository(db),
     metricSamples: createMetricSampleRepository(db, dialect),
-    schema: createSchemaRepository(db),
+    schema: createSchemaRepository(db, dialect),
     sessions: createSessionRepository(db),
     async transaction(writes) {
       await db.$transaction([...writes]);

@@ -4,9 +4,10 @@ import type { AppContext } from "@/lib/server/app-context";
 import { checkReadiness } from "./readiness";
 
 const RECORDER = { state: "failing", lastError: "SQLITE_FULL: database or disk is full" };
+const LEADERSHIP = { mode: "postgres-advisory-lock", role: "standby", since: "2026-12-01T15:00:00.000Z", lastError: null };
 
 function appWith(schema: { ping(): Promise<void>; migrationStatus(): Promise<MigrationStatus> }): () => AppContext {
-  return () => ({ repos: { schema }, recorder: { status: () => RECORDER } }) as unknown as AppContext;
+  return () => ({ repos: { schema }, recorder: { status: () => RECORDER }, leadership: { status: () => LEADERSHIP } }) as unknown as AppContext;
 }
 
 const reachable = async () => {};
@@ -16,6 +17,11 @@ describe("checkReadiness", () => {
   it("is ready with the database reachable and migrated, and reports a failing recorder without becoming unready", async () => {
     const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
     expect(report).toMatchObject({ ready: true, checks: { config: { ok: true }, database: { ok: true }, migrations: { ok: true } }, recorder: RECORDER });
+  });
+
+  it("reports which replica records history without requiring this one to (a standby replica is ready)", async () => {
+    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
+    expect(report).toMatchObject({ ready: true, leadership: { mode: "postgres-advisory-lock", role: "standby" } });
   });
 
   it("is not ready while a shipped migration is not applied, naming it", async () => {

@@ -36,9 +36,9 @@ export async function checkReadiness(loadApp: () => AppContext): Promise<Readine
     app = loadApp();
   } catch (err) {
     const skipped = notOk("configuration not loaded");
-    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null };
+    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null, leadership: null };
   }
   const database = await checkDatabase(app);
   const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");
-  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status() };
+  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status(), leadership: app.leadership.status() };
 }
