@@ -1,5 +1,6 @@
 import "server-only";
 import type { PrismaClient } from "./generated/client";
+import { createActionLocks, type ActionLocks } from "./action-locks";
 import { dialectOf } from "./client";
 import { createAuditEntryRepository, type AuditEntryRepository } from "./audit-entries";
 import { createMetricSampleRepository, type MetricSampleRepository } from "./metric-samples";
@@ -18,6 +19,8 @@ export interface Repositories {
   /** Reachability and migration state, for readiness. */
   readonly schema: SchemaRepository;
   readonly sessions: SessionRepository;
+  /** Per-Rollout locks for actions, across replicas. */
+  readonly actionLocks: ActionLocks;
   /** Commits prepared writes of any repositories together, in order. */
   transaction(writes: readonly PendingWrite[]): Promise<void>;
 }
@@ -31,6 +34,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     metricSamples: createMetricSampleRepository(db, dialect),
     schema: createSchemaRepository(db, dialect),
     sessions: createSessionRepository(db),
+    actionLocks: createActionLocks(db, dialect),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },

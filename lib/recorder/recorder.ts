@@ -120,10 +120,18 @@ export class Recorder {
     void (this.attached ? this.flush() : this.attach()).finally(() => (this.busy = false));
   }
 
-  /** Not (or no longer) the leader: write nothing; forget what the leader has surely stored by now. */
+  /**
+   * Not (or no longer) the leader: write nothing; forget what the leader has surely stored by now. Without a
+   * connection to the database nobody may be recording: that is a failure, and everything observed is kept.
+   */
   private standBy(): void {
     if (this.attached) console.warn("recorder: this replica no longer leads; it keeps observing and stops writing");
     this.attached = false;
+    const { role, lastError } = this.leadership.status();
+    if (role === "disconnected" && lastError !== null) {
+      if (this.health.dueForAttempt()) this.health.failed(new Error(`the database is unreachable: ${lastError}`));
+      return;
+    }
     this.health.standby();
     if (!this.leadership.anotherLeads()) return;
     const cutoff = (this.options.now ?? Date.now)() - STANDBY_KEEP_MS;
