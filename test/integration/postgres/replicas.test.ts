@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
@@ -6,18 +8,22 @@ import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { sampleSignature } from "@/lib/rollouts/recorded-sample";
 import { assertFreshBuild, startAppProcess, type AppProcess } from "@/test/harness/app-process";
-import { waitFor } from "@/test/harness/free-port";
+import { findFreePort, waitFor } from "@/test/harness/free-port";
+import { startPostgres, type PostgresServer } from "@/test/harness/postgres";
 import { checkRecorded, churn, readiness, resourceVersions } from "@/test/harness/replica-fleet";
-import { freshDatabaseUrl } from "@/test/harness/test-database";
 
 /*
  * Two replicas of the built app (`next start`) on one PostgreSQL database and the same simulated clusters. One
  * records history; both serve pages, streams and actions; the stale-state guard and the audit log hold across them;
- * a SIGKILL of the recording one hands recording to the other without losing or duplicating a transition.
+ * a SIGKILL of the recording one hands recording to the other without losing or duplicating a transition. Then the
+ * database (a throw-away server of this file's own) goes away and comes back, and a wrong DATABASE_URL stops
+ * `npm start`. One file, so the simulator and the replicas start once.
  */
 
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
 const CHURNED = ["catalog", "search", "ledger", "payments", "orders"];
 let sim: SimulationHandle;
+let server: PostgresServer;
 let databaseUrl: string;
 let a: AppProcess;
 let b: AppProcess;
@@ -59,7 +65,8 @@ beforeAll(async () => {
   sim = await startActionsSimulation();
   await startCanary(sim, "prod", "checkout");
   const config = writeRollscopeConfig({ kubeconfigPath: sim.kubeconfigPath, clusters: [{ name: "prod" }, { name: "legacy" }] });
-  databaseUrl = await freshDatabaseUrl();
+  server = await startPostgres();
+  databaseUrl = await server.createDatabase("rollscope");
   const env = { ROLLSCOPE_CONFIG: config };
   a = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl, env });
   await waitFor("replica A to lead", async () => (await readiness(a.url)).report.recorder?.state === "recording");
@@ -72,6 +79,7 @@ afterAll(async () => {
   await a?.stop();
   await b?.stop();
   await sim?.stop();
+  await server?.stop();
 });
 
 describe("two replicas on one PostgreSQL", () => {
@@ -133,5 +141,59 @@ describe("two replicas on one PostgreSQL", () => {
       last.set(key, sampleSignature(row));
     }
     expect((await readiness(b.url)).report.leadership).toMatchObject({ role: "leader" });
+  });
+});
+
+/** `npm start` with this DATABASE_URL: it must stop before serving, saying what is wrong. */
+function npmStart(databaseUrl: string): { status: number | null; output: string } {
+  const result = spawnSync("npm", ["start", "--", "-p", "1"], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8", timeout: 60_000 });
+  return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
+}
+
+describe("a wrong DATABASE_URL", () => {
+  it("stops `npm start` with a message naming the problem, never the password", async () => {
+    const port = await findFreePort();
+    const unreachable = npmStart(`postgresql://rollscope:s3cret-pw@127.0.0.1:${port}/rollscope`);
+    expect(unreachable.status).not.toBe(0);
+    expect(unreachable.output).toContain(`Can't reach database server at \`127.0.0.1:${port}\``);
+    expect(unreachable.output).not.toContain("s3cret-pw");
+
+    const unsupported = npmStart("mysql://rollscope:s3cret-pw@db/rollscope");
+    expect(unsupported.status).not.toBe(0);
+    expect(unsupported.output).toContain('DATABASE_URL: scheme "mysql:" is not supported; use file:<path> (SQLite) or postgresql://');
+    expect(unsupported.output).not.toContain("s3cret-pw");
+  });
+});
+
+describe("the database going away and coming back (replica B alone)", () => {
+  it("makes the server unready meanwhile; the recorder keeps what changed and stores all of it once the database is back", async () => {
+    const from = resourceVersions(sim);
+    await server.pause();
+    const down = await waitFor("readiness to go false", async () => {
+      const r = await readiness(b.url);
+      return r.status === 503 ? r : null;
+    });
+    expect(down.report.checks.database.ok).toBe(false);
+    // The fleet keeps moving while the database is down; the pages keep answering from the watches.
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect((await fetch(`${b.url}/api/rollouts`)).status).toBe(200);
+    const whileDown = await readiness(b.url);
+    expect(whileDown.report.recorder!.pending.samples).toBeGreaterThan(0);
+    expect(whileDown.report.leadership).toMatchObject({ role: "disconnected" });
+    expect(whileDown.report.recorder).toMatchObject({ state: "failing", lastError: expect.stringContaining("the database is unreachable") });
+
+    await server.resume();
+    await waitFor("readiness to come back and the recorder to record", async () => {
+      const r = await readiness(b.url);
+      return r.status === 200 && r.report.recorder?.state === "recording" ? r : null;
+    });
+    const to = resourceVersions(sim);
+    const result = await waitFor("every transition made during the outage to be stored", async () => {
+      const checked = await checkRecorded(sim, databaseUrl, from, to);
+      return checked.lost.length === 0 ? checked : null;
+    });
+    expect(result.compared).toBeGreaterThanOrEqual(5);
+    expect(result.duplicates).toEqual([]);
+    expect((await readiness(b.url)).report.recorder!.dropped).toEqual({ samples: 0, events: 0 });
   });
 });
