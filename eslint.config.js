@@ -38,7 +38,7 @@ const browserRule = restrict(
 );
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", ".scratch*/**", ".tmp*/**", "bench/results/**", "lib/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", "node_modules/**", ".scratch*/**", ".tmp*/**", "bench/results/**", "lib/db/generated/**", "lib/db/generated-postgres/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
   ...tseslint.configs.recommended,
   {
     plugins: { "react-hooks": reactHooks, "@next/next": nextPlugin },

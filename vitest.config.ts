@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
+/** The integration files that read or write the database, run on SQLite (integration) and PostgreSQL. */
+const POSTGRES_SUITE = ["test/integration/recorder-writes.test.ts", "test/integration/recorder.test.ts", "test/integration/security/session-revocation.test.ts"];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -27,6 +30,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
+          exclude: ["test/integration/postgres/**"],
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -43,6 +47,21 @@ export default defineConfig({
           globalSetup: ["test/harness/real-cluster-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The database-facing integration tests again on PostgreSQL (one throw-away server, a database per file),
+        // plus what only PostgreSQL has: several replicas, a server that goes away and comes back.
+        extends: true,
+        test: {
+          name: "integration-postgres",
+          include: [...POSTGRES_SUITE, "test/integration/postgres/**/*.test.ts"],
+          env: { ROLLSCOPE_TEST_DATABASE: "postgresql" },
+          globalSetup: ["test/harness/postgres-global-setup.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

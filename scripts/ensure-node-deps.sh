@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
-[ -f lib/db/generated/client.ts ] || npx prisma generate >/dev/null
+[ -f lib/db/generated/client.ts ] && [ -f lib/db/generated-postgres/client.ts ] || npm run db:generate >/dev/null

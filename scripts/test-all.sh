@@ -17,6 +17,7 @@ step "build";       npx next build >/tmp/rollscope-build.log 2>&1 || { tail -50 
 step "integration"; npx vitest run --project integration
 # Rollscope's own suites and one Chromium pass on the real cluster (each run starts one; skipped without Go).
 step "real-cluster suites"; npx vitest run --project real-cluster
+step "integration on PostgreSQL"; npx vitest run --project integration-postgres
 step "e2e";         npx playwright test
 step "e2e on the real cluster"; npx playwright test -c playwright.real-cluster.config.ts
 if [ -f bench/run.ts ]; then step "bench (short)"; npx tsx bench/run.ts --short; fi

@@ -1,7 +1,19 @@
 import type { ClusterConnection } from "@/lib/fleet/types";
 
-/** What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying). */
-export type RecorderState = "starting" | "recording" | "failing" | "stopped";
+/**
+ * What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying);
+ * `standby` on a replica that does not lead (it keeps what it observes, to take over without a gap).
+ */
+export type RecorderState = "starting" | "recording" | "standby" | "failing" | "stopped";
+
+/** Which replica records history: always this one on SQLite; on PostgreSQL the holder of an advisory lock. */
+export interface LeadershipStatus {
+  mode: "single-process" | "postgres-advisory-lock";
+  /** `disconnected`: the lock's connection is down (the database is unreachable); this replica does not record. */
+  role: "leader" | "standby" | "disconnected";
+  since: string;
+  lastError: string | null;
+}
 
 export interface RecorderStatus {
   state: RecorderState;
@@ -45,6 +57,8 @@ export interface ReadinessReport {
   recorder: RecorderStatus | null;
   /** null when the configuration could not be loaded. */
   clusters: ReadinessCluster[] | null;
+  /** Reported, not required: a standby replica is ready (it serves everything but recording). */
+  leadership: LeadershipStatus | null;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */

@@ -28,9 +28,17 @@ export interface AuditEntryRepository {
   list(filter: AuditFilter, limit: number): Promise<AuditEntryView[]>;
   /** The actions that went through on one Rollout since `from`, oldest first. */
   listDone(rollout: RolloutRef, from: Date, limit: number): Promise<DoneAction[]>;
+  /**
+   * Whether an action on this Rollout was started (pending) or changed it (done) since `from`, on a state with one of
+   * these resourceVersions: by any replica, as the shared log says.
+   */
+  hasActedOn(rollout: RolloutRef, resourceVersions: readonly string[], from: Date): Promise<boolean>;
 }
 
 type AuditRow = Prisma.AuditEntryGetPayload<object>;
+
+/** The outcome message of an action that found nothing to change (lib/services/rollout-actions). */
+export const NOTHING_PATCHED = "nothing to patch";
 
 function parseJson(text: string): unknown {
   try {
@@ -104,6 +112,14 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
     async list(filter, limit) {
       const rows = await db.auditEntry.findMany({ where: toWhere(filter), orderBy: { id: "desc" }, take: limit });
       return rows.map(toView);
+    },
+
+    async hasActedOn({ cluster, namespace, name }, resourceVersions, from) {
+      // `before` is JSON.stringify of AuditBefore: its resourceVersion appears exactly as written here.
+      const onVersion = resourceVersions.map((v) => ({ before: { contains: `"resourceVersion":${JSON.stringify(v)}` } }));
+      const acted = { OR: [{ outcome: "pending" }, { outcome: "done", NOT: { message: NOTHING_PATCHED } }] };
+      const count = await db.auditEntry.count({ where: { cluster, namespace, rollout: name, at: { gte: from }, AND: [acted, { OR: onVersion }] } });
+      return count > 0;
     },
 
     listDone({ cluster, namespace, name }, from, limit) {

@@ -1,9 +1,33 @@
 import "server-only";
-import { databaseUrl } from "./database-url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { databaseDialect, databaseUrl, type DatabaseDialect } from "./database-url";
 import { PrismaClient } from "./generated/client";
+import { PrismaClient as PostgresPrismaClient } from "./generated-postgres/client";
 import { createSqliteAdapter } from "./sqlite-adapter";
 
-/** A Prisma client on the configured database (DATABASE_URL); the app context holds the process's one. */
+const databases = new WeakMap<PrismaClient, { dialect: DatabaseDialect; url: string }>();
+
+/**
+ * A Prisma client on the configured database (DATABASE_URL): SQLite through better-sqlite3, or PostgreSQL through
+ * the pg adapter; the app context holds the process's one. Both clients are generated from the same models
+ * (prisma/postgres/schema.prisma is a copy of prisma/schema.prisma), so the PostgreSQL one is typed as the other.
+ */
 export function createDbClient(url = databaseUrl()): PrismaClient {
-  return new PrismaClient({ adapter: createSqliteAdapter(url) });
+  const dialect = databaseDialect(url);
+  const client =
+    dialect === "postgresql"
+      ? (new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 }) }) as unknown as PrismaClient)
+      : new PrismaClient({ adapter: createSqliteAdapter(url) });
+  databases.set(client, { dialect, url });
+  return client;
+}
+
+/** Which database a client of {@link createDbClient} talks to (the raw SQL differs); SQLite for any other client. */
+export function dialectOf(db: PrismaClient): DatabaseDialect {
+  return databases.get(db)?.dialect ?? "sqlite";
+}
+
+/** The URL a client of {@link createDbClient} was opened with. */
+export function urlOf(db: PrismaClient): string | undefined {
+  return databases.get(db)?.url;
 }

@@ -3,7 +3,8 @@ import type { Coverage, StoredPoint } from "@/lib/metrics/counter-math";
 import type { SampleRow } from "@/lib/metrics/scrape-plan";
 import type { Labels } from "@/lib/metrics/types";
 import type { PrismaClient } from "./generated/client";
-import { jsonRows, sqliteDateTime } from "./sqlite-json-rows";
+import type { DatabaseDialect } from "./database-url";
+import { jsonRows, selectJsonRows, sqliteDateTime } from "./sqlite-json-rows";
 
 export interface StoredSeries {
   labels: Labels;
@@ -36,7 +37,7 @@ export interface MetricSampleRepository {
   deleteBefore(beforeMs: number): Promise<void>;
 }
 
-export function createMetricSampleRepository(db: PrismaClient): MetricSampleRepository {
+export function createMetricSampleRepository(db: PrismaClient, dialect: DatabaseDialect): MetricSampleRepository {
   return {
     async saveScrape(cluster, atMs, outcome, rows) {
       // A scrape of a 250-Rollout cluster is thousands of rows: one JSON parameter, not a compiled query per row.
@@ -47,7 +48,7 @@ export function createMetricSampleRepository(db: PrismaClient): MetricSampleRepo
         ...(finite.length > 0
           ? [
               db.$executeRaw`INSERT INTO "MetricSample" ("cluster", "metric", "labels", "at", "value")
-                SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(${samples}) ORDER BY key`,
+                ${selectJsonRows(dialect, samples, ["text", "text", "text", "timestamp", "float"])}`,
             ]
           : []),
         db.metricScrape.create({ data: { cluster, at: new Date(atMs), ...outcome } }),

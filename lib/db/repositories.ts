@@ -1,5 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "./generated/client";
+import { createActionLocks, type ActionLocks } from "./action-locks";
+import { dialectOf } from "./client";
 import { createAuditEntryRepository, type AuditEntryRepository } from "./audit-entries";
 import { createMetricSampleRepository, type MetricSampleRepository } from "./metric-samples";
 import type { PendingWrite } from "./pending-write";
@@ -17,18 +19,22 @@ export interface Repositories {
   /** Reachability and migration state, for readiness. */
   readonly schema: SchemaRepository;
   readonly sessions: SessionRepository;
+  /** Per-Rollout locks for actions, across replicas. */
+  readonly actionLocks: ActionLocks;
   /** Commits prepared writes of any repositories together, in order. */
   transaction(writes: readonly PendingWrite[]): Promise<void>;
 }
 
 export function createRepositories(db: PrismaClient): Repositories {
+  const dialect = dialectOf(db);
   return {
-    rolloutSamples: createRolloutSampleRepository(db),
-    rolloutEvents: createRolloutEventRepository(db),
+    rolloutSamples: createRolloutSampleRepository(db, dialect),
+    rolloutEvents: createRolloutEventRepository(db, dialect),
     auditEntries: createAuditEntryRepository(db),
-    metricSamples: createMetricSampleRepository(db),
-    schema: createSchemaRepository(db),
+    metricSamples: createMetricSampleRepository(db, dialect),
+    schema: createSchemaRepository(db, dialect),
     sessions: createSessionRepository(db),
+    actionLocks: createActionLocks(db, dialect),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },

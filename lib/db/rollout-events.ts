@@ -2,7 +2,8 @@ import "server-only";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { PrismaClient } from "./generated/client";
 import type { PendingWrite } from "./pending-write";
-import { jsonRows, sqliteDateTime } from "./sqlite-json-rows";
+import type { DatabaseDialect } from "./database-url";
+import { jsonRows, selectJsonRows, sqliteDateTime, type JsonColumn } from "./sqlite-json-rows";
 
 /** A Kubernetes Event involving a Rollout, as stored (kept beyond the cluster's event TTL). */
 export interface RolloutEventRow {
@@ -33,16 +34,16 @@ export interface RolloutEventRepository {
   deleteBefore(cutoff: Date): Promise<number>;
 }
 
-export function createRolloutEventRepository(db: PrismaClient): RolloutEventRepository {
+const EVENT_COLUMNS: JsonColumn[] = ["text", "text", "text", "text", "text", "text", "text", "int", "timestamp", "timestamp"];
+
+export function createRolloutEventRepository(db: PrismaClient, dialect: DatabaseDialect): RolloutEventRepository {
   return {
     upsertMany(events) {
       const rows = jsonRows(events.map((e) => [e.cluster, e.namespace, e.rollout, e.eventUid, e.type, e.reason, e.message, e.count, sqliteDateTime(e.firstAt), sqliteDateTime(e.lastAt)]));
-      // `WHERE true` is SQLite's required disambiguation between INSERT … SELECT and an ON CONFLICT clause.
       return db.$executeRaw`
         INSERT INTO "RolloutEvent" ("cluster", "namespace", "rollout", "eventUid", "type", "reason", "message", "count", "firstAt", "lastAt")
-        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
-        FROM json_each(${rows}) WHERE true ORDER BY key
-        ON CONFLICT ("cluster", "eventUid") DO UPDATE SET "count" = excluded."count", "lastAt" = excluded."lastAt", "message" = excluded."message"`;
+        ${selectJsonRows(dialect, rows, EVENT_COLUMNS)}
+        ON CONFLICT ("cluster", "eventUid") DO UPDATE SET "count" = EXCLUDED."count", "lastAt" = EXCLUDED."lastAt", "message" = EXCLUDED."message"`;
     },
 
     listForRollout({ cluster, namespace, name }, limit) {

@@ -4,11 +4,15 @@ import type { StoredSample } from "@/lib/rollouts/history";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { PrismaClient } from "./generated/client";
 import type { PendingWrite } from "./pending-write";
-import { jsonRows, sqliteBool as bool, sqliteDateTime } from "./sqlite-json-rows";
+import type { DatabaseDialect } from "./database-url";
+import { jsonRows, selectJsonRows, sqliteBool as bool, sqliteDateTime, type JsonColumn } from "./sqlite-json-rows";
 
 /** The recorded traffic states of Rollouts (table RolloutSample), written by the recorder only. */
 export interface RolloutSampleRepository {
-  /** One INSERT for every sample, in the given order (see lib/db/sqlite-json-rows for why it is raw SQL). */
+  /**
+   * One INSERT for every sample, in the given order (see lib/db/sqlite-json-rows for why it is raw SQL). A state
+   * already stored (same Rollout and resourceVersion: another replica wrote it) is skipped.
+   */
   insertMany(samples: readonly RolloutSampleInput[]): PendingWrite;
   /** The newest sample of every Rollout: what the recorder compares new states with after a restart. */
   listLatestPerRollout(): Promise<RolloutSampleInput[]>;
@@ -22,7 +26,9 @@ export interface RolloutSampleRepository {
 
 type StoredFlags = { verified: number | boolean | null; aborted: number | boolean; paused: number | boolean };
 
-export function createRolloutSampleRepository(db: PrismaClient): RolloutSampleRepository {
+const SAMPLE_COLUMNS: JsonColumn[] = ["text", "text", "text", "timestamp", "text", "int", "int", "text", "text", "float", "float", "float", "bool", "int", "bool", "bool", "text"];
+
+export function createRolloutSampleRepository(db: PrismaClient, dialect: DatabaseDialect): RolloutSampleRepository {
   return {
     insertMany(samples) {
       const rows = jsonRows(
@@ -30,16 +36,16 @@ export function createRolloutSampleRepository(db: PrismaClient): RolloutSampleRe
       );
       return db.$executeRaw`
         INSERT INTO "RolloutSample" ("cluster", "namespace", "name", "at", "revision", "stepIndex", "totalSteps", "phase", "message", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion")
-        SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16
-        FROM json_each(${rows}) ORDER BY key`;
+        ${selectJsonRows(dialect, rows, SAMPLE_COLUMNS)}
+        ON CONFLICT ("cluster", "namespace", "name", "resourceVersion") DO NOTHING`;
     },
 
     async listLatestPerRollout() {
       const rows = await db.$queryRaw<Array<Omit<RolloutSampleInput, keyof StoredFlags> & StoredFlags>>`
-        SELECT s.* FROM RolloutSample s
-        JOIN (SELECT cluster, namespace, name, MAX(id) AS id FROM RolloutSample GROUP BY cluster, namespace, name) last
-        ON s.id = last.id`;
-      // Raw SQLite rows carry booleans as 0/1.
+        SELECT s.* FROM "RolloutSample" s
+        JOIN (SELECT "cluster", "namespace", "name", MAX("id") AS "id" FROM "RolloutSample" GROUP BY "cluster", "namespace", "name") last
+        ON s."id" = last."id"`;
+      // Raw SQLite rows carry booleans as 0/1 (PostgreSQL's as booleans).
       return rows.map((row) => ({ ...row, verified: row.verified === null ? null : Boolean(row.verified), aborted: Boolean(row.aborted), paused: Boolean(row.paused) }));
     },
 

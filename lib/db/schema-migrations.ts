@@ -1,6 +1,7 @@
 import "server-only";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import type { DatabaseDialect } from "./database-url";
 import type { PrismaClient } from "./generated/client";
 
 /** How far the database's schema is from the migrations this build ships. */
@@ -18,15 +19,15 @@ export interface SchemaRepository {
   migrationStatus(): Promise<MigrationStatus>;
 }
 
-/** The migrations `npm start` applies: prisma/migrations/<name>/ beside the server's working directory. */
-function listShippedMigrations(): string[] {
-  const dir = path.join(process.cwd(), "prisma", "migrations");
+/** The migrations `npm start` applies: prisma/migrations/<name>/ (SQLite) or prisma/postgres/migrations/<name>/. */
+function listShippedMigrations(dialect: DatabaseDialect): string[] {
+  const dir = path.join(process.cwd(), "prisma", ...(dialect === "postgresql" ? ["postgres"] : []), "migrations");
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
 }
 
-export function createSchemaRepository(db: PrismaClient): SchemaRepository {
+export function createSchemaRepository(db: PrismaClient, dialect: DatabaseDialect): SchemaRepository {
   return {
     async ping() {
       await db.$queryRaw`SELECT 1`;
@@ -37,7 +38,7 @@ export function createSchemaRepository(db: PrismaClient): SchemaRepository {
         SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations`;
       const applied = new Set(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => r.migration_name));
       return {
-        pending: listShippedMigrations().filter((name) => !applied.has(name)),
+        pending: listShippedMigrations(dialect).filter((name) => !applied.has(name)),
         failed: rows.filter((r) => r.finished_at === null && r.rolled_back_at === null).map((r) => r.migration_name),
       };
     },

@@ -40,7 +40,12 @@ export class RecorderHealth {
   /** The start-up read succeeded: recording from now on. */
   started(): void {
     if (this.state === "failing") this.recover("the database can be read again");
-    else if (this.state === "starting") this.enter("recording");
+    else if (this.state === "starting" || this.state === "standby") this.enter("recording");
+  }
+
+  /** Another replica records (or none can: the database is unreachable); this one observes and waits. */
+  standby(): void {
+    if (this.state !== "standby") this.enter("standby");
   }
 
   written(samples: number, events: number): void {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PendingWrite } from "@/lib/db/pending-write";
+import type { RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
 import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
@@ -52,6 +53,20 @@ function fakeStore(latest: RolloutSampleInput[] = []) {
     },
   };
   return { store, written, state };
+}
+
+/** A leadership double another replica holds until `take()`. */
+function standbyLeadership() {
+  const state = { leader: false };
+  const leadership = {
+    isLeader: () => state.leader,
+    anotherLeads: () => !state.leader,
+    onChange: () => () => {},
+    status: () => ({ mode: "postgres-advisory-lock", role: state.leader ? "leader" : "standby", since: "", lastError: null }),
+    start: () => {},
+    stop: async () => {},
+  } as RecorderLeadership;
+  return { leadership, take: () => (state.leader = true) };
 }
 
 beforeEach(() => {
@@ -140,6 +155,26 @@ describe("Recorder", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(recorder.status().state).toBe("recording");
     expect(written).toEqual(["a@1"]);
+    await recorder.stop();
+  });
+
+  it("on a standby replica writes nothing, and on taking over stores what it observed after the newest stored state", async () => {
+    const { fleet, change } = fakeFleet([rolloutAt("a", 1)]);
+    const { store, written } = fakeStore();
+    const { leadership, take } = standbyLeadership();
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, leadership }, store);
+    await recorder.start(fleet);
+    for (const step of [3, 5, 7]) change(rolloutAt("a", step));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(written).toEqual([]);
+    expect(recorder.status()).toMatchObject({ state: "standby", pending: { samples: 4 } });
+
+    // The old leader stored up to step 3 and died; steps 5 and 7 are this replica's to store.
+    store.rolloutSamples.listLatestPerRollout = async () => [toRolloutSample(rolloutAt("a", 3), new Date())];
+    take();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(written).toEqual(["a@5", "a@7"]);
+    expect(recorder.status().state).toBe("recording");
     await recorder.stop();
   });
 });

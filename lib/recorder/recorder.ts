@@ -1,6 +1,7 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import type { RecorderStatus } from "@/lib/contracts/readiness";
+import { singleProcessLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
 import type { FleetRollout } from "@/lib/fleet/types";
@@ -21,7 +22,18 @@ export interface RecorderOptions {
   /** Unwritten states kept while writes fail (about 350 bytes each); beyond it the oldest are dropped, and counted. */
   maxPendingSamples?: number;
   maxPendingEvents?: number;
+  /** Who may write (several replicas on one PostgreSQL); default: this process alone. */
+  leadership?: RecorderLeadership;
   now?: () => number;
+}
+
+/** How long a standby keeps what it observed while another replica leads (and stores it within a flush or two). */
+const STANDBY_KEEP_MS = 5 * 60_000;
+
+/** Whether `rv` is a later resourceVersion than `stored` (etcd revisions: numbers, compared as such). */
+function isNewer(rv: string | null, stored: string | null): boolean {
+  if (rv === null || stored === null || !/^\d+$/.test(rv) || !/^\d+$/.test(stored)) return true;
+  return BigInt(rv) > BigInt(stored);
 }
 
 function eventRow(cluster: string, obj: KubernetesObject): RolloutEventRow | null {
@@ -53,6 +65,11 @@ const eventKey = (e: RolloutEventRow) => `${e.cluster}/${e.eventUid}`;
  * changes per second cost one transaction of a few statements per flush. Unchanged states are not written again;
  * rows older than the retention are pruned. A failed write keeps its rows (up to a bound) and is retried with
  * backoff; `status()` says whether writes are failing, what is pending and what had to be dropped.
+ *
+ * With several replicas only the leader writes (see RecorderLeadership). A standby observes exactly as the leader
+ * does and keeps what it saw for a while; when it takes over it stores, after the newest stored state of each
+ * Rollout, what it observed since — so a leader's crash loses no transition — and the unique state per
+ * resourceVersion skips anything the old leader did store.
  */
 export class Recorder {
   private readonly lastSignature = new Map<string, string>();
@@ -61,7 +78,9 @@ export class Recorder {
   /** When the oldest unwritten row was queued (ms), for rollscope_recorder_queue_lag_seconds; null when none waits. */
   private queuedSince: number | null = null;
   private readonly health: RecorderHealth;
+  private readonly leadership: RecorderLeadership;
   private fleet: Fleet | null = null;
+  private subscribed = false;
   private attached = false;
   private busy = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -75,19 +94,22 @@ export class Recorder {
     private readonly store: RecorderStore,
   ) {
     this.health = new RecorderHealth({ now: options.now ?? Date.now, retryDelayMs: options.retryDelayMs ?? 500, maxRetryDelayMs: options.maxRetryDelayMs ?? 5_000 });
+    this.leadership = options.leadership ?? singleProcessLeadership(options.now);
   }
 
   /**
-   * Starts recording the fleet: the newest stored state of each Rollout, then every change from now on plus the
-   * state the watches found before (what changed while Rollscope was down). When the database cannot be read yet,
-   * it reports failing and keeps trying.
+   * Starts recording the fleet: every change from now on plus the state the watches found before (what changed
+   * while Rollscope was down), after the newest stored state of each Rollout. When the database cannot be read yet,
+   * it reports failing and keeps trying; on a standby replica it observes and waits for the leadership.
    */
   async start(fleet: Fleet): Promise<void> {
     this.fleet = fleet;
     reportRecorderQueue(() => ({ samples: this.samples.length, events: this.events.size, oldestQueuedAt: this.queuedSince }));
+    this.subscribe(fleet);
     this.flushTimer = setInterval(() => this.tick(), this.options.flushIntervalMs ?? 250);
     this.pruneTimer = setInterval(() => this.pruneInBackground(), this.options.pruneIntervalMs ?? 3_600_000);
-    await this.attach();
+    if (this.leadership.isLeader()) await this.attach();
+    else this.health.standby();
     this.pruneInBackground();
   }
 
@@ -97,20 +119,34 @@ export class Recorder {
 
   private tick(): void {
     this.dropBeyondBounds();
+    if (!this.leadership.isLeader()) return this.standBy();
     if (this.busy || !this.health.dueForAttempt()) return;
     this.busy = true;
     void (this.attached ? this.flush() : this.attach()).finally(() => (this.busy = false));
   }
 
-  private async attach(): Promise<void> {
-    if (!this.fleet || this.attached) return;
-    try {
-      await this.loadLastSignatures();
-    } catch (err) {
-      this.health.failed(err);
+  /**
+   * Not (or no longer) the leader: write nothing; forget what the leader has surely stored by now. Without a
+   * connection to the database nobody may be recording: that is a failure, and everything observed is kept.
+   */
+  private standBy(): void {
+    if (this.attached) console.warn("recorder: this replica no longer leads; it keeps observing and stops writing");
+    this.attached = false;
+    const { role, lastError } = this.leadership.status();
+    if (role === "disconnected" && lastError !== null) {
+      if (this.health.dueForAttempt()) this.health.failed(new Error(`the database is unreachable: ${lastError}`));
       return;
     }
-    const fleet = this.fleet;
+    this.health.standby();
+    if (!this.leadership.anotherLeads()) return;
+    const cutoff = (this.options.now ?? Date.now)() - STANDBY_KEEP_MS;
+    this.samples = this.samples.filter((s) => s.at.getTime() >= cutoff);
+    for (const [key, event] of this.events) if (event.lastAt.getTime() < cutoff) this.events.delete(key);
+  }
+
+  private subscribe(fleet: Fleet): void {
+    if (this.subscribed) return;
+    this.subscribed = true;
     this.unsubscribes.push(
       fleet.subscribe((delta) => {
         if (delta.type === "upsert") this.observeRollout(delta.rollout);
@@ -123,8 +159,42 @@ export class Recorder {
     // state at start-up, which differs from the newest stored one when a Rollout changed while Rollscope was down.
     for (const rollout of fleet.rollouts()) this.observeRollout(rollout);
     for (const cluster of fleet.clusters) for (const obj of cluster.objects("events")) this.observeEvent(cluster.name, obj);
+  }
+
+  /** Becomes the writer: keeps of what was observed only what follows the newest stored state of each Rollout. */
+  private async attach(): Promise<void> {
+    if (!this.fleet || this.attached) return;
+    let stored: RolloutSampleInput[];
+    try {
+      stored = await this.store.rolloutSamples.listLatestPerRollout();
+    } catch (err) {
+      this.health.failed(err);
+      return;
+    }
+    if (!this.leadership.isLeader()) return;
+    this.samples = this.afterStored(stored, [...this.samples, ...this.fleet.rollouts().map((r) => toRolloutSample(r, new Date(r.lastChangedAt)))]);
     this.attached = true;
     this.health.started();
+  }
+
+  /**
+   * The observed states not yet stored, in order: later than the newest stored state of their Rollout (by
+   * resourceVersion) and different from the state before them. Sets the signatures new observations compare with.
+   */
+  private afterStored(stored: readonly RolloutSampleInput[], observed: readonly RolloutSampleInput[]): RolloutSampleInput[] {
+    const keyOf = (s: RolloutSampleInput) => `${s.cluster}/${s.namespace}/${s.name}`;
+    const newest = new Map(stored.map((row) => [keyOf(row), row]));
+    this.lastSignature.clear();
+    for (const [key, row] of newest) this.lastSignature.set(key, sampleSignature(row));
+    const kept: RolloutSampleInput[] = [];
+    for (const sample of observed) {
+      const key = keyOf(sample);
+      const signature = sampleSignature(sample);
+      if (!isNewer(sample.resourceVersion, newest.get(key)?.resourceVersion ?? null) || this.lastSignature.get(key) === signature) continue;
+      this.lastSignature.set(key, signature);
+      kept.push(sample);
+    }
+    return kept;
   }
 
   private observeRollout(rollout: FleetRollout): void {
@@ -142,13 +212,6 @@ export class Recorder {
     if (!row) return;
     this.events.set(eventKey(row), row);
     this.queuedSince ??= Date.now();
-  }
-
-  private async loadLastSignatures(): Promise<void> {
-    // The newest row of each Rollout, so a restart does not write an unchanged state again.
-    for (const row of await this.store.rolloutSamples.listLatestPerRollout()) {
-      this.lastSignature.set(`${row.cluster}/${row.namespace}/${row.name}`, sampleSignature(row));
-    }
   }
 
   /** Writes what has accumulated; calls are serialised so rows keep their order. */
@@ -198,6 +261,7 @@ export class Recorder {
   }
 
   private pruneInBackground(): void {
+    if (!this.leadership.isLeader()) return;
     this.prune().catch((err: unknown) => console.warn("recorder: pruning old rows failed; will try again at the next prune", err));
   }
 
@@ -205,7 +269,7 @@ export class Recorder {
     for (const u of this.unsubscribes) u();
     if (this.flushTimer) clearInterval(this.flushTimer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
-    await this.flush();
+    if (this.attached && this.leadership.isLeader()) await this.flush();
     this.health.stopped();
   }
 }

@@ -5,6 +5,7 @@ import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
+import { createRecorderLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { createSessionRepository } from "@/lib/db/sessions";
 import { Fleet } from "@/lib/fleet/fleet";
@@ -26,6 +27,8 @@ export interface AppContext {
   readonly repos: Repositories;
   /** The history recorder (started with the background services): its `status()` for readiness and the UI. */
   readonly recorder: Recorder;
+  /** Whether this replica records history and scrapes metrics (always on SQLite; one replica on PostgreSQL). */
+  readonly leadership: RecorderLeadership;
   /** The sequenced fleet changes the live stream serves. */
   readonly deltaLog: DeltaLog;
   /** Serializes the actions on each Rollout and remembers what this process already changed. */
@@ -53,11 +56,13 @@ export function createAppContext({
   const fleet = new Fleet(config);
   const repos = createRepositories(db);
   const sources = new Map<string, MetricsSource>();
+  const leadership = createRecorderLeadership(db, now);
   return {
     config,
     fleet,
     repos,
-    recorder: new Recorder({ retentionDays: config.recorder.retentionDays }, repos),
+    recorder: new Recorder({ retentionDays: config.recorder.retentionDays, leadership }, repos),
+    leadership,
     deltaLog: new DeltaLog(fleet),
     actionGuard: new RolloutActionGuard(),
     sessions: sessions ?? new SessionStore(repos.sessions, now),

@@ -11,19 +11,23 @@ export interface BackgroundServices {
 
 /**
  * The recorder, the controller-metrics scraper and the database housekeeping (interrupted actions, ended sessions)
- * of a context; SIGTERM and SIGINT stop them and the watches.
+ * of a context; SIGTERM and SIGINT stop them and the watches. Recording and scraping write history, so they run on
+ * the leading replica only (app.leadership); the recorder of a standby observes and waits.
  */
 export async function startBackgroundServices(app: AppContext): Promise<BackgroundServices> {
   const stopHousekeeping = startHousekeeping(app);
   const recorder = app.recorder;
+  app.leadership.start();
   await recorder.start(app.fleet);
   const scraper = new ControllerMetricsScraper(app.fleet, app.repos.metricSamples, (cluster) => listScrapeFamilies(app.config, cluster));
-  scraper.start();
+  const unwatchLeadership = app.leadership.onChange((leader) => (leader ? scraper.start() : scraper.stop()));
   const services: BackgroundServices = {
     async stop() {
       stopHousekeeping();
+      unwatchLeadership();
       scraper.stop();
       await recorder.stop();
+      await app.leadership.stop();
       await app.fleet.stop();
     },
   };

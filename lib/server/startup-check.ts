@@ -4,6 +4,7 @@ import { getAuthSettings } from "@/lib/auth/settings";
 import { getConfig } from "@/lib/config/current";
 import { ConfigError } from "@/lib/config/load-config";
 import type { RollscopeConfig } from "@/lib/config/schema";
+import { DatabaseUrlError, databaseUrl } from "@/lib/db/database-url";
 import { createClusterClients } from "@/lib/k8s/cluster-clients";
 import { setLogLevel } from "@/lib/log/logger";
 import { resolveLogLevel } from "./log-level";
@@ -23,11 +24,13 @@ function checkClusterKubeconfigs(config: RollscopeConfig): void {
 
 /**
  * Everything a request would otherwise find wrong later, checked once before the server takes requests: the
- * configuration file, each cluster's kubeconfig, the session secret (mode oidc needs one), secret files, trusted
- * proxies, allowed hosts, the log level and the metrics listener (sets the log level). Throws the first problem, with the field it is about.
+ * configuration file, DATABASE_URL's kind, each cluster's kubeconfig, the session secret (mode oidc needs one),
+ * secret files, trusted proxies, allowed hosts, the log level and the metrics listener (sets the log level). Throws
+ * the first problem, with the field it is about.
  */
 export function checkStartupConfiguration(): RollscopeConfig {
   const config = getConfig();
+  databaseUrl();
   checkClusterKubeconfigs(config);
   getAuthSettings();
   readClientSecret(config.auth);
@@ -39,7 +42,7 @@ export function checkStartupConfiguration(): RollscopeConfig {
 
 /** A configuration problem is its message (it names the field); anything else keeps its stack for whoever debugs it. */
 function describeFailure(err: unknown): string {
-  if (err instanceof ConfigError || err instanceof AuthConfigError) return err.message;
+  if (err instanceof ConfigError || err instanceof AuthConfigError || err instanceof DatabaseUrlError) return err.message;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 

@@ -4,13 +4,15 @@ import type { AppContext } from "@/lib/server/app-context";
 import { checkReadiness } from "./readiness";
 
 const RECORDER = { state: "failing", lastError: "SQLITE_FULL: database or disk is full" };
+const LEADERSHIP = { mode: "postgres-advisory-lock", role: "standby", since: "2026-12-01T15:00:00.000Z", lastError: null };
+
 const CLUSTERS = [
   { name: "prod", connection: "connected", since: "2026-12-01T10:00:00.000Z", error: null },
   { name: "edge", connection: "unreachable", since: "2026-12-01T10:01:00.000Z", error: "connect ECONNREFUSED 10.0.0.7:6443" },
 ];
 
 function appWith(schema: { ping(): Promise<void>; migrationStatus(): Promise<MigrationStatus> }): () => AppContext {
-  return () => ({ repos: { schema }, recorder: { status: () => RECORDER }, fleet: { clusterStates: () => CLUSTERS } }) as unknown as AppContext;
+  return () => ({ repos: { schema }, recorder: { status: () => RECORDER }, fleet: { clusterStates: () => CLUSTERS }, leadership: { status: () => LEADERSHIP } }) as unknown as AppContext;
 }
 
 const reachable = async () => {};
@@ -29,6 +31,11 @@ describe("checkReadiness", () => {
       { name: "prod", connection: "connected", since: "2026-12-01T10:00:00.000Z" },
       { name: "edge", connection: "unreachable", since: "2026-12-01T10:01:00.000Z" },
     ]);
+  });
+
+  it("reports which replica records history without requiring this one to (a standby replica is ready)", async () => {
+    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
+    expect(report).toMatchObject({ ready: true, leadership: { mode: "postgres-advisory-lock", role: "standby" } });
   });
 
   it("is not ready while a shipped migration is not applied, naming it", async () => {

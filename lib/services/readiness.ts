@@ -36,10 +36,10 @@ export async function checkReadiness(loadApp: () => AppContext): Promise<Readine
     app = loadApp();
   } catch (err) {
     const skipped = notOk("configuration not loaded");
-    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null, clusters: null };
+    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null, clusters: null, leadership: null };
   }
   const database = await checkDatabase(app);
   const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");
   const clusters = app.fleet.clusterStates().map(({ name, connection, since }) => ({ name, connection, since }));
-  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status(), clusters };
+  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status(), clusters, leadership: app.leadership.status() };
 }

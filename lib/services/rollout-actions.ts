@@ -17,6 +17,7 @@ import { kubeErrorToApiError, kubeStatusOf } from "@/lib/errors/kube-errors";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
+import { NOTHING_PATCHED } from "@/lib/db/audit-entries";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
@@ -198,6 +199,20 @@ function checkFresh(app: AppContext, key: string, expected: ActionExpectation, c
   }
 }
 
+/** How far back another replica's action on the same state counts (the acted memory of the shared audit log). */
+const ACTED_WINDOW_MS = 10 * 60_000;
+
+/**
+ * The in-process guard's memory across replicas: refuses as stale when the shared audit log shows an action on this
+ * Rollout started or applied, by any replica, on the state the user reviewed or on the one this replica sees.
+ */
+async function checkNotActedElsewhere(app: AppContext, target: RolloutRef, expected: ActionExpectation, current: RolloutResource): Promise<void> {
+  const versions = [expected.resourceVersion, current.metadata.resourceVersion].filter((v): v is string => Boolean(v));
+  if (await app.repos.auditEntries.hasActedOn(target, [...new Set(versions)], new Date(app.now() - ACTED_WINDOW_MS))) {
+    throw refuse("stale", "stale", `${STALE_MESSAGE} (another action on this state was already sent)`);
+  }
+}
+
 function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
   const headers = impersonationHeaders(impersonate);
   const path = rolloutPath(target.namespace, target.name);
@@ -233,9 +248,11 @@ async function executeAction(
   recordIntent: () => Promise<void>,
 ): Promise<SentKubeRequest[]> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
-  return app.actionGuard.runExclusive(key, async () => {
+  const exclusive = <T>(fn: () => Promise<T>) => app.actionGuard.runExclusive(key, () => app.repos.actionLocks.runExclusive(key, fn));
+  return exclusive(async () => {
     const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
     checkFresh(app, key, request.expected, raw);
+    await checkNotActedElsewhere(app, target, request.expected, raw);
     const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
     if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
@@ -254,7 +271,7 @@ async function executeAction(
 
 function summarize(sent: readonly SentKubeRequest[]): string {
   const patches = sent.filter((r) => r.kind === "patch");
-  if (patches.length === 0) return "nothing to patch";
+  if (patches.length === 0) return NOTHING_PATCHED;
   return patches.map((p) => (p.kind === "patch" ? `${p.target} ${p.outcome === "ok" ? "patched" : "not found"}` : "")).join(", ");
 }
 

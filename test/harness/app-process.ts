@@ -1,14 +1,14 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { findFreePort, waitFor } from "./free-port";
+import { freshDatabaseUrl, migrateDatabase } from "./test-database";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 export interface AppProcessOptions {
   kubeconfigPath: string;
-  /** SQLite file; a fresh temp file by default. Reuse it across restarts to keep history. */
+  /** The database; by default a fresh one of the suite's kind (SQLite, or PostgreSQL in integration-postgres). */
   databaseUrl?: string;
   port?: number;
   env?: Record<string, string>;
@@ -40,7 +40,7 @@ export function assertFreshBuild(): void {
 /** Runs the production build (`next start`) against the given kubeconfig, after applying migrations. */
 export async function startAppProcess(opts: AppProcessOptions): Promise<AppProcess> {
   const port = opts.port ?? (await findFreePort());
-  const databaseUrl = opts.databaseUrl ?? `file:${path.join(mkdtempSync(path.join(tmpdir(), "rollscope-db-")), "rollscope.db")}`;
+  const databaseUrl = opts.databaseUrl ?? (await freshDatabaseUrl());
   const env = {
     ...process.env,
     KUBECONFIG: opts.kubeconfigPath,
@@ -48,12 +48,7 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
     NEXT_TELEMETRY_DISABLED: "1",
     ...opts.env,
   };
-  const migrate = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
-    cwd: repoRoot,
-    env,
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  migrateDatabase(databaseUrl);
 
   let child: ChildProcess | undefined;
   let output = "";

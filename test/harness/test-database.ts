@@ -1,19 +1,48 @@
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
-/** A fresh SQLite database with every migration applied; sets DATABASE_URL for this process. */
-export function createTestDatabase(): string {
-  const url = `file:${path.join(mkdtempSync(path.join(tmpdir(), "rollscope-test-db-")), "test.db")}`;
+/** Which database the integration project runs on: the `integration-postgres` project sets it (vitest.config.ts). */
+export function testDatabaseDialect(): "sqlite" | "postgresql" {
+  return process.env.ROLLSCOPE_TEST_DATABASE === "postgresql" ? "postgresql" : "sqlite";
+}
+
+/** An empty database: a new SQLite file, or a new database on the suite's PostgreSQL server (its global setup). */
+export async function freshDatabaseUrl(): Promise<string> {
+  if (testDatabaseDialect() === "sqlite") return `file:${path.join(mkdtempSync(path.join(tmpdir(), "rollscope-test-db-")), "test.db")}`;
+  // Loaded only here: the harness also runs outside vitest (the benchmark, Playwright's global setup).
+  const { inject } = await import("vitest");
+  const server = inject("postgresUrl");
+  const name = `rollscope_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: `${server}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return `${server}/${name}`;
+}
+
+/** `prisma migrate deploy` on the given database, as `npm start` runs it. */
+export function migrateDatabase(url: string): void {
   const result = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: url },
     encoding: "utf8",
   });
   if (result.status !== 0) throw new Error(`prisma migrate deploy failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+/** A fresh database with every migration applied; sets DATABASE_URL for this process. */
+export async function createTestDatabase(): Promise<string> {
+  const url = await freshDatabaseUrl();
+  migrateDatabase(url);
   process.env.DATABASE_URL = url;
   return url;
 }

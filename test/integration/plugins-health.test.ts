@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema, type RollscopeConfig } from "@/lib/config/schema";
 import { createDbClient } from "@/lib/db/client";
+import { singleProcessLeadership } from "@/lib/db/recorder-leadership";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
@@ -159,8 +160,9 @@ beforeAll(async () => {
   const deltaLog = new DeltaLog(fleet);
   const actionGuard = new RolloutActionGuard();
   const sessions = new SessionStore(repos.sessions, now);
-  promApp = { config, fleet, repos, recorder, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
-  scrapeApp = { config, fleet, repos, recorder, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
+  const leadership = singleProcessLeadership();
+  promApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
+  scrapeApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
   await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);

@@ -45,8 +45,8 @@ const event = (uid: string, lastAt: Date, count = 1): EventRow => ({
 let db: PrismaClient;
 let repos: Repositories;
 
-beforeAll(() => {
-  createTestDatabase();
+beforeAll(async () => {
+  await createTestDatabase();
   db = createDbClient();
   repos = createRepositories(db);
 });
@@ -72,6 +72,18 @@ describe("recorder batch writes", () => {
     const rows = await db.rolloutSample.findMany({ where: { name: "bulk" }, orderBy: { id: "asc" } });
     expect(rows).toHaveLength(1_234);
     expect(rows.map((r) => r.resourceVersion)).toEqual(many.map((s) => s.resourceVersion));
+  });
+
+  it("store a state once: a second write of the same Rollout and resourceVersion (another replica's) is skipped", async () => {
+    const at = new Date("2026-11-30T04:30:00Z");
+    const states = [sample("twice", at, { resourceVersion: "71" }), sample("twice", new Date(at.getTime() + 1000), { resourceVersion: "72", stepIndex: 2 })];
+    await repos.transaction(batchWrites(repos, states.slice(0, 1), []));
+    await repos.transaction(batchWrites(repos, states, []));
+    const rows = await db.rolloutSample.findMany({ where: { name: "twice" }, orderBy: { id: "asc" } });
+    expect(rows.map((r) => [r.resourceVersion, r.stepIndex])).toEqual([
+      ["71", 1],
+      ["72", 2],
+    ]);
   });
 
   it("update an event seen again (count, last time, message) instead of storing it twice", async () => {

@@ -52,7 +52,7 @@ async function waitForCatchUp(): Promise<void> {
 }
 
 beforeAll(async () => {
-  createTestDatabase();
+  await createTestDatabase();
   sim = await startSimulation({ scenario: "demo", timeScale: 60, seed: 11, drive: false, autoReconcile: false });
   tickAll(5);
   for (const c of sim.clusters) {

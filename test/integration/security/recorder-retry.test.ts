@@ -61,7 +61,7 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
 
 describe("the database client after a COMMIT failed", () => {
   it("rolls the failed transaction back and takes the next writes, durably", async () => {
-    const url = createTestDatabase();
+    const url = await createTestDatabase();
     const db = createDbClient(url);
     const repos = createRepositories(db);
     const failure = installCommitFailure(url);
