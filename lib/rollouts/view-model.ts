@@ -1,5 +1,6 @@
 import { derivePause, type PauseState } from "./pause";
 import { deriveRolloutPhase, type RolloutPhase } from "./phase";
+import { deriveActualWeight, deriveCliStep } from "./rollout-info";
 import { listPluginStepNames, listTrafficRouters, type TrafficRouter } from "./routers";
 import { deriveMaxTrafficWeight } from "./max-traffic-weight";
 import type { AnalysisRunStatusRef, RolloutResource } from "./schema";
@@ -103,6 +104,13 @@ export interface RolloutView {
   requestedWeight: RequestedWeight | null;
   /** Weight the controller set on the routers (`status.canary.weights`); null without traffic routing. */
   appliedWeights: AppliedWeights | null;
+  /** The step as `kubectl argo rollouts get rollout` prints it (`currentStepIndex/len(steps)`, "" without). */
+  cliStep: string;
+  /**
+   * Upstream's ActualWeight in maxTrafficWeight units, from the Rollout alone; null for blue-green and for a canary
+   * without traffic routing in mid-rollout, where it needs the ReplicaSets (the detail page fetches them).
+   */
+  actualWeight: number | null;
   maxTrafficWeight: number;
   pause: PauseState | null;
   analysis: RolloutAnalysisView;
@@ -167,6 +175,8 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
     steps,
     requestedWeight: deriveRequestedWeight(rollout),
     appliedWeights,
+    cliStep: deriveCliStep(rollout),
+    actualWeight: deriveActualWeight(rollout, null),
     maxTrafficWeight,
     pause,
     analysis,

@@ -11,6 +11,7 @@ import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
 import { EventList } from "@/components/rollouts/event-list";
 import { PauseCallout } from "@/components/rollouts/pause-callout";
+import { CliSummary, ReplicaSetTable } from "@/components/rollouts/replica-sets";
 import { RevisionTable } from "@/components/rollouts/revision-table";
 import { RolloutHeader } from "@/components/rollouts/rollout-header";
 import { StepsList } from "@/components/rollouts/steps-list";
@@ -24,6 +25,7 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useNow } from "@/components/ui/use-now";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useMeasuredTraffic, useRolloutDetail, useRolloutHistory } from "@/lib/queries/use-rollout-detail";
+import { useRolloutWorkload } from "@/lib/queries/use-rollout-workload";
 import { RANGES, useHistoryRange } from "./use-history-range";
 
 interface Props {
@@ -68,6 +70,33 @@ function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & {
       <CardBody>
         <WeightChart state={state} range={range} />
       </CardBody>
+    </Card>
+  );
+}
+
+/** Revisions with their ReplicaSets and Pods, read live from the cluster, and the CLI's numbers above them. */
+function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
+  const workload = useRolloutWorkload(cluster, namespace, name);
+  const info = workload.data?.info;
+  return (
+    <Card aria-labelledby="replicasets-title" data-testid="replicasets-card">
+      <CardHeader
+        id="replicasets-title"
+        title="Revisions, ReplicaSets and pods"
+        meta={workload.error ? `refresh failed: ${workload.error.message}` : workload.data && <RelativeTime at={workload.data.readAt} prefix="read " now={now} />}
+      />
+      {!info ? (
+        workload.error ? (
+          <ErrorState title="Could not read the ReplicaSets" message={workload.error.message} onRetry={() => void workload.refetch()} />
+        ) : (
+          <SkeletonRows rows={3} label="Loading ReplicaSets…" />
+        )
+      ) : (
+        <>
+          <CliSummary info={info} maxTrafficWeight={maxTrafficWeight} />
+          {info.replicaSets.length === 0 ? <EmptyState title="No ReplicaSets" className="py-6" /> : <ReplicaSetTable info={info} now={now} />}
+        </>
+      )}
     </Card>
   );
 }
@@ -173,6 +202,7 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
             name={name}
             emptyMessage={rollout.strategy === "blueGreen" ? "Blue-green rollouts switch services instead of shifting weight" : undefined}
           />
+          <ReplicaSetsCard cluster={cluster} namespace={namespace} name={name} maxTrafficWeight={rollout.maxTrafficWeight} now={now} />
           <Card aria-labelledby="analysis-title">
             <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
             {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRuns runs={analysisRuns} now={now} />}
