@@ -125,7 +125,7 @@ describe("ping-pong (TestPingPongCanaryRolloutInfo)", () => {
     const ro = rollout({ strategy: { canary: { steps: STEPS, pingPong: { pingService: "ping", pongService: "pong" }, trafficRouting: { plugins: {} } } } }, { ...canaryStatus, canary: { stablePingPong: "pong" } });
     expect(deriveRolloutInfo(ro, canaryReplicaSets, []).images).toEqual([
       { image: "argoproj/rollouts-demo:does-not-exist", tags: ["canary", "ping"] },
-      { image: "argoproj/rollouts-demo:green", tags: ["pong", "stable"] },
+      { image: "argoproj/rollouts-demo:green", tags: ["stable", "pong"] },
     ]);
   });
 });
@@ -138,7 +138,7 @@ describe("blue-green (TestBlueGreenRolloutInfo)", () => {
     expect(info).toMatchObject({ strategy: "BlueGreen", step: "", setWeight: null, actualWeight: null, revision: 11 });
     expect(info.replicaSets.map((r) => [r.revision, r.roles, r.status])).toEqual([[11, ["preview"], "Healthy"], [10, ["stable", "active"], "Healthy"], [8, [], "ScaledDown"]]);
     expect(info.images).toEqual([
-      { image: "argoproj/rollouts-demo:blue", tags: ["active", "stable"] },
+      { image: "argoproj/rollouts-demo:blue", tags: ["stable", "active"] },
       { image: "argoproj/rollouts-demo:green", tags: ["preview"] },
     ]);
   });
@@ -152,6 +152,14 @@ describe("status and message (TestRolloutAborted, TestRolloutStatusInvalidSpec)"
   it("a spec the controller has not observed yet is Progressing, waiting for it", () => {
     const ro = rollout({ strategy: { canary: { steps: STEPS } } }, { ...canaryStatus }, { generation: 2 });
     expect(deriveRolloutInfo(ro, [], [])).toMatchObject({ status: "Progressing", message: "waiting for rollout spec update to be observed" });
+  });
+});
+
+describe("deriveImages (Images, mergeImageAndTags)", () => {
+  it("merges an image two ReplicaSets run: tags united and sorted", () => {
+    const ro = rollout({ strategy: { canary: { steps: STEPS } } }, canaryStatus);
+    const same = [rs("stable1", 2, "same:v1", { desired: 4, available: 4 }), rs("canary1", 3, "same:v1", { desired: 1, available: 1 })];
+    expect(deriveRolloutInfo(ro, same, []).images).toEqual([{ image: "same:v1", tags: ["canary", "stable"] }]);
   });
 });
 

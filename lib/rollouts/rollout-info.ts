@@ -247,18 +247,25 @@ export function toReplicaSetInfos(rollout: RolloutResource, replicaSets: readonl
   return infos;
 }
 
-/** `Images`: every image of a ReplicaSet with replicas, tagged with its roles, sorted by image. */
+/** The order `Images` appends a ReplicaSet's tags in. */
+const TAG_ORDER: readonly ReplicaSetRole[] = ["canary", "stable", "active", "preview", "ping", "pong"];
+
+/**
+ * `Images` + `mergeImageAndTags`: every image of a ReplicaSet with replicas, sorted by image. A first occurrence
+ * keeps its tags in upstream's order (canary, stable, active, preview, ping, pong: "stable, active"); an image
+ * seen again gets the union of tags sorted alphabetically, as `mergeTags` does.
+ */
 export function deriveImages(replicaSets: readonly ReplicaSetInfoView[]): ImageInfoView[] {
-  const byImage = new Map<string, Set<ReplicaSetRole>>();
+  const byImage = new Map<string, ReplicaSetRole[]>();
   for (const rs of replicaSets) {
     if (rs.replicas <= 0) continue;
+    const tags = TAG_ORDER.filter((tag) => rs.roles.includes(tag));
     for (const image of rs.images) {
-      const tags = byImage.get(image) ?? new Set<ReplicaSetRole>();
-      for (const role of rs.roles) tags.add(role);
-      byImage.set(image, tags);
+      const existing = byImage.get(image);
+      byImage.set(image, existing ? [...new Set([...existing, ...tags])].sort() : tags);
     }
   }
-  return [...byImage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([image, tags]) => ({ image, tags: [...tags].sort() }));
+  return [...byImage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([image, tags]) => ({ image, tags }));
 }
 
 /** `NewRolloutInfo` without experiments and analysis runs: what `kubectl argo rollouts get rollout` prints. */

@@ -6,6 +6,7 @@ import type { ChartState } from "@/components/charts/chart-state";
 import { RangeSelector } from "@/components/charts/range-selector";
 import { WeightChart } from "@/components/charts/weight-chart";
 import { toWeightChartData, type WeightChartData } from "@/components/charts/weight-chart-data";
+import { UndoRevisionButton } from "@/components/actions/undo-revision-button";
 import { connectionLabel } from "@/components/clusters/connection";
 import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
@@ -94,7 +95,17 @@ function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Pr
       ) : (
         <>
           <CliSummary info={info} maxTrafficWeight={maxTrafficWeight} />
-          {info.replicaSets.length === 0 ? <EmptyState title="No ReplicaSets" className="py-6" /> : <ReplicaSetTable info={info} now={now} />}
+          {info.replicaSets.length === 0 ? (
+            <EmptyState title="No ReplicaSets" className="py-6" />
+          ) : (
+            <ReplicaSetTable
+              info={info}
+              now={now}
+              actionFor={(rs) =>
+                rs.revision !== info.revision && <UndoRevisionButton cluster={cluster} namespace={namespace} name={name} revision={rs.revision} images={rs.images} />
+              }
+            />
+          )}
         </>
       )}
     </Card>
