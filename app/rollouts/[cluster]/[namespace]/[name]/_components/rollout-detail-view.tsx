@@ -35,7 +35,7 @@ interface Props {
   name: string;
 }
 
-function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & { emptyMessage?: string }) {
+function WeightHistoryCard({ cluster, namespace, name }: Props) {
   const [range, setRange] = useHistoryRange();
   const history = useRolloutHistory(cluster, namespace, name, range);
   const measured = useMeasuredTraffic(cluster, namespace, name, range);
@@ -51,7 +51,7 @@ function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & {
       : history.error && !chartData
         ? { status: "error", message: history.error.message, onRetry: () => void history.refetch() }
         : !chartData || (chartData.rows.length === 0 && chartData.markers.length === 0)
-          ? { status: "empty", message: emptyMessage ?? `No weight changes recorded in the last ${range}` }
+          ? { status: "empty", message: `No weight changes recorded in the last ${range}` }
           : { status: "data", data: chartData };
 
   return (
@@ -184,20 +184,22 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
               <WeightsPanel rollout={rollout} />
             </CardBody>
           </Card>
-          <Card aria-labelledby="steps-title">
-            <CardHeader
-              id="steps-title"
-              title="Steps"
-              meta={rollout.stepProgress.total > 0 && `${rollout.stepProgress.current ?? rollout.stepProgress.total}/${rollout.stepProgress.total}`}
-            />
-            <CardBody className="p-2">
-              {rollout.steps.length === 0 ? (
-                <EmptyState title={rollout.strategy === "blueGreen" ? "Blue-green rollouts have no steps" : "No steps defined"} className="py-4" />
-              ) : (
-                <StepsList steps={rollout.steps} timings={currentTimings} paused={rollout.pause !== null} />
-              )}
-            </CardBody>
-          </Card>
+          {rollout.strategy !== "blueGreen" && (
+            <Card aria-labelledby="steps-title">
+              <CardHeader
+                id="steps-title"
+                title="Steps"
+                meta={rollout.cliStep && <span title="As kubectl argo rollouts get rollout shows it: currentStepIndex/steps">step {rollout.cliStep}</span>}
+              />
+              <CardBody className="p-2">
+                {rollout.steps.length === 0 ? (
+                  <EmptyState title="No steps defined" className="py-4" />
+                ) : (
+                  <StepsList steps={rollout.steps} timings={currentTimings} paused={rollout.pause !== null} />
+                )}
+              </CardBody>
+            </Card>
+          )}
           <Card aria-labelledby="conditions-title">
             <CardHeader id="conditions-title" title="Conditions" />
             <CardBody>
@@ -207,12 +209,8 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
         </div>
 
         <div className="flex min-w-0 flex-col gap-4">
-          <WeightHistoryCard
-            cluster={cluster}
-            namespace={namespace}
-            name={name}
-            emptyMessage={rollout.strategy === "blueGreen" ? "Blue-green rollouts switch services instead of shifting weight" : undefined}
-          />
+          {/* Blue-green switches services instead of shifting weight: no chart to draw. */}
+          {rollout.strategy !== "blueGreen" && <WeightHistoryCard cluster={cluster} namespace={namespace} name={name} />}
           <ReplicaSetsCard cluster={cluster} namespace={namespace} name={name} maxTrafficWeight={rollout.maxTrafficWeight} now={now} />
           <Card aria-labelledby="analysis-title">
             <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
