@@ -8,7 +8,7 @@ import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 
 /** How often an open detail page reads the ReplicaSets and Pods again: pods change without the Rollout changing. */
-export const WORKLOAD_REFRESH_MS = 3_000;
+export const WORKLOAD_REFRESH_MS = 5_000;
 
 /**
  * The Rollout's ReplicaSets and Pods with the CLI's numbers (`GET …/replicasets`). The server keeps nothing for it:
