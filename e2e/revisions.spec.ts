@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
 import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRollout, requireEnv, TEST_STEPS } from "./support/fleet";
+import { createTestRollout, createTestRolloutWithStrategy, requireEnv, TEST_STEPS } from "./support/fleet";
 
 /*
  * The detail page's revisions: each ReplicaSet with its role and Pods, live from the cluster, the numbers
@@ -77,3 +77,22 @@ test("revisions show their ReplicaSets and Pods live, and a rollback to revision
   await page.locator('[data-testid="audit-row"][data-action="undo"]').getByTestId("audit-rollout-link").click();
   await expect(page).toHaveURL(new RegExp(`/rollouts/staging/shop/${name}$`));
 });
+
+test("a blue-green waiting for promotion shows active and preview apart, with no empty steps card or weight chart", async ({ browser }) => {
+  const name = "e2e-revisions-bg";
+  await createTestRolloutWithStrategy("staging", "shop", name, {
+    blueGreen: { activeService: `${name}-active`, previewService: `${name}-preview`, autoPromotionEnabled: false },
+  });
+  const page = await operatorPage(browser);
+  await page.goto(`/rollouts/staging/shop/${name}`);
+
+  await expect(row(page, 2)).toHaveAttribute("data-roles", "preview");
+  await expect(row(page, 1)).toHaveAttribute("data-roles", "stable active");
+  const card = page.getByTestId("replicasets-card");
+  await expect(card.getByTestId("active-replicas")).toHaveText("2/2 ready (rev 1)");
+  await expect(card.getByTestId("preview-replicas")).toHaveText("2/2 ready (rev 2)", { timeout: 30_000 });
+  await expect(page.getByTestId("blue-green-replicas")).toContainText("2 per stack");
+  await expect(page.getByRole("region", { name: "Steps" })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Traffic weight" })).toHaveCount(0);
+});
+

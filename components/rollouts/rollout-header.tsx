@@ -112,13 +112,24 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
           <RouterList routers={r.trafficRouters} />
         </Field>
         <Field label="Replicas">
-          <span className="tabular-nums" title="ready / desired (current, updated, available)">
-            {r.replicas.ready}/{r.replicas.desired} ready
-            <span className="text-slate-500 dark:text-slate-400">
-              {" "}
-              · {r.replicas.updated} updated · {r.replicas.available} available
+          {r.strategy === "blueGreen" ? (
+            // Active and preview each run the desired count: their sum is not a shortfall (per stack: Revisions below).
+            <span className="tabular-nums" data-testid="blue-green-replicas" title="Each of the active and preview ReplicaSets runs the desired count">
+              {r.replicas.desired} per stack
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · {r.replicas.current} pods in active and preview · {r.replicas.available} available
+              </span>
             </span>
-          </span>
+          ) : (
+            <span className="tabular-nums" title="ready / desired (current, updated, available)">
+              {r.replicas.ready}/{r.replicas.desired} ready
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · {r.replicas.updated} updated · {r.replicas.available} available
+              </span>
+            </span>
+          )}
         </Field>
         <Field label="Last change">
           <RelativeTime at={r.lastChangedAt} />
