@@ -18,9 +18,10 @@ function recordApiRequests(page: Page): string[] {
   page.on("request", (request) => {
     const { pathname } = new URL(request.url());
     if (!pathname.startsWith("/api/") || pathname === "/api/stream") return;
-    // History (every 60 s), measured traffic (30 s) and the server's readiness notice (15 s) poll on timers of their
-    // own, whatever the stream says.
-    if (pathname.endsWith("/history") || pathname.endsWith("/measured-traffic") || pathname === "/api/readyz") return;
+    // History (every 60 s), measured traffic (30 s), the ReplicaSets and Pods (5 s: pods change without the Rollout)
+    // and the server's readiness notice (15 s) poll on timers of their own, whatever the stream says.
+    const timed = ["/history", "/measured-traffic", "/replicasets"].some((suffix) => pathname.endsWith(suffix));
+    if (timed || pathname === "/api/readyz") return;
     seen.push(`${request.method()} ${pathname}`);
   });
   return seen;

@@ -8,7 +8,8 @@ export const ACTION_LABELS: Record<RolloutAction, string> = {
   pause: "Pause",
   resume: "Resume",
   restart: "Restart",
+  undo: "Undo",
 };
 
-/** Actions that cut traffic or skip every check get a red confirm button. */
-export const DESTRUCTIVE_ACTIONS: ReadonlySet<RolloutAction> = new Set(["abort", "promote-full"]);
+/** Actions that cut traffic, skip every check or replace the pod template get a red confirm button. */
+export const DESTRUCTIVE_ACTIONS: ReadonlySet<RolloutAction> = new Set(["abort", "promote-full", "undo"]);

@@ -23,6 +23,8 @@ export interface RolloutActionsProps {
 }
 
 const COMPACT_ACTIONS: readonly RolloutAction[] = ["promote", "promote-full", "abort", "retry"];
+/** The header's buttons: undo lives in the revisions table, one button per revision. */
+const HEADER_ACTIONS: readonly RolloutAction[] = ROLLOUT_ACTIONS.filter((a) => a !== "undo");
 
 interface Pending {
   action: RolloutAction;
@@ -58,7 +60,7 @@ function errorText(error: unknown): string {
  */
 export function RolloutActions({ cluster, namespace, name, variant = "full", actions, className }: RolloutActionsProps) {
   const compact = variant === "compact";
-  const shown = actions ?? (compact ? COMPACT_ACTIONS : ROLLOUT_ACTIONS);
+  const shown = actions ?? (compact ? COMPACT_ACTIONS : HEADER_ACTIONS);
   // Asked for again by the live stream when the state the options depend on changes, not per resourceVersion.
   const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name);
   const run = useRunRolloutAction(cluster, namespace, name);

@@ -1,6 +1,10 @@
 "use client";
 
+import Link from "next/link";
+import { focusRing } from "@/components/ui/button";
+import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { rolloutHref } from "@/lib/format/hrefs";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import type { AuditBefore, AuditEntryView } from "@/lib/audit/schema";
 import { AuditOutcomeBadge } from "./audit-outcome-badge";
@@ -43,7 +47,9 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
                 {e.user}
               </td>
               <td className="max-w-xs px-3 py-1.5 wrap-anywhere">
-                <span className="font-medium">{e.rollout}</span>
+                <Link href={rolloutHref(e.cluster, e.namespace, e.rollout)} data-testid="audit-rollout-link" className={cn("font-medium text-sky-700 hover:underline dark:text-sky-300", focusRing)}>
+                  {e.rollout}
+                </Link>
                 <span className="block text-xs text-slate-500 dark:text-slate-400">
                   {e.cluster} / {e.namespace}
                 </span>

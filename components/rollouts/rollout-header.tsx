@@ -6,8 +6,10 @@ import { Badge } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { useNow } from "@/components/ui/use-now";
+import { formatDuration } from "@/lib/format/duration";
 import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
-import { clusterHref, overviewHref } from "@/lib/format/hrefs";
+import { clusterHref, overviewHref, rolloutAuditHref } from "@/lib/format/hrefs";
 import { attentionLabel } from "@/lib/overview/attention";
 import { PhaseBadge } from "./phase-badge";
 import { RouterList } from "./router-list";
@@ -20,6 +22,21 @@ function Field({ label, children, className }: { label: string; children: React.
       <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="min-w-0 text-sm">{children}</dd>
     </div>
+  );
+}
+
+/** `status.duration`: how long this revision's rollout has run (or ran), its manual pauses and how it ended. */
+function RolloutDuration({ duration }: { duration: NonNullable<FleetRollout["duration"]> }) {
+  const now = useNow(10_000);
+  const end = duration.finishedAt ? Date.parse(duration.finishedAt) : now;
+  const seconds = Math.max(0, (end - Date.parse(duration.startedAt)) / 1000);
+  const paused = duration.manualPauseSeconds > 0 ? ` (${formatDuration(duration.manualPauseSeconds)} manually paused)` : "";
+  return (
+    <span data-testid="rollout-duration" className="tabular-nums" title={`started ${duration.startedAt}${duration.finishedAt ? `, finished ${duration.finishedAt}` : ""}`}>
+      {formatDuration(seconds)}
+      {paused}
+      {duration.completionStatus ? ` · ${duration.completionStatus}` : duration.finishedAt ? "" : " · running"}
+    </span>
   );
 }
 
@@ -95,17 +112,38 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
           <RouterList routers={r.trafficRouters} />
         </Field>
         <Field label="Replicas">
-          <span className="tabular-nums" title="ready / desired (current, updated, available)">
-            {r.replicas.ready}/{r.replicas.desired} ready
-            <span className="text-slate-500 dark:text-slate-400">
-              {" "}
-              · {r.replicas.updated} updated · {r.replicas.available} available
+          {r.strategy === "blueGreen" ? (
+            // Active and preview each run the desired count: their sum is not a shortfall (per stack: Revisions below).
+            <span className="tabular-nums" data-testid="blue-green-replicas" title="Each of the active and preview ReplicaSets runs the desired count">
+              {r.replicas.desired} per stack
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · {r.replicas.current} pods in active and preview · {r.replicas.available} available
+              </span>
             </span>
-          </span>
+          ) : (
+            <span className="tabular-nums" title="ready / desired (current, updated, available)">
+              {r.replicas.ready}/{r.replicas.desired} ready
+              <span className="text-slate-500 dark:text-slate-400">
+                {" "}
+                · {r.replicas.updated} updated · {r.replicas.available} available
+              </span>
+            </span>
+          )}
         </Field>
         <Field label="Last change">
           <RelativeTime at={r.lastChangedAt} />
         </Field>
+        <Field label="Audit">
+          <Link href={rolloutAuditHref(r.cluster, namespace, r.name)} data-testid="rollout-audit-link" className={cn("text-sky-700 hover:underline dark:text-sky-300", focusRing)}>
+            Actions on this rollout
+          </Link>
+        </Field>
+        {r.duration && (
+          <Field label="Duration">
+            <RolloutDuration duration={r.duration} />
+          </Field>
+        )}
         {r.pluginSteps.length > 0 && (
           <Field label="Step plugins">
             <span className="font-mono text-xs">{r.pluginSteps.join(", ")}</span>

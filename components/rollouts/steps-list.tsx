@@ -19,6 +19,13 @@ const KIND_LABEL: Record<string, string> = {
   unknown: "step",
 };
 
+const PLUGIN_PHASE_CLASS: Record<string, string> = {
+  Successful: "text-emerald-700 dark:text-emerald-300",
+  Failed: "text-rose-700 dark:text-rose-300",
+  Error: "text-rose-700 dark:text-rose-300",
+  Running: "text-sky-700 dark:text-sky-300",
+};
+
 function CurrentFor({ enteredAt }: { enteredAt: string }) {
   const now = useNow(1_000);
   return <span className="tabular-nums">{formatDuration(secondsSince(enteredAt, now))}</span>;
@@ -65,6 +72,12 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
                 {step.label}
               </span>
               <span className="text-[11px] uppercase tracking-wide text-slate-500 dark:text-slate-400">{KIND_LABEL[step.kind] ?? step.kind}</span>
+              {step.plugin && (
+                <span data-testid="step-plugin-status" data-phase={step.plugin.phase ?? ""} className={cn("block text-xs wrap-anywhere", PLUGIN_PHASE_CLASS[step.plugin.phase ?? ""] ?? "text-slate-600 dark:text-slate-300")}>
+                  {[step.plugin.operation, step.plugin.phase].filter(Boolean).join(" ")}
+                  {step.plugin.message ? `: ${step.plugin.message}` : ""}
+                </span>
+              )}
             </span>
             <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
               {current ? (

@@ -9,14 +9,17 @@ interface WeightBarProps {
   /** What the current step asks for; drawn as a tick when it differs from the applied weight. */
   requested: number | null;
   verified: boolean | null;
+  /** Upstream's ActualWeight as a percentage (what `kubectl argo rollouts get rollout` prints); null when unknown. */
+  actual?: number | null;
   className?: string;
 }
 
 /** Half a percent is the smallest gap worth flagging: maxTrafficWeight rounding produces less. */
 const DIFF_EPSILON = 0.5;
 
-function describe({ canary, stable, requested, verified }: WeightBarProps): string {
+function describe({ canary, stable, requested, verified, actual = null }: WeightBarProps): string {
   const parts = [`Applied: canary ${formatPercent(canary)} / stable ${formatPercent(stable)}`];
+  if (actual !== null) parts.push(`Actual weight (as kubectl argo rollouts): ${formatPercent(actual)}`);
   if (requested !== null) parts.push(`Requested by step: ${formatPercent(requested)}`);
   parts.push(verified === null ? "Verification: not implemented by the router" : verified ? "Verified by the router" : "NOT verified by the router");
   return parts.join("\n");
@@ -24,16 +27,18 @@ function describe({ canary, stable, requested, verified }: WeightBarProps): stri
 
 /** The live canary/stable split of one rollout: applied weight as the bar, requested as a tick, unverified as a warning. */
 export function WeightBar(props: WeightBarProps) {
-  const { canary, requested, verified, className } = props;
+  const { canary, requested, verified, actual = null, className } = props;
   if (canary === null) {
+    const routing = requested === null ? "No traffic routing" : `No traffic routing; the steps request ${formatPercent(requested)}`;
     return (
       <span
         data-testid="canary-weight"
         data-weight=""
-        title={requested === null ? "No traffic routing" : `No traffic routing; the steps request ${formatPercent(requested)}`}
-        className={cn("text-slate-500 dark:text-slate-400", className)}
+        data-actual={actual ?? ""}
+        title={actual === null ? routing : `${routing}; actual weight (as kubectl argo rollouts) ${formatPercent(actual)}`}
+        className={cn("text-slate-500 dark:text-slate-400", actual !== null && "text-sm tabular-nums", className)}
       >
-        —
+        {actual === null || requested === null ? "—" : `actual ${formatPercent(actual)}`}
       </span>
     );
   }
@@ -44,6 +49,7 @@ export function WeightBar(props: WeightBarProps) {
       data-weight={canary}
       data-requested={requested ?? ""}
       data-verified={verified === null ? "" : String(verified)}
+      data-actual={actual ?? ""}
       title={describe(props)}
       className={cn("flex items-center gap-2", className)}
     >

@@ -3,8 +3,10 @@
  * CR, a zod `looseObject` parse or a test literal all fit; missing fields read as Go zero values.
  */
 export interface ActionRolloutState {
+  readonly metadata?: { readonly annotations?: Readonly<Record<string, string>> | null } | null;
   readonly spec?: {
     readonly paused?: boolean | null;
+    readonly workloadRef?: unknown;
     readonly strategy?: {
       readonly canary?: { readonly steps?: readonly unknown[] | null } | null;
       readonly blueGreen?: object | null;

@@ -39,7 +39,13 @@ describe("deriveActionAvailability", () => {
         reason: "Rollout is paused by a step or analysis, not manually; use Promote to continue",
       },
       restart: { enabled: true },
+      undo: { enabled: false, reason: "There is no earlier revision to roll back to" },
     });
+  });
+
+  it("undo needs an earlier revision", () => {
+    const second = { ...pausedAtStep, metadata: { annotations: { "rollout.argoproj.io/revision": "2" } } };
+    expect(deriveActionAvailability(second).undo).toStrictEqual({ enabled: true });
   });
 
   it("a Healthy Rollout only allows restart and pause", () => {
@@ -60,6 +66,7 @@ describe("deriveActionAvailability", () => {
       pause: { enabled: true },
       resume: { enabled: false, reason: "Rollout is not manually paused" },
       restart: { enabled: true },
+      undo: { enabled: false, reason: "There is no earlier revision to roll back to" },
     });
   });
 

@@ -67,5 +67,12 @@ export function deriveActionAvailability(
       ? disabled("Rollout is paused by a step or analysis, not manually; use Promote to continue")
       : disabled("Rollout is not manually paused");
 
-  return { promote, "promote-full": promoteFull, abort, retry, pause, resume, restart: ENABLED };
+  return { promote, "promote-full": promoteFull, abort, retry, pause, resume, restart: ENABLED, undo: deriveUndoAvailability(rollout) };
+}
+
+/** Undo needs an earlier revision (the revision annotation above 1) and, in Rollscope, no workloadRef. */
+function deriveUndoAvailability(rollout: ActionRolloutState): ActionAvailability {
+  if (rollout.spec?.workloadRef !== undefined && rollout.spec.workloadRef !== null) return disabled("Undo of a Rollout with a workloadRef is not supported");
+  const revision = Number(rollout.metadata?.annotations?.["rollout.argoproj.io/revision"] ?? "0");
+  return revision > 1 ? ENABLED : disabled("There is no earlier revision to roll back to");
 }

@@ -79,5 +79,7 @@ export function describeActionEffect(action: RolloutAction, state: ActionEffectS
     }
     case "restart":
       return "Restart: pods are recreated ReplicaSet by ReplicaSet; traffic weights do not change";
+    case "undo":
+      return "Undo: the pod template goes back to the chosen revision's (default: the previous one); the controller rolls it out as a new revision";
   }
 }

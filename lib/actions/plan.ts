@@ -167,5 +167,8 @@ export function planActionRequests(action: RolloutAction, rollout: ActionRollout
       return { action, needsGet: false, requests: [patchMain({ spec: { paused: false } })] };
     case "restart":
       return { action, needsGet: false, requests: [patchMain({ spec: { restartAt: formatRestartAt(now) } })] };
+    case "undo":
+      // Not merge patches: GET, LIST ReplicaSets, then one JSON Patch, decided by `decideUndo` (./undo.ts).
+      return { action, needsGet: false, requests: [] };
   }
 }

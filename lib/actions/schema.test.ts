@@ -2,8 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ROLLOUT_ACTIONS, RolloutActionRequest } from "./schema";
 
 describe("RolloutActionRequest", () => {
-  it("lists the seven actions", () => {
-    expect(ROLLOUT_ACTIONS).toStrictEqual(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart"]);
+  it("lists the eight actions", () => {
+    expect(ROLLOUT_ACTIONS).toStrictEqual(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo"]);
+  });
+
+  it("accepts undo with or without a revision to go back to", () => {
+    expect(RolloutActionRequest.parse({ action: "undo", expected: {}, toRevision: 3 })).toStrictEqual({ action: "undo", expected: {}, toRevision: 3 });
+    expect(RolloutActionRequest.safeParse({ action: "undo", expected: {} }).success).toBe(true);
   });
 
   it("accepts an action with what the user saw", () => {
@@ -15,7 +20,9 @@ describe("RolloutActionRequest", () => {
 
   it("rejects unknown actions, extra keys, a client-chosen restartAt and bad expectations", () => {
     for (const body of [
-      { action: "undo", expected: {} },
+      { action: "rollback", expected: {} },
+      { action: "undo", expected: {}, toRevision: 0 },
+      { action: "undo", expected: {}, toRevision: "2" },
       { action: "promote" },
       { action: "restart", expected: {}, restartAt: "2026-11-30T01:02:03Z" },
       { action: "promote", expected: { generation: 3 } },

@@ -2,9 +2,10 @@ import { z } from "zod";
 
 /**
  * The actions Rollscope can send to a Rollout. All but `pause`/`resume` mirror a
- * `kubectl argo rollouts` command; `resume` is the Argo CD-style unpause that does not promote.
+ * `kubectl argo rollouts` command; `resume` is the Argo CD-style unpause that does not promote; `undo` rolls the
+ * pod template back to an earlier revision (`toRevision`, default the previous one).
  */
-export const RolloutAction = z.enum(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart"]);
+export const RolloutAction = z.enum(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo"]);
 export type RolloutAction = z.infer<typeof RolloutAction>;
 
 export const ROLLOUT_ACTIONS: readonly RolloutAction[] = RolloutAction.options;
@@ -26,6 +27,8 @@ export type ActionExpectation = z.infer<typeof ActionExpectation>;
 export const RolloutActionRequest = z.strictObject({
   action: RolloutAction,
   expected: ActionExpectation,
+  /** Undo only: the revision to go back to (`--to-revision`); absent means the previous revision. */
+  toRevision: z.number().int().min(1).optional(),
 });
 export type RolloutActionRequest = z.infer<typeof RolloutActionRequest>;
 

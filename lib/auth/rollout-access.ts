@@ -18,6 +18,8 @@ export const ACTION_ACCESS: Readonly<Record<RolloutAction, readonly RolloutAcces
   pause: ["patch"],
   resume: ["patch"],
   restart: ["patch"],
+  // Upstream's undo also lists ReplicaSets; that LIST is sent with the same identity, so the cluster decides it too.
+  undo: ["get", "patch"],
 };
 
 export function rolloutAccessAttributes(access: RolloutAccess, namespace: string, name: string): AccessAttributes {

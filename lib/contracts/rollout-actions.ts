@@ -1,5 +1,6 @@
 import type { RolloutAction } from "@/lib/actions/schema";
 import type { SentKubeRequest } from "@/lib/actions/run-action-plan";
+import type { UndoSentRequest } from "@/lib/actions/undo";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { rolloutPath } from "./paths";
 
@@ -48,7 +49,7 @@ export interface RolloutActionResult {
   outcome: "done";
   message: string;
   /** Every request that reached the API server, in order. */
-  requests: SentKubeRequest[];
+  requests: Array<SentKubeRequest | UndoSentRequest>;
 }
 
 export function rolloutActionsPath(rollout: RolloutRef): string {

@@ -1,3 +1,4 @@
+import { toPercent } from "@/lib/rollouts/max-traffic-weight";
 import type { PauseState } from "@/lib/rollouts/pause";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
 import type { AttentionReason, RolloutStrategy } from "@/lib/rollouts/view-model";
@@ -20,6 +21,8 @@ export interface RolloutSummary {
   canaryPercent: number | null;
   stablePercent: number | null;
   verified: boolean | null;
+  /** Upstream's ActualWeight as a percentage (null where it needs ReplicaSets, or for blue-green). */
+  actualPercent: number | null;
   routers: Array<{ kind: "builtin" | "plugin"; name: string }>;
   pause: PauseState | null;
   analysisStatus: string | null;
@@ -51,6 +54,7 @@ export function toRolloutSummary(r: FleetRollout): RolloutSummary {
     canaryPercent: r.appliedWeights?.canaryPercent ?? null,
     stablePercent: r.appliedWeights?.stablePercent ?? null,
     verified: r.appliedWeights?.verified ?? null,
+    actualPercent: r.actualWeight === null ? null : toPercent(r.actualWeight, r.maxTrafficWeight),
     routers: r.trafficRouters.map((t) => ({ kind: t.kind, name: t.name })),
     pause: r.pause,
     analysisStatus: analysis?.status ?? null,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clusterHref, decodeSegment, overviewHref, rolloutHref } from "./hrefs";
+import { clusterHref, decodeSegment, overviewHref, rolloutHref, rolloutAuditHref } from "./hrefs";
 
 describe("hrefs", () => {
   it("encodes each segment", () => {
@@ -16,5 +16,11 @@ describe("hrefs", () => {
     expect(decodeSegment("prod%20eu")).toBe("prod eu");
     expect(decodeSegment("checkout")).toBe("checkout");
     expect(decodeSegment("100%")).toBe("100%");
+  });
+});
+
+describe("rolloutAuditHref", () => {
+  it("filters the audit log by cluster, namespace and rollout, encoded", () => {
+    expect(rolloutAuditHref("prod eu", "shop", "check&out")).toBe("/audit?cluster=prod+eu&namespace=shop&rollout=check%26out");
   });
 });

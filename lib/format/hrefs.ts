@@ -5,6 +5,11 @@ export function rolloutHref(cluster: string, namespace: string, name: string): s
   return `/rollouts/${enc(cluster)}/${enc(namespace)}/${enc(name)}`;
 }
 
+/** The audit log filtered to one Rollout (the audit page keeps its filters in the URL). */
+export function rolloutAuditHref(cluster: string, namespace: string, name: string): string {
+  return `/audit?${new URLSearchParams({ cluster, namespace, rollout: name }).toString()}`;
+}
+
 export function clusterHref(cluster: string): string {
   return `/clusters/${enc(cluster)}`;
 }

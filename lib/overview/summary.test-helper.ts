@@ -20,6 +20,7 @@ export function makeSummary(overrides: Partial<RolloutSummary> & { cluster?: str
     canaryPercent: 0,
     stablePercent: 100,
     verified: null,
+    actualPercent: 100,
     routers: [{ kind: "plugin", name: "argoproj-labs/gatewayAPI" }],
     pause: null,
     analysisStatus: null,

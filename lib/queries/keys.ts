@@ -19,6 +19,7 @@ export const queryKeys = {
   rolloutHistories: (rollout: RolloutRef) => [...queryKeys.rollout(rollout), "history"] as const,
   rolloutMeasuredTraffic: (rollout: RolloutRef, range: HistoryRange) => [...queryKeys.rollout(rollout), "measured-traffic", range] as const,
   rolloutActions: (rollout: RolloutRef) => [...queryKeys.rollout(rollout), "actions"] as const,
+  rolloutWorkload: (rollout: RolloutRef) => [...queryKeys.rollout(rollout), "workload"] as const,
   clusters: () => ["clusters"] as const,
   cluster: (name: string) => ["cluster", name] as const,
   clusterPrefix: () => ["cluster"] as const,

@@ -144,6 +144,9 @@ export function writeLiveDeltas(
  * revisions, the recorded timeline) are asked for again when a recorded field changed, at most every 5 s; its action
  * buttons when the state their options were computed from changed.
  */
+/** The ReplicaSets of an open detail page are read again at most this often on the Rollout's own changes. */
+const WORKLOAD_MIN_INTERVAL_MS = 1_000;
+
 export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout, invalidate: Invalidate): void {
   const detailKey = rolloutDetailQuery(focused.ref).queryKey;
   const cached = client.getQueryData(detailKey);
@@ -155,6 +158,8 @@ export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout
   if (cached) {
     const recordedChanged = recordedSignatureOf(cached.rollout) !== recordedSignatureOf(focused.rollout);
     client.setQueryData(detailKey, { ...cached, rollout: focused.rollout });
+    // The ReplicaSets and Pods follow the Rollout's changes too (and a timer, for pod-only changes).
+    if (cached.rollout.resourceVersion !== focused.rollout.resourceVersion) invalidate(queryKeys.rolloutWorkload(focused.ref), WORKLOAD_MIN_INTERVAL_MS);
     if (recordedChanged) {
       invalidate(detailKey, RECORDS_REFRESH_MS);
       invalidate(queryKeys.rolloutHistories(focused.ref), RECORDS_REFRESH_MS);

@@ -309,3 +309,31 @@ describe("toRolloutView", () => {
     });
   });
 });
+
+describe("toRolloutView: step plugins, duration and the CLI's step", () => {
+  it("attaches each plugin step's latest stepPluginStatuses entry to that step", () => {
+    const rollout = loadRolloutFixtureWith("indefinite-pause", (r) => {
+      r.spec!.strategy!.canary!.steps = [{ setWeight: 20 }, { plugin: { name: "argoproj-labs/step-exec" } }, { pause: {} }];
+      r.status!.currentStepIndex = 1;
+      r.status!.canary = {
+        ...r.status!.canary,
+        stepPluginStatuses: [
+          { index: 1, name: "argoproj-labs/step-exec", operation: "Run", phase: "Running", message: "" },
+          { index: 1, name: "argoproj-labs/step-exec", operation: "Run", phase: "Failed", message: "exit status 2" },
+        ],
+      };
+    });
+    const view = toRolloutView(rollout, FIXTURE_NOW);
+    expect(view.steps[1].plugin).toStrictEqual({ operation: "Run", phase: "Failed", message: "exit status 2" });
+    expect(view.steps[0].plugin).toBeUndefined();
+    expect(view.cliStep).toBe("1/3");
+  });
+
+  it("reports status.duration where the controller writes it, and nothing where it does not", () => {
+    expect(viewOf("indefinite-pause").duration).toBeNull();
+    const rollout = loadRolloutFixtureWith("aborted", (r) => {
+      r.status!.duration = { rolloutStartedAt: "2026-08-18T09:00:00Z", finishedAt: "2026-08-18T09:20:00Z", completionStatus: "Aborted", totalManualPauseDurationSeconds: 60 };
+    });
+    expect(toRolloutView(rollout, FIXTURE_NOW).duration).toStrictEqual({ startedAt: "2026-08-18T09:00:00Z", finishedAt: "2026-08-18T09:20:00Z", completionStatus: "Aborted", manualPauseSeconds: 60 });
+  });
+});

@@ -1,5 +1,6 @@
 import { derivePause, type PauseState } from "./pause";
 import { deriveRolloutPhase, type RolloutPhase } from "./phase";
+import { deriveActualWeight, deriveCliStep } from "./rollout-info";
 import { listPluginStepNames, listTrafficRouters, type TrafficRouter } from "./routers";
 import { deriveMaxTrafficWeight } from "./max-traffic-weight";
 import type { AnalysisRunStatusRef, RolloutResource } from "./schema";
@@ -9,11 +10,30 @@ import { deriveAppliedWeights, deriveRequestedWeight, type AppliedWeights, type 
 export type RolloutStrategy = "canary" | "blueGreen" | "none";
 export type StepState = "done" | "current" | "pending";
 
+export interface StepPluginStatusView {
+  /** Run, Terminate or Abort. */
+  operation: string | null;
+  /** Running, Successful, Failed or Error. */
+  phase: string | null;
+  message: string | null;
+}
+
 export interface RolloutStepView {
   index: number;
   kind: StepKind;
   label: string;
   state: StepState;
+  /** A plugin step's latest `status.canary.stepPluginStatuses` entry; absent for other steps or before it ran. */
+  plugin?: StepPluginStatusView;
+}
+
+/** `status.duration` (controllers after v1.10.0-rc1): when this revision's rollout started and how it ended. */
+export interface RolloutDurationView {
+  startedAt: string;
+  finishedAt: string | null;
+  /** Promoted, FastPromoted, Aborted, Superseded, RolledBack or FastRolledBack. */
+  completionStatus: string | null;
+  manualPauseSeconds: number;
 }
 
 export interface AnalysisRunRefView {
@@ -103,6 +123,13 @@ export interface RolloutView {
   requestedWeight: RequestedWeight | null;
   /** Weight the controller set on the routers (`status.canary.weights`); null without traffic routing. */
   appliedWeights: AppliedWeights | null;
+  /** The step as `kubectl argo rollouts get rollout` prints it (`currentStepIndex/len(steps)`, "" without). */
+  cliStep: string;
+  /**
+   * Upstream's ActualWeight in maxTrafficWeight units, from the Rollout alone; null for blue-green and for a canary
+   * without traffic routing in mid-rollout, where it needs the ReplicaSets (the detail page fetches them).
+   */
+  actualWeight: number | null;
   maxTrafficWeight: number;
   pause: PauseState | null;
   analysis: RolloutAnalysisView;
@@ -119,6 +146,8 @@ export interface RolloutView {
   currentPodHash: string | null;
   conditions: ConditionView[];
   attention: AttentionReason[];
+  /** Null when the controller does not report `status.duration` (v1.9 and older). */
+  duration: RolloutDurationView | null;
 }
 
 const REVISION_ANNOTATION = "rollout.argoproj.io/revision";
@@ -128,10 +157,12 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
   const { phase, message } = deriveRolloutPhase(rollout);
   const maxTrafficWeight = deriveMaxTrafficWeight(rollout);
   const stepProgress = deriveStepProgress(rollout);
+  const pluginStatuses = latestStepPluginStatuses(rollout);
   const steps = (spec?.strategy?.canary?.steps ?? []).map((step, index): RolloutStepView => ({
     index,
     ...describeStep(step, maxTrafficWeight),
     state: deriveStepState(index, stepProgress.index),
+    ...(pluginStatuses.has(index) ? { plugin: pluginStatuses.get(index) } : {}),
   }));
   const currentStep = stepProgress.current === null ? null : (steps[stepProgress.current - 1] ?? null);
   const appliedWeights = deriveAppliedWeights(rollout);
@@ -167,6 +198,8 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
     steps,
     requestedWeight: deriveRequestedWeight(rollout),
     appliedWeights,
+    cliStep: deriveCliStep(rollout),
+    actualWeight: deriveActualWeight(rollout, null),
     maxTrafficWeight,
     pause,
     analysis,
@@ -199,8 +232,24 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
     stableRS: status?.stableRS ?? null,
     currentPodHash: status?.currentPodHash ?? null,
     conditions,
+    duration: deriveDuration(rollout),
     attention: deriveAttention({ rollout, phase, message, pause, analysis, appliedWeights, stepProgress, conditions }),
   };
+}
+
+/** The last entry per step index (a step that ran and was then terminated has two). */
+function latestStepPluginStatuses(rollout: RolloutResource): Map<number, StepPluginStatusView> {
+  const byIndex = new Map<number, StepPluginStatusView>();
+  for (const s of rollout.status?.canary?.stepPluginStatuses ?? []) {
+    byIndex.set(s.index, { operation: s.operation ?? null, phase: s.phase ?? null, message: s.message || null });
+  }
+  return byIndex;
+}
+
+function deriveDuration(rollout: RolloutResource): RolloutDurationView | null {
+  const d = rollout.status?.duration;
+  if (!d?.rolloutStartedAt) return null;
+  return { startedAt: d.rolloutStartedAt, finishedAt: d.finishedAt ?? null, completionStatus: d.completionStatus ?? null, manualPauseSeconds: d.totalManualPauseDurationSeconds ?? 0 };
 }
 
 function deriveStepState(index: number, currentIndex: number | null): StepState {

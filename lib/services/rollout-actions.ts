@@ -18,6 +18,9 @@ import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
 import { NOTHING_PATCHED } from "@/lib/db/audit-entries";
+import { decideUndo, type JsonPatchOperation, type UndoSentRequest } from "@/lib/actions/undo";
+import { formatLabelSelector } from "@/lib/rollouts/label-selector";
+import { parseReplicaSet, type ReplicaSetResource } from "@/lib/rollouts/workload-schema";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
@@ -40,6 +43,16 @@ function isProduction(watcher: ClusterWatcher): boolean {
 
 function rolloutPath(namespace: string, name: string): string {
   return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
+}
+
+/** What undo sends (`undo/undo.go`): the JSON Patch's value is the chosen revision's pod template. */
+function describeUndoRequests(rollout: RolloutResource): string[] {
+  const name = rollout.metadata.name;
+  return [
+    `GET rollouts/${name}`,
+    `LIST replicasets?labelSelector=${formatLabelSelector(rollout.spec?.selector)} (those ${name} controls)`,
+    `PATCH rollouts/${name} (JSON Patch) [{"op":"replace","path":"/spec/template","value":<the revision's pod template>}]`,
+  ];
 }
 
 function describeRequest(request: KubeRequest, name: string): string {
@@ -83,8 +96,8 @@ export async function getRolloutActionsView(app: AppContext, { rollout: target, 
       {
         ...combine(availability[action], authorization?.permissions[action], readOnly),
         effect: describeActionEffect(action, effectState),
-        typedConfirmation: production && (action === "promote-full" || action === "abort"),
-        requests: planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
+        typedConfirmation: production && (action === "promote-full" || action === "abort" || action === "undo"),
+        requests: action === "undo" ? describeUndoRequests(raw) : planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
       },
     ]),
   ) as Record<RolloutAction, RolloutActionOption>;
@@ -213,6 +226,16 @@ async function checkNotActedElsewhere(app: AppContext, target: RolloutRef, expec
   }
 }
 
+/** The I/O of undo, sent with the same identity (impersonated or not) as the other actions. */
+interface UndoClient {
+  getRollout(): Promise<RolloutResource>;
+  listReplicaSets(namespace: string, labelSelector: string): Promise<ReplicaSetResource[]>;
+  patchTemplate(body: readonly JsonPatchOperation[]): Promise<void>;
+}
+
+/** Every request an action sent, in order. */
+type SentRequest = SentKubeRequest | UndoSentRequest;
+
 function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
   const headers = impersonationHeaders(impersonate);
   const path = rolloutPath(target.namespace, target.name);
@@ -236,7 +259,18 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: Im
     },
     isNotFound: (error) => kubeStatusOf(error) === 404,
   };
-  return { client, lastResourceVersion: () => lastResourceVersion };
+  const undo: UndoClient = {
+    getRollout: () => client.getRollout() as Promise<RolloutResource>,
+    async listReplicaSets(namespace, labelSelector) {
+      const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets`, { query: { labelSelector }, headers });
+      return (list.items ?? []).map(parseReplicaSet).flatMap((r) => (r.ok ? [r.replicaSet] : []));
+    },
+    async patchTemplate(body) {
+      const updated = await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, { method: "PATCH", body, contentType: "application/json-patch+json", headers });
+      lastResourceVersion = updated.metadata?.resourceVersion ?? lastResourceVersion;
+    },
+  };
+  return { client, undo, lastResourceVersion: () => lastResourceVersion };
 }
 
 async function executeAction(
@@ -246,7 +280,7 @@ async function executeAction(
   request: RolloutActionRequest,
   authorization: RolloutAuthorization,
   recordIntent: () => Promise<void>,
-): Promise<SentKubeRequest[]> {
+): Promise<SentRequest[]> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
   const exclusive = <T>(fn: () => Promise<T>) => app.actionGuard.runExclusive(key, () => app.repos.actionLocks.runExclusive(key, fn));
   return exclusive(async () => {
@@ -257,9 +291,9 @@ async function executeAction(
     if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
     await recordIntent();
-    // Upstream's promote GETs first; its answer is the freshest state there is, so the expectation is checked again.
-    const { client, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
-    const sent = await runActionPlan(plan, client);
+    // Upstream's promote and undo GET first; the answer is the freshest state there is, so the expectation is checked again.
+    const { client, undo, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
+    const sent = request.action === "undo" ? await runUndo(undo, request.toRevision ?? 0) : await runActionPlan(plan, client);
     const after = lastResourceVersion();
     if (after && after !== raw.metadata.resourceVersion) {
       if (request.expected.resourceVersion) app.actionGuard.rememberActed(key, request.expected.resourceVersion);
@@ -269,7 +303,25 @@ async function executeAction(
   });
 }
 
-function summarize(sent: readonly SentKubeRequest[]): string {
+/**
+ * `RunUndoRollout`: GET, LIST the ReplicaSets (as the same identity), then the JSON Patch `decideUndo` asks for.
+ * A revision the template already matches sends nothing more; a revision not in history is a conflict.
+ */
+async function runUndo(client: UndoClient, toRevision: number): Promise<SentRequest[]> {
+  const rollout = await client.getRollout();
+  const labelSelector = formatLabelSelector(rollout.spec?.selector);
+  const replicaSets = await client.listReplicaSets(rollout.metadata.namespace ?? "default", labelSelector);
+  const sent: SentRequest[] = [{ kind: "get" }, { kind: "list", resource: "replicasets", labelSelector }];
+  const decision = decideUndo(rollout, replicaSets, toRevision);
+  if (decision.kind === "error") throw refuse("conflict", "conflict", decision.message);
+  if (decision.kind === "skip") return sent;
+  await client.patchTemplate(decision.patch);
+  return [...sent, { kind: "json-patch", target: "main", body: decision.patch, outcome: "ok" }];
+}
+
+function summarize(sent: readonly SentRequest[]): string {
+  if (sent.some((r) => r.kind === "json-patch")) return "pod template replaced (JSON Patch)";
+  if (sent.some((r) => r.kind === "list")) return "nothing to patch: the template already matches that revision";
   const patches = sent.filter((r) => r.kind === "patch");
   if (patches.length === 0) return NOTHING_PATCHED;
   return patches.map((p) => (p.kind === "patch" ? `${p.target} ${p.outcome === "ok" ? "patched" : "not found"}` : "")).join(", ");
@@ -295,7 +347,7 @@ export async function runRolloutAction(
     requestId: caller.requestId,
     clientAddress: caller.clientAddress,
   });
-  let sent: SentKubeRequest[];
+  let sent: SentRequest[];
   try {
     if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = app.fleet.clusterOrThrow(target.cluster);

@@ -6,11 +6,13 @@ import type { ChartState } from "@/components/charts/chart-state";
 import { RangeSelector } from "@/components/charts/range-selector";
 import { WeightChart } from "@/components/charts/weight-chart";
 import { toWeightChartData, type WeightChartData } from "@/components/charts/weight-chart-data";
+import { UndoRevisionButton } from "@/components/actions/undo-revision-button";
 import { connectionLabel } from "@/components/clusters/connection";
 import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
 import { EventList } from "@/components/rollouts/event-list";
 import { PauseCallout } from "@/components/rollouts/pause-callout";
+import { CliSummary, ReplicaSetTable } from "@/components/rollouts/replica-sets";
 import { RevisionTable } from "@/components/rollouts/revision-table";
 import { RolloutHeader } from "@/components/rollouts/rollout-header";
 import { StepsList } from "@/components/rollouts/steps-list";
@@ -24,6 +26,7 @@ import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { useNow } from "@/components/ui/use-now";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useMeasuredTraffic, useRolloutDetail, useRolloutHistory } from "@/lib/queries/use-rollout-detail";
+import { useRolloutWorkload } from "@/lib/queries/use-rollout-workload";
 import { RANGES, useHistoryRange } from "./use-history-range";
 
 interface Props {
@@ -32,7 +35,7 @@ interface Props {
   name: string;
 }
 
-function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & { emptyMessage?: string }) {
+function WeightHistoryCard({ cluster, namespace, name }: Props) {
   const [range, setRange] = useHistoryRange();
   const history = useRolloutHistory(cluster, namespace, name, range);
   const measured = useMeasuredTraffic(cluster, namespace, name, range);
@@ -48,7 +51,7 @@ function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & {
       : history.error && !chartData
         ? { status: "error", message: history.error.message, onRetry: () => void history.refetch() }
         : !chartData || (chartData.rows.length === 0 && chartData.markers.length === 0)
-          ? { status: "empty", message: emptyMessage ?? `No weight changes recorded in the last ${range}` }
+          ? { status: "empty", message: `No weight changes recorded in the last ${range}` }
           : { status: "data", data: chartData };
 
   return (
@@ -68,6 +71,43 @@ function WeightHistoryCard({ cluster, namespace, name, emptyMessage }: Props & {
       <CardBody>
         <WeightChart state={state} range={range} />
       </CardBody>
+    </Card>
+  );
+}
+
+/** Revisions with their ReplicaSets and Pods, read live from the cluster, and the CLI's numbers above them. */
+function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
+  const workload = useRolloutWorkload(cluster, namespace, name);
+  const info = workload.data?.info;
+  return (
+    <Card aria-labelledby="replicasets-title" data-testid="replicasets-card">
+      <CardHeader
+        id="replicasets-title"
+        title="Revisions, ReplicaSets and pods"
+        meta={workload.error ? `refresh failed: ${workload.error.message}` : workload.data && <RelativeTime at={workload.data.readAt} prefix="read " now={now} />}
+      />
+      {!info ? (
+        workload.error ? (
+          <ErrorState title="Could not read the ReplicaSets" message={workload.error.message} onRetry={() => void workload.refetch()} />
+        ) : (
+          <SkeletonRows rows={3} label="Loading ReplicaSets…" />
+        )
+      ) : (
+        <>
+          <CliSummary info={info} maxTrafficWeight={maxTrafficWeight} />
+          {info.replicaSets.length === 0 ? (
+            <EmptyState title="No ReplicaSets" className="py-6" />
+          ) : (
+            <ReplicaSetTable
+              info={info}
+              now={now}
+              actionFor={(rs) =>
+                rs.revision !== info.revision && <UndoRevisionButton cluster={cluster} namespace={namespace} name={name} revision={rs.revision} images={rs.images} />
+              }
+            />
+          )}
+        </>
+      )}
     </Card>
   );
 }
@@ -144,20 +184,22 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
               <WeightsPanel rollout={rollout} />
             </CardBody>
           </Card>
-          <Card aria-labelledby="steps-title">
-            <CardHeader
-              id="steps-title"
-              title="Steps"
-              meta={rollout.stepProgress.total > 0 && `${rollout.stepProgress.current ?? rollout.stepProgress.total}/${rollout.stepProgress.total}`}
-            />
-            <CardBody className="p-2">
-              {rollout.steps.length === 0 ? (
-                <EmptyState title={rollout.strategy === "blueGreen" ? "Blue-green rollouts have no steps" : "No steps defined"} className="py-4" />
-              ) : (
-                <StepsList steps={rollout.steps} timings={currentTimings} paused={rollout.pause !== null} />
-              )}
-            </CardBody>
-          </Card>
+          {rollout.strategy !== "blueGreen" && (
+            <Card aria-labelledby="steps-title">
+              <CardHeader
+                id="steps-title"
+                title="Steps"
+                meta={rollout.cliStep && <span title="As kubectl argo rollouts get rollout shows it: currentStepIndex/steps">step {rollout.cliStep}</span>}
+              />
+              <CardBody className="p-2">
+                {rollout.steps.length === 0 ? (
+                  <EmptyState title="No steps defined" className="py-4" />
+                ) : (
+                  <StepsList steps={rollout.steps} timings={currentTimings} paused={rollout.pause !== null} />
+                )}
+              </CardBody>
+            </Card>
+          )}
           <Card aria-labelledby="conditions-title">
             <CardHeader id="conditions-title" title="Conditions" />
             <CardBody>
@@ -167,12 +209,9 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
         </div>
 
         <div className="flex min-w-0 flex-col gap-4">
-          <WeightHistoryCard
-            cluster={cluster}
-            namespace={namespace}
-            name={name}
-            emptyMessage={rollout.strategy === "blueGreen" ? "Blue-green rollouts switch services instead of shifting weight" : undefined}
-          />
+          {/* Blue-green switches services instead of shifting weight: no chart to draw. */}
+          {rollout.strategy !== "blueGreen" && <WeightHistoryCard cluster={cluster} namespace={namespace} name={name} />}
+          <ReplicaSetsCard cluster={cluster} namespace={namespace} name={name} maxTrafficWeight={rollout.maxTrafficWeight} now={now} />
           <Card aria-labelledby="analysis-title">
             <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
             {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRuns runs={analysisRuns} now={now} />}

@@ -1,0 +1,29 @@
+"use client";
+
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
+import { rolloutWorkloadPath, type RolloutWorkload } from "@/lib/contracts/rollout-workload";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import { fetchJson } from "./fetch-json";
+import { queryKeys } from "./keys";
+
+/** How often an open detail page reads the ReplicaSets and Pods again: pods change without the Rollout changing. */
+export const WORKLOAD_REFRESH_MS = 5_000;
+
+/**
+ * The Rollout's ReplicaSets and Pods with the CLI's numbers (`GET …/replicasets`). The server keeps nothing for it:
+ * it is read from the cluster while a detail page asks, every few seconds and whenever the Rollout changes (the
+ * stream invalidates everything under the Rollout's key).
+ */
+export const rolloutWorkloadQuery = (rollout: RolloutRef) =>
+  queryOptions({
+    queryKey: queryKeys.rolloutWorkload(rollout),
+    queryFn: ({ signal }) => fetchJson<RolloutWorkload>(rolloutWorkloadPath(rollout), { signal }),
+    staleTime: 1_000,
+    refetchInterval: WORKLOAD_REFRESH_MS,
+  });
+
+export function useRolloutWorkload(cluster: string, namespace: string, name: string) {
+  const rollout = useMemo(() => ({ cluster, namespace, name }), [cluster, namespace, name]);
+  return useQuery(rolloutWorkloadQuery(rollout));
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
+import type { RolloutWorkload } from "@/lib/contracts/rollout-workload";
+import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { kubeRequest } from "@/lib/k8s/kube-request";
+import { formatLabelSelector } from "@/lib/rollouts/label-selector";
+import { deriveRolloutInfo } from "@/lib/rollouts/rollout-info";
+import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { RolloutResource } from "@/lib/rollouts/schema";
+import { parsePod, parseReplicaSet, type PodResource, type ReplicaSetResource } from "@/lib/rollouts/workload-schema";
+import type { AppContext } from "@/lib/server/app-context";
+import { rolloutOrThrow } from "./rollout-lookup";
+
+async function listBySelector(watcher: ClusterWatcher, path: string, labelSelector: string): Promise<unknown[]> {
+  const list = await kubeRequest<KubernetesListObject<KubernetesObject>>(watcher.clients.kubeConfig, path, { query: { labelSelector } });
+  return list.items ?? [];
+}
+
+/** The Rollout's ReplicaSets (by its selector, kept when it owns them) and their Pods, as upstream's undo and get list them. */
+export async function listRolloutReplicaSets(watcher: ClusterWatcher, rollout: RolloutResource): Promise<{ replicaSets: ReplicaSetResource[]; pods: PodResource[] }> {
+  const namespace = encodeURIComponent(rollout.metadata.namespace ?? "default");
+  const selector = formatLabelSelector(rollout.spec?.selector);
+  const [rsItems, podItems] = await Promise.all([
+    listBySelector(watcher, `/apis/apps/v1/namespaces/${namespace}/replicasets`, selector),
+    listBySelector(watcher, `/api/v1/namespaces/${namespace}/pods`, selector),
+  ]);
+  const replicaSets = rsItems.map(parseReplicaSet).flatMap((r) => (r.ok ? [r.replicaSet] : []));
+  const pods = podItems.map(parsePod).flatMap((p) => (p.ok ? [p.pod] : []));
+  return { replicaSets, pods };
+}
+
+/** Revisions with ReplicaSets and Pods and the CLI's numbers for one Rollout, read from the cluster now. */
+export async function getRolloutWorkload(app: AppContext, target: RolloutRef): Promise<RolloutWorkload> {
+  const watcher = app.fleet.clusterOrThrow(target.cluster);
+  const { raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+  const { replicaSets, pods } = await listRolloutReplicaSets(watcher, raw);
+  return { info: deriveRolloutInfo(raw, replicaSets, pods), readAt: new Date(app.now()).toISOString() };
+}

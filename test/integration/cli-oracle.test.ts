@@ -1,0 +1,278 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMigratedDatabase } from "@/e2e/support/database";
+import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { RolloutWorkload } from "@/lib/contracts/rollout-workload";
+import { checkGo, GoMissingError } from "@/realcluster/build";
+import { CLUSTER_NAME, startRealCluster, type RealCluster } from "@/realcluster/cluster";
+import { DEMO_ROLLOUTS, imageFor } from "@/realcluster/demo-workloads";
+import { DEMO_NAMESPACE, toYaml, type K8sObject } from "@/realcluster/manifests";
+import { waitUntil } from "@/realcluster/net";
+import { argoRolloutsCli, type ArgoRolloutsCli, type CliRolloutView } from "@/test/harness/cli-get-rollout";
+
+/*
+ * Upstream's CLI as the oracle for Rollscope on the real controller (issue 14). `kubectl-argo-rollouts` is built from
+ * the same argo-rollouts module as the controller (realcluster/rollouts, v1.9.1). For the demo Rollouts (a canary
+ * routed by a plugin, a basic canary whose actual weight comes from its ReplicaSets, a blue-green) at several points,
+ * Rollscope's view from its API (status, message, strategy, step, set and actual weight, images, revision) must equal
+ * what `kubectl argo rollouts get rollout` prints. Two twin Rollouts then check that Rollscope's promote, abort and
+ * undo leave the same state as the CLI's commands from the same starting state.
+ *
+ * Both sides read the cluster at slightly different moments, so each comparison first waits for the state it is
+ * about (the CLI showing it), then for the two to agree; a lasting difference fails with both views.
+ */
+
+function goMissingReason(): string | null {
+  try {
+    checkGo();
+    return null;
+  } catch (err) {
+    if (err instanceof GoMissingError) return err.message;
+    throw err;
+  }
+}
+
+const skipReason = goMissingReason();
+if (skipReason) console.log(`CLI oracle test skipped: ${skipReason}`);
+
+type Handler<P> = (request: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+type RolloutParams = { cluster: string; namespace: string; name: string };
+type ActionBody = { action: string; expected: RolloutActionsView["expected"]; toRevision?: number };
+
+const ORIGIN = "http://127.0.0.1:3000";
+const TWIN_ROLLSCOPE = "twin-rollscope";
+const TWIN_CLI = "twin-cli";
+const TWIN_STEPS = [{ setWeight: 25 }, { pause: {} }, { setWeight: 50 }, { pause: {} }];
+
+let cluster: RealCluster;
+let workDir: string;
+let cli: ArgoRolloutsCli;
+let workloadRoute: { GET: Handler<RolloutParams> };
+let actionsRoute: { GET: Handler<RolloutParams>; POST: Handler<RolloutParams> };
+let csrf: { token: string; cookie: string };
+let fleetRollout: (name: string) => { cliStep: string; actualWeight: number | null; resourceVersion: string | null } | undefined;
+
+const target = (name: string): RolloutParams => ({ cluster: CLUSTER_NAME, namespace: DEMO_NAMESPACE, name });
+const apiRequest = (name: string, suffix: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+  new Request(`${ORIGIN}/api/clusters/${CLUSTER_NAME}/rollouts/${DEMO_NAMESPACE}/${name}${suffix}`, {
+    method: init.method ?? "GET",
+    headers: { host: "127.0.0.1:3000", ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+
+function twinRollout(name: string): K8sObject {
+  return {
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "Rollout",
+    metadata: { name, namespace: DEMO_NAMESPACE },
+    spec: {
+      replicas: 4,
+      revisionHistoryLimit: 3,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "web", image: imageFor(1) }] } },
+      strategy: { canary: { steps: TWIN_STEPS } },
+    },
+  };
+}
+
+/** Rollscope's answer in the CLI's terms: the `…/replicasets` API, with the fleet row's step and actual weight checked against it. */
+async function rollscopeView(name: string): Promise<CliRolloutView> {
+  const res = await workloadRoute.GET(apiRequest(name, "/replicasets"), { params: Promise.resolve(target(name)) });
+  if (res.status !== 200) throw new Error(`GET …/replicasets answered ${res.status}`);
+  const { info } = (await res.json()) as RolloutWorkload;
+  const canary = info.strategy === "Canary";
+  const row = fleetRollout(name);
+  if (row && row.cliStep !== info.step) throw new Error(`the fleet row's step ${row.cliStep} differs from the detail's ${info.step}`);
+  if (row?.actualWeight != null && row.actualWeight !== info.actualWeight) throw new Error(`the fleet row's actual weight ${row.actualWeight} differs from ${info.actualWeight}`);
+  return {
+    status: info.status,
+    message: info.message,
+    strategy: info.strategy,
+    step: canary ? info.step : "",
+    setWeight: canary ? String(info.setWeight) : "",
+    actualWeight: canary ? String(info.actualWeight) : "",
+    images: info.images.map((i) => (i.tags.length > 0 ? `${i.image} (${i.tags.join(", ")})` : i.image)),
+    revision: info.revision,
+  };
+}
+
+/** Waits until the CLI shows `expected`, then until Rollscope's view equals the CLI's; fails with both when they never agree. */
+async function expectSameAsCli(name: string, expected: Partial<CliRolloutView>, timeoutMs = 90_000): Promise<CliRolloutView> {
+  const last: { cli?: CliRolloutView; rollscope?: CliRolloutView | string } = {};
+  try {
+    await waitUntil(
+      `${name}: the CLI did not show ${JSON.stringify(expected)}`,
+      async () => {
+        const seen = await cli.get(name);
+        return isDeepStrictEqual({ ...seen, ...expected }, seen);
+      },
+      timeoutMs,
+    );
+    await waitUntil(
+      `${name}: Rollscope's view never equalled the CLI's`,
+      async () => {
+        const seen = await cli.get(name);
+        const rollscope = await rollscopeView(name).catch((err: unknown) => String(err));
+        const again = await cli.get(name);
+        Object.assign(last, { cli: again, rollscope });
+        return isDeepStrictEqual(seen, again) && isDeepStrictEqual(rollscope, again);
+      },
+      30_000,
+    );
+  } catch (err) {
+    const current = last.cli ?? (await cli.get(name));
+    expect(last.rollscope, `${(err as Error).message}; the CLI shows ${JSON.stringify(current)}`).toStrictEqual(current);
+    throw err;
+  }
+  if (!last.cli) throw new Error("unreachable: the comparison ended without a CLI view");
+  return last.cli;
+}
+
+async function waitForCache(name: string): Promise<void> {
+  const version = async () => (JSON.parse(await cluster.kubectl(["get", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "-o", "json"])) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  await waitUntil(`Rollscope's watch did not catch up with ${name}`, async () => fleetRollout(name)?.resourceVersion === (await version()), 30_000);
+}
+
+/** One action through Rollscope's action API, as the detail page sends it. */
+async function rollscopeAction(name: string, action: string, extra: Partial<ActionBody> = {}): Promise<void> {
+  await waitForCache(name);
+  const viewRes = await actionsRoute.GET(apiRequest(name, "/actions"), { params: Promise.resolve(target(name)) });
+  const view = (await viewRes.json()) as RolloutActionsView;
+  const headers = { "content-type": "application/json", origin: ORIGIN, cookie: csrf.cookie, "x-csrf-token": csrf.token };
+  const res = await actionsRoute.POST(apiRequest(name, "/actions", { method: "POST", headers, body: { action, expected: view.expected, ...extra } }), { params: Promise.resolve(target(name)) });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+async function setImage(name: string, revision: number): Promise<void> {
+  const patch = [{ op: "replace", path: "/spec/template/spec/containers/0/image", value: imageFor(revision) }];
+  await cluster.kubectl(["patch", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "--type=json", "-p", JSON.stringify(patch)]);
+}
+
+interface StatusSubset {
+  phase?: string;
+  message?: string;
+  currentStepIndex?: number;
+  abort?: boolean;
+  controllerPause?: boolean;
+  pauseReasons: string[];
+  promoted: boolean;
+  image: string;
+}
+
+async function statusOf(name: string): Promise<StatusSubset> {
+  const ro = JSON.parse(await cluster.kubectl(["get", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "-o", "json"])) as {
+    spec: { template: { spec: { containers: Array<{ image: string }> } } };
+    status: { phase?: string; message?: string; currentStepIndex?: number; abort?: boolean; controllerPause?: boolean; pauseConditions?: Array<{ reason: string }>; stableRS?: string; currentPodHash?: string };
+  };
+  const s = ro.status;
+  return {
+    phase: s.phase,
+    message: s.message,
+    currentStepIndex: s.currentStepIndex,
+    abort: s.abort,
+    controllerPause: s.controllerPause,
+    pauseReasons: (s.pauseConditions ?? []).map((p) => p.reason),
+    promoted: s.stableRS === s.currentPodHash,
+    image: ro.spec.template.spec.containers[0].image,
+  };
+}
+
+/** Both twins reach the same settled state (the CLI shows `expected` for each), with the same status fields and CLI view. */
+async function expectTwinsAgree(expected: Partial<CliRolloutView>): Promise<void> {
+  const [viaRollscope, viaCli] = await Promise.all([expectSameAsCli(TWIN_ROLLSCOPE, expected), expectSameAsCli(TWIN_CLI, expected)]);
+  expect(viaRollscope).toStrictEqual(viaCli);
+  await waitUntil("the twins' status fields did not agree", async () => isDeepStrictEqual(await statusOf(TWIN_ROLLSCOPE), await statusOf(TWIN_CLI)), 30_000);
+}
+
+describe.skipIf(skipReason !== null)("Rollscope vs upstream's CLI on the real controller", () => {
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "rollscope-cli-oracle-"));
+    cluster = await startRealCluster({ workDir, demo: false, prometheus: false, log: (line) => console.log(`[real cluster] ${line}`) });
+    cli = argoRolloutsCli(cluster.toolchain.binDir, cluster.kubeconfigPath, "real-admin", DEMO_NAMESPACE);
+    await cluster.kubectl(["apply", "--server-side", "-f", "-"], toYaml([twinRollout(TWIN_ROLLSCOPE), twinRollout(TWIN_CLI)]));
+    process.env.DATABASE_URL = createMigratedDatabase();
+    process.env.ROLLSCOPE_CONFIG = cluster.rollscopeConfigPath;
+    workloadRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/replicasets/route");
+    actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
+    const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
+    const { getAppContext } = await import("@/lib/server/app-context");
+    fleetRollout = (name) => getAppContext().fleet.cluster(CLUSTER_NAME)?.rollout(DEMO_NAMESPACE, name);
+    const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
+    const body = (await res.json()) as { csrfToken: string };
+    csrf = { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
+  }, 60 * 60_000);
+
+  afterAll(async () => {
+    if (process.env.ROLLSCOPE_CONFIG) {
+      const { getAppContext } = await import("@/lib/server/app-context");
+      await getAppContext().fleet.stop();
+    }
+    await cluster?.stop();
+    if (workDir) rmSync(workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it("routed canary: initially, after an image update, after a promote and after an abort through Rollscope", async () => {
+    const name = DEMO_ROLLOUTS.routed;
+    expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({ strategy: "Canary", step: "6/6", setWeight: "100", actualWeight: "100", images: [`${imageFor(1)} (stable)`] });
+    await setImage(name, 2);
+    expect(await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "20" })).toMatchObject({ message: "CanaryPauseStep", revision: 2 });
+    await rollscopeAction(name, "promote");
+    // The next pause is timed (30 s): the abort follows at once.
+    await expectSameAsCli(name, { status: "Paused", step: "3/6", setWeight: "50", actualWeight: "50" });
+    await rollscopeAction(name, "abort");
+    await expectSameAsCli(name, { status: "Degraded", step: "0/6", setWeight: "0" });
+  }, 400_000);
+
+  it("basic canary without traffic routing: the actual weight from its ReplicaSets, through timed pauses to Healthy", async () => {
+    const name = DEMO_ROLLOUTS.basic;
+    await expectSameAsCli(name, { status: "Healthy", revision: 1 });
+    await setImage(name, 2);
+    // 1 of 4 available pods is the canary's: 25 (there is no status.canary.weights without traffic routing).
+    await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "25" });
+    await expectSameAsCli(name, { status: "Healthy", step: "6/6", revision: 2 }, 180_000);
+  }, 400_000);
+
+  it("blue-green: initially, waiting with a preview, after a promote, and after an abort of the next revision", async () => {
+    const name = DEMO_ROLLOUTS.blueGreen;
+    expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({ strategy: "BlueGreen", images: [`${imageFor(1)} (stable, active)`] });
+    await setImage(name, 2);
+    expect(await expectSameAsCli(name, { status: "Paused", revision: 2 })).toMatchObject({ images: [`${imageFor(1)} (stable, active)`, `${imageFor(2)} (preview)`] });
+    await rollscopeAction(name, "promote");
+    await expectSameAsCli(name, { status: "Healthy", revision: 2, images: [`${imageFor(2)} (stable, active)`] });
+    await setImage(name, 3);
+    await expectSameAsCli(name, { status: "Paused", revision: 3 });
+    await rollscopeAction(name, "abort");
+    await expectSameAsCli(name, { status: "Degraded", revision: 3 });
+  }, 400_000);
+
+  describe("Rollscope's actions leave the same state as the CLI's commands", () => {
+    it("from a canary paused at step 1: promote, abort, then undo", async () => {
+      await Promise.all([setImage(TWIN_ROLLSCOPE, 2), setImage(TWIN_CLI, 2)]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", actualWeight: "25" });
+
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote"), cli.run(["promote", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Paused", step: "3/4", setWeight: "50", actualWeight: "50" });
+
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "abort"), cli.run(["abort", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Degraded", step: "0/4", setWeight: "0" });
+
+      // Back to revision 1's template: the controller reuses that ReplicaSet as revision 3.
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo"), cli.run(["undo", TWIN_CLI])]);
+      await expectTwinsAgree({ revision: 3, images: [`${imageFor(1)} (stable)`] });
+    }, 400_000);
+
+    it("undo --to-revision from a healthy canary: back to an older revision's template, then promoted alike", async () => {
+      await Promise.all([setImage(TWIN_ROLLSCOPE, 4), setImage(TWIN_CLI, 4)]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 4 });
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote-full"), cli.run(["promote", "--full", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Healthy", revision: 4 });
+      // Revision 2 (image v2) is gone from the template: undo to it starts a canary of v2 again.
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo", { toRevision: 2 }), cli.run(["undo", TWIN_CLI, "--to-revision=2"])]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 5 });
+      expect((await statusOf(TWIN_ROLLSCOPE)).image).toBe(imageFor(2));
+    }, 400_000);
+  });
+});
