@@ -9,6 +9,8 @@ interface WeightBarProps {
   /** What the current step asks for; drawn as a tick when it differs from the applied weight. */
   requested: number | null;
   verified: boolean | null;
+  /** Whether the Rollout configures traffic routers: then a missing weight means none was applied yet. */
+  routed?: boolean;
   className?: string;
 }
 
@@ -24,13 +26,14 @@ function describe({ canary, stable, requested, verified }: WeightBarProps): stri
 
 /** The live canary/stable split of one rollout: applied weight as the bar, requested as a tick, unverified as a warning. */
 export function WeightBar(props: WeightBarProps) {
-  const { canary, requested, verified, className } = props;
+  const { canary, requested, verified, routed = false, className } = props;
   if (canary === null) {
+    const none = routed ? "No weight applied yet by the traffic router" : "No traffic routing";
     return (
       <span
         data-testid="canary-weight"
         data-weight=""
-        title={requested === null ? "No traffic routing" : `No traffic routing; the steps request ${formatPercent(requested)}`}
+        title={requested === null ? none : `${none}; the steps request ${formatPercent(requested)}`}
         className={cn("text-slate-500 dark:text-slate-400", className)}
       >
         —
