@@ -33,6 +33,8 @@ export interface ReadinessReport {
   checks: { config: ReadinessCheck; database: ReadinessCheck; migrations: ReadinessCheck };
   /** null when the configuration could not be loaded (nothing runs then). */
   recorder: RecorderStatus | null;
+  /** The demo's simulated clusters run this many times faster than real time; absent otherwise. */
+  simulatedTimeScale?: number;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */
