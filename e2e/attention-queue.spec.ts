@@ -44,7 +44,8 @@ test.describe("needs-attention queue", () => {
     const link = item.locator('[data-testid="attention-reason"][data-code="PluginNotRegistered"] a');
     await expect(link).toHaveAttribute("href", "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul");
     await link.click();
-    await expect(page.locator('[id="referenced-not-registered/staging/trafficRouter/hashicorp/consul"]')).toBeVisible({ timeout: 30_000 });
+    // The plugins page loads its registry after the page itself (a slow request on a loaded machine).
+    await expect(page.locator('[id="referenced-not-registered/staging/trafficRouter/hashicorp/consul"]')).toBeVisible({ timeout: 90_000 });
 
     await page.goto("/rollouts/staging/platform/notifications");
     await expect(page.getByTestId("attention-callout").locator('[data-code="PluginNotRegistered"]')).toContainText("hashicorp/consul");
