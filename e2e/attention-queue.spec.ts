@@ -54,7 +54,9 @@ test.describe("needs-attention queue", () => {
     await expect(page.locator('[id="referenced-not-registered/staging/trafficRouter/hashicorp/consul"]')).toBeVisible({ timeout: 90_000 });
 
     await page.goto("/rollouts/staging/platform/notifications");
-    await expect(page.getByTestId("attention-callout").locator('[data-code="PluginNotRegistered"]')).toContainText("hashicorp/consul");
+    const reason = page.locator('[data-testid="rollout-attention"][data-code="PluginNotRegistered"]');
+    await expect(reason).toContainText("hashicorp/consul");
+    await expect(reason.getByTestId("attention-finding-link")).toHaveAttribute("href", "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul");
     // A plugin router is configured (it is only not registered): the weights panel must not say there is none.
     await expect(page.getByTestId("applied-weight")).not.toContainText("no traffic routing");
   });

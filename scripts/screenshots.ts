@@ -26,7 +26,7 @@ interface Shot {
 const SHOTS: Shot[] = [
   { file: "overview.png", path: "/", ready: "attention-item" },
   { file: "rollout-detail.png", path: "/rollouts/prod-eu/shop/checkout", ready: "weights" },
-  { file: "needs-attention-detail.png", path: "/rollouts/staging/platform/notifications", ready: "attention-callout" },
+  { file: "needs-attention-detail.png", path: "/rollouts/staging/platform/notifications", ready: "rollout-attention" },
 ];
 
 async function shoot(page: Page, baseUrl: string, shot: Shot): Promise<void> {

@@ -8,7 +8,6 @@ import { WeightChart } from "@/components/charts/weight-chart";
 import { toWeightChartData, type WeightChartData } from "@/components/charts/weight-chart-data";
 import { connectionLabel } from "@/components/clusters/connection";
 import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
-import { AttentionCallout } from "@/components/rollouts/attention-callout";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
 import { EventList } from "@/components/rollouts/event-list";
 import { PauseCallout } from "@/components/rollouts/pause-callout";
@@ -135,7 +134,6 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
       )}
 
       <RolloutHeader rollout={rollout} cluster={clusterState} />
-      <AttentionCallout rollout={rollout} />
 
       <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(300px,380px)_minmax(0,1fr)] 2xl:grid-cols-[minmax(320px,400px)_minmax(0,1fr)_minmax(360px,480px)]">
         <div className="flex flex-col gap-4 xl:row-span-2 2xl:row-span-1">
