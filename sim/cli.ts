@@ -1,16 +1,23 @@
 import { parseArgs } from "node:util";
 import { startSimulation } from "./cluster";
+import { startDemoExtras } from "./demo-extras";
 import { writeRollscopeConfig } from "./rollscope-config";
 import type { ScenarioName } from "./scenarios";
 
-const USAGE = `usage: npx tsx sim/cli.ts --scenario demo|scale [--time-scale 30] [--seed 1] [--kubeconfig path] [--rollscope-config path] [--base-port N]
-       scale only: [--clusters 20] [--rollouts 250] [--rate 50]`;
+const USAGE = `usage: npx tsx sim/cli.ts --scenario demo|scale [--time-scale 1] [--seed 1] [--kubeconfig path] [--rollscope-config path] [--base-port N]
+       [--prometheus] [--sign-in http://127.0.0.1:3000]
+       scale only: [--clusters 20] [--rollouts 250] [--rate 50]
+  --time-scale N   simulated seconds per real second (1: real time, the default)
+  --prometheus     start Prometheus (when installed) scraping the simulated controllers; the config points at it
+  --sign-in URL    start an OpenID Provider (alice: operator, bob: viewer) for the app at URL; the config turns sign-in on`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       scenario: { type: "string", default: "demo" },
-      "time-scale": { type: "string", default: "30" },
+      "time-scale": { type: "string", default: "1" },
+      prometheus: { type: "boolean", default: false },
+      "sign-in": { type: "string" },
       seed: { type: "string", default: "1" },
       kubeconfig: { type: "string" },
       "rollscope-config": { type: "string" },
@@ -40,14 +47,16 @@ async function main(): Promise<void> {
       ...(values.rate ? { changesPerSecond: Number(values.rate) } : {}),
     },
   });
-  if (values["rollscope-config"]) writeRollscopeConfig(values["rollscope-config"], sim.kubeconfigPath, sim.clusters);
+  const extras = await startDemoExtras({ clusters: sim.clusters, prometheus: values.prometheus === true, signInAt: values["sign-in"] ?? null });
+  if (values["rollscope-config"]) writeRollscopeConfig(values["rollscope-config"], sim.kubeconfigPath, sim.clusters, extras.config, extras.clusterExtra);
   console.log(`scenario ${scenario}, time scale ×${values["time-scale"]}, seed ${values.seed}`);
   console.log(`kubeconfig: ${sim.kubeconfigPath}`);
   for (const c of sim.clusters) console.log(`  ${c.name.padEnd(10)} api ${c.url}  metrics ${c.metricsUrl}  ${JSON.stringify(c.labels)}`);
+  for (const note of extras.notes) console.log(note);
   console.log(`tokens: admin=${sim.users.admin.token} rollscope=${sim.users.rollscope.token} alice=${sim.users.alice.token} bob=${sim.users.bob.token} carol=${sim.users.carol.token}`);
   const shutdown = (signal: string) => {
     console.log(`${signal}: stopping`);
-    sim.stop().then(
+    Promise.all([extras.stop(), sim.stop()]).then(
       () => process.exit(0),
       (err: unknown) => {
         console.error(err);

@@ -12,6 +12,7 @@ import { useClusters } from "@/lib/queries/use-clusters";
 import { useSession } from "@/lib/queries/use-session";
 import { LiveIndicator } from "./live-indicator";
 import { ServerNotices } from "./server-notices";
+import { SimulatedTimeBadge } from "./simulated-time-badge";
 
 const NAV = [
   { href: "/", label: "Rollouts", match: (p: string) => p === "/" || p.startsWith("/rollouts") },
@@ -88,6 +89,7 @@ export function AppHeader() {
           </svg>
           Rollscope
         </Link>
+        <SimulatedTimeBadge />
         <nav aria-label="Main" className="flex gap-1">
           {nav.map((item) => {
             const current = item.match(pathname);

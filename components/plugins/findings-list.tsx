@@ -18,7 +18,7 @@ export function FindingsList({ findings }: { findings: readonly Finding[] }) {
   return (
     <ul data-testid="plugin-findings" className="divide-y divide-slate-100 dark:divide-slate-800">
       {findings.map((finding) => (
-        <li key={finding.id} data-testid="plugin-finding" data-kind={finding.kind} data-severity={finding.severity} className="py-2.5 wrap-anywhere">
+        <li key={finding.id} id={finding.id} data-testid="plugin-finding" data-kind={finding.kind} data-severity={finding.severity} className="py-2.5 wrap-anywhere">
           <div className="flex flex-wrap items-center gap-2">
             <Badge tone={SEVERITY_TONE[finding.severity]}>{finding.severity}</Badge>
             <span className="text-sm font-medium">{finding.title}</span>

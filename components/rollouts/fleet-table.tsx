@@ -90,7 +90,7 @@ const FleetRow = memo(function FleetRow({ rollout: r, index, focusable, onFocusR
         <StepCell step={r.step} />
       </td>
       <td className="px-3 py-1.5">
-        <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} actual={r.actualPercent} />
+        <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} actual={r.actualPercent} routed={r.routers.length > 0} />
       </td>
       <td className="px-3 py-1.5 text-slate-600 dark:text-slate-400">
         <RelativeTime at={r.lastChangedAt} />

@@ -11,6 +11,7 @@ import { formatDuration } from "@/lib/format/duration";
 import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
 import { clusterHref, overviewHref, rolloutAuditHref } from "@/lib/format/hrefs";
 import { attentionLabel } from "@/lib/overview/attention";
+import { AttentionFindingLink } from "./attention-finding-link";
 import { PhaseBadge } from "./phase-badge";
 import { RouterList } from "./router-list";
 
@@ -176,7 +177,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
               data-code={a.code}
               className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
             >
-              <span className="font-semibold">{attentionLabel(a.code)}:</span> {a.message}
+              <span className="font-semibold">{attentionLabel(a.code)}:</span> {a.message} <AttentionFindingLink rollout={r} reason={a} />
             </li>
           ))}
         </ul>

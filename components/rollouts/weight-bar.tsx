@@ -11,6 +11,8 @@ interface WeightBarProps {
   verified: boolean | null;
   /** Upstream's ActualWeight as a percentage (what `kubectl argo rollouts get rollout` prints); null when unknown. */
   actual?: number | null;
+  /** Whether the Rollout configures traffic routers: then a missing weight means none was applied yet. */
+  routed?: boolean;
   className?: string;
 }
 
@@ -27,9 +29,10 @@ function describe({ canary, stable, requested, verified, actual = null }: Weight
 
 /** The live canary/stable split of one rollout: applied weight as the bar, requested as a tick, unverified as a warning. */
 export function WeightBar(props: WeightBarProps) {
-  const { canary, requested, verified, actual = null, className } = props;
+  const { canary, requested, verified, actual = null, routed = false, className } = props;
   if (canary === null) {
-    const routing = requested === null ? "No traffic routing" : `No traffic routing; the steps request ${formatPercent(requested)}`;
+    const none = routed ? "No weight applied yet by the traffic router" : "No traffic routing";
+    const routing = requested === null ? none : `${none}; the steps request ${formatPercent(requested)}`;
     return (
       <span
         data-testid="canary-weight"

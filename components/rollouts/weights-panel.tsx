@@ -125,7 +125,9 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
         ) : (
           <Row label="Applied" testId="applied-weight">
             <span className="text-slate-500 dark:text-slate-400" data-value="">
-              — no traffic routing
+              {r.trafficRouters.length > 0
+                ? `— none yet: ${r.trafficRouters.map((t) => t.name).join(", ")} has not set any weight`
+                : "— no traffic routing"}
             </span>
           </Row>
         )}

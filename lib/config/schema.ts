@@ -51,6 +51,8 @@ export const rollscopeConfigSchema = z
       .strictObject({ retentionDays: z.number().int().min(1).max(3650).default(30) })
       .default({ retentionDays: 30 }),
     readOnly: z.boolean().default(false),
+    /** The needs-attention queue: a Progressing Rollout unchanged for this many minutes is flagged. */
+    attention: z.strictObject({ noProgressMinutes: z.number().int().min(1).max(1_440).default(10) }).default({ noProgressMinutes: 10 }),
     /** Fleet-wide plugin settings (SLO, stuck-router tolerance, measured-traffic and per-RPC queries). */
     plugins: pluginSettingsSchema.default({}),
     metrics: metricsSettingsSchema.default({ scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 } }),

@@ -59,6 +59,8 @@ export interface ReadinessReport {
   clusters: ReadinessCluster[] | null;
   /** Reported, not required: a standby replica is ready (it serves everything but recording). */
   leadership: LeadershipStatus | null;
+  /** The demo's simulated clusters run this many times faster than real time; absent otherwise. */
+  simulatedTimeScale?: number;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */

@@ -8,6 +8,7 @@ import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k
 import { countWatchRelist, observeWatchState } from "@/lib/telemetry/observe";
 import { parseRollout } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
+import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
 import { summarizeClusterConnection } from "./cluster-connection";
 import { rolloutKey, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
 
@@ -22,6 +23,9 @@ interface Store {
   configmap: Map<string, KubernetesObject>;
   controllerPods: Map<string, KubernetesObject>;
 }
+
+/** How often time-dependent attention reasons are looked at again. */
+const SIGNALS_SWEEP_MS = 15_000;
 
 function objKey(obj: KubernetesObject): string {
   return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
@@ -69,13 +73,17 @@ export class ClusterWatcher {
   private readonly listedAt = new Map<WatchedKind, string>();
   private readonly watches: ResourceWatch[] = [];
   private lastState: ClusterStateView | null = null;
+  private readonly signals: RolloutSignals;
+  private sweepTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     readonly config: ClusterConfig,
     private readonly emit: (delta: FleetDelta) => void,
     private readonly onRaw?: (kind: WatchedKind, type: "upsert" | "delete", obj: KubernetesObject) => void,
+    attention: AttentionSettings = DEFAULT_ATTENTION_SETTINGS,
   ) {
     this.clients = createClusterClients(config);
+    this.signals = new RolloutSignals(config.name, attention, () => (this.listedAt.has("configmap") ? this.objects("configmap") : null));
   }
 
   get name(): string {
@@ -92,6 +100,25 @@ export class ClusterWatcher {
     watch("analysisruns", "/apis/argoproj.io/v1alpha1/analysisruns");
     watch("configmap", `/api/v1/namespaces/${ns}/configmaps`, "metadata.name=argo-rollouts-config");
     watch("controllerPods", `/api/v1/namespaces/${ns}/pods`);
+    // Time alone changes some attention reasons (no progress, the progress deadline): look again now and then.
+    this.sweepTimer = setInterval(() => this.refreshSignals(), SIGNALS_SWEEP_MS);
+    this.sweepTimer.unref?.();
+  }
+
+  /**
+   * Re-derives the attention reasons that depend on the cluster around a Rollout or on time, and emits the Rollouts
+   * whose reasons changed (`only`: just that one).
+   */
+  private refreshSignals(only?: string): void {
+    const now = Date.now();
+    const views = only === undefined ? [...this.views.values()] : [this.views.get(only)].filter((v) => v !== undefined);
+    for (const view of views) {
+      const raw = this.store.rollouts.get(`${view.namespace ?? ""}/${view.name}`);
+      const next = this.signals.apply(view, raw, now, false);
+      if (next === view) continue;
+      this.views.set(view.key, next);
+      this.emit({ type: "upsert", rollout: next });
+    }
   }
 
   private watch(kind: WatchedKind, path: string, list: () => Promise<KubernetesListObject<KubernetesObject>>, fieldSelector?: string) {
@@ -112,6 +139,7 @@ export class ClusterWatcher {
           if (this.listedAt.has(kind)) countWatchRelist(this.name, kind);
           this.listedAt.set(kind, at.toISOString());
           this.publishState();
+          if (kind === "configmap") this.refreshSignals();
         },
       }),
     );
@@ -120,13 +148,14 @@ export class ClusterWatcher {
   private upsert(kind: WatchedKind, obj: KubernetesObject): void {
     this.store[kind].set(objKey(obj), obj);
     if (kind === "rollouts") {
-      const view = buildFleetRollout(this.name, obj, new Date());
-      const previous = this.views.get(view.key);
-      if (previous && previous.resourceVersion === view.resourceVersion) return;
+      const built = buildFleetRollout(this.name, obj, new Date());
+      const previous = this.views.get(built.key);
+      if (previous && previous.resourceVersion === built.resourceVersion) return;
+      const view = this.signals.apply(built, obj, Date.now(), true);
       this.views.set(view.key, view);
       this.emit({ type: "upsert", rollout: view });
       if (!previous) this.publishState();
-    }
+    } else this.refreshAfter(kind, obj, false);
     this.onRaw?.(kind, "upsert", obj);
   }
 
@@ -134,12 +163,22 @@ export class ClusterWatcher {
     this.store[kind].delete(objKey(obj));
     if (kind === "rollouts") {
       const key = rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? "");
+      this.signals.forget(key);
       if (this.views.delete(key)) {
         this.emit({ type: "delete", key, cluster: this.name });
         this.publishState();
       }
-    }
+    } else this.refreshAfter(kind, obj, true);
     this.onRaw?.(kind, "delete", obj);
+  }
+
+  /** An event about a Rollout changes that Rollout's reasons; argo-rollouts-config every Rollout's. */
+  private refreshAfter(kind: WatchedKind, obj: KubernetesObject, deleted: boolean): void {
+    if (kind === "configmap") this.refreshSignals();
+    else if (kind === "events") {
+      const key = this.signals.eventChanged(obj, deleted);
+      if (key) this.refreshSignals(key);
+    }
   }
 
   state(): ClusterStateView {
@@ -186,6 +225,7 @@ export class ClusterWatcher {
   }
 
   async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
     await Promise.all(this.watches.map((w) => w.stop()));
   }
 }

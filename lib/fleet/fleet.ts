@@ -25,6 +25,7 @@ export class Fleet {
           (kind, type, obj) => {
             for (const listener of this.rawListeners) listener(cluster.name, kind, type, obj);
           },
+          config.attention,
         ),
     );
     for (const cluster of this.clusters) cluster.start();

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Fleet } from "@/lib/fleet/fleet";
 import { toRolloutSummary, type RolloutSummary } from "@/lib/fleet/summary";
-import type { LiveDelta, LiveSnapshot } from "./live-types";
+import { attentionSeverityOf } from "@/lib/overview/attention";
+import type { LiveDelta, LiveSnapshot, PreviousState } from "./live-types";
 
 export type { LiveDelta, LiveSnapshot } from "./live-types";
 
@@ -16,6 +17,10 @@ export interface SequencedDelta {
  * would only hold memory.
  */
 const DEFAULT_CAPACITY = 3_000;
+
+function previousState(summary: RolloutSummary | undefined): PreviousState | null {
+  return summary ? { phase: summary.phase, attention: attentionSeverityOf(summary) } : null;
+}
 
 /**
  * Numbers every fleet change and keeps the most recent ones, so a client that reconnects with Last-Event-ID gets
@@ -40,13 +45,15 @@ export class DeltaLog {
       let live: LiveDelta;
       if (delta.type === "upsert") {
         const rollout = toRolloutSummary(delta.rollout);
+        const was = previousState(this.summaries.get(rollout.key));
         this.keep(rollout);
         this.rowsCache = null;
-        live = { type: "upsert", rollout };
+        live = { type: "upsert", rollout, was };
       } else if (delta.type === "delete") {
+        const was = previousState(this.summaries.get(delta.key));
         this.drop(delta.key);
         this.rowsCache = null;
-        live = { type: "delete", key: delta.key };
+        live = { type: "delete", key: delta.key, was };
       } else {
         live = { type: "cluster", cluster: delta.cluster };
       }

@@ -1,14 +1,25 @@
 import type { RolloutSummary } from "@/lib/fleet/summary";
 import type { ClusterStateView } from "@/lib/fleet/types";
+import type { AttentionSeverity } from "@/lib/overview/attention";
+import type { RolloutPhase } from "@/lib/rollouts/phase";
 
 /*
  * The contract of `/api/stream`, shared by the server (lib/live/delta-log) and the browser (lib/queries/live-stream).
  * It carries overview rows and cluster states, never raw objects or credentials.
  */
 
+/**
+ * How the Rollout stood before this change (null: it is new), so an open overview can recount its phases and its
+ * attention queue exactly, even for Rollouts the page does not hold.
+ */
+export interface PreviousState {
+  phase: RolloutPhase;
+  attention: AttentionSeverity | null;
+}
+
 export type LiveDelta =
-  | { type: "upsert"; rollout: RolloutSummary }
-  | { type: "delete"; key: string }
+  | { type: "upsert"; rollout: RolloutSummary; was?: PreviousState | null }
+  | { type: "delete"; key: string; was?: PreviousState | null }
   | { type: "cluster"; cluster: ClusterStateView };
 
 /**

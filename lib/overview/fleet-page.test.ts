@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ClusterStateView } from "@/lib/fleet/types";
-import { ATTENTION_LIMIT, buildFleetPage, patchFleetPage } from "./fleet-page";
+import type { LiveDelta } from "@/lib/live/live-types";
+import type { RolloutSummary } from "@/lib/fleet/summary";
+import { ATTENTION_LIMIT, buildFleetPage, patchFleetPage, type FleetPage } from "./fleet-page";
 import { FleetPageQuery, parseFleetPageQuery } from "./fleet-page-query";
 import { DEFAULT_FLEET_VIEW } from "./fleet-query";
 import { makeSummary } from "./summary.test-helper";
@@ -116,6 +118,70 @@ describe("patchFleetPage", () => {
   it("replaces cluster states", () => {
     const down = { ...prod, connection: "unreachable" as const, error: "connection refused" };
     expect(patchFleetPage(page, [{ type: "cluster", cluster: down }]).clusters).toEqual([down]);
+  });
+});
+
+describe("patchFleetPage keeps the queue's counts, order and cards in agreement", () => {
+  const warning = (name: string) =>
+    makeSummary({ name, phase: "Paused", attention: [{ code: "AwaitingPromotion", message: "paused at step 2" }], lastChangedAt: "2026-08-18T08:00:00Z" });
+  const abort = (r: RolloutSummary): RolloutSummary => ({
+    ...r,
+    phase: "Degraded",
+    aborted: true,
+    attention: [{ code: "Aborted", message: "aborted by alice" }],
+    lastChangedAt: "2026-08-18T10:00:00Z",
+  });
+  const healthy = (r: RolloutSummary): RolloutSummary => ({ ...r, phase: "Healthy", attention: [] });
+  /** What a person reads (counts, critical count, cards in order), beside the same read from a page the server builds now. */
+  const readBoth = (patched: FleetPage, all: RolloutSummary[], view = request) => {
+    const read = (p: FleetPage) => ({ total: p.attention.total, critical: p.attention.critical, keys: p.attention.entries.map((e) => e.rollout.key), counts: p.counts, base: p.base, all: p.total });
+    return { patched: read(patched), rebuilt: read(buildFleetPage(all, [prod], view, 1)) };
+  };
+
+  it("a fresh abort of a rollout the truncated queue did not show jumps to the top, and everything is recounted", () => {
+    const before = [...Array.from({ length: ATTENTION_LIMIT + 10 }, (_, i) => warning(`w-${i}`)), makeSummary({ name: "quiet" })];
+    const page = buildFleetPage(before, [prod], request, 1);
+    const tail = before[ATTENTION_LIMIT + 5];
+    expect(page.attention.entries.some((e) => e.rollout.key === tail.key)).toBe(false);
+    const aborted = abort(tail);
+    const next = patchFleetPage(page, [{ type: "upsert", rollout: aborted, was: { phase: "Paused", attention: "warning" } }]);
+    expect(next.attention.entries[0].rollout.key).toBe(tail.key);
+    expect(next.attention.critical).toBe(1);
+    const { patched, rebuilt } = readBoth(next, before.map((r) => (r.key === tail.key ? aborted : r)));
+    expect(patched).toEqual(rebuilt);
+  });
+
+  it("re-sorts entries it holds: a warning that turns critical moves ahead of the warnings", () => {
+    const all = [warning("a"), warning("b"), warning("c")];
+    const page = buildFleetPage(all, [prod], request, 1);
+    const next = patchFleetPage(page, [{ type: "upsert", rollout: abort(all[2]), was: { phase: "Paused", attention: "warning" } }]);
+    expect(next.attention.entries.map((e) => e.rollout.name)).toEqual(["c", "a", "b"]);
+    expect(next.attention.critical).toBe(1);
+  });
+
+  it("rollouts that leave, join or vanish change the count as much as the cards, over many updates", () => {
+    const all = [...Array.from({ length: 17 }, (_, i) => warning(`w-${i}`)), makeSummary({ name: "quiet" })];
+    let page = buildFleetPage(all, [prod], request, 1);
+    // Twelve get promoted, one new rollout arrives paused, one is deleted, the quiet one aborts.
+    const deltas: LiveDelta[] = [
+      ...all.slice(0, 12).map((r) => ({ type: "upsert" as const, rollout: healthy(r), was: { phase: "Paused" as const, attention: "warning" as const } })),
+      { type: "upsert", rollout: warning("new-one"), was: null },
+      { type: "delete", key: all[12].key, was: { phase: "Paused", attention: "warning" } },
+      { type: "upsert", rollout: abort(all[17]), was: { phase: "Healthy", attention: null } },
+    ];
+    for (const delta of deltas) page = patchFleetPage(page, [delta]);
+    expect(page.attention.total).toBe(page.attention.entries.length);
+    const { patched, rebuilt } = readBoth(page, [...all.slice(0, 12).map(healthy), ...all.slice(13, 17), abort(all[17]), warning("new-one")]);
+    expect(patched).toEqual(rebuilt);
+  });
+
+  it("takes in only rollouts that match the page's filters", () => {
+    const page = buildFleetPage([warning("a")], [prod], { ...request, cluster: "prod" }, 1);
+    const elsewhere = abort(makeSummary({ cluster: "staging", name: "x" }));
+    const next = patchFleetPage(page, [{ type: "upsert", rollout: elsewhere, was: null }]);
+    expect(next.attention.entries.map((e) => e.rollout.name)).toEqual(["a"]);
+    expect(next.attention.total).toBe(1);
+    expect(next.total).toBe(page.total + 1);
   });
 });
 

@@ -95,11 +95,19 @@ export type AttentionCode =
   | "AnalysisFailed"
   | "AnalysisError"
   | "AnalysisInconclusive"
-  | "WeightNotVerified";
+  | "WeightNotVerified"
+  // From the cluster around the Rollout and from time (lib/rollouts/attention-signals.ts):
+  | "PluginNotRegistered"
+  | "ReconcileFailing"
+  | "WarningEvent"
+  | "ProgressDeadlineApproaching"
+  | "NoProgress";
 
 export interface AttentionReason {
   code: AttentionCode;
   message: string;
+  /** Where the finding behind it is shown: a plugins page entry or a section of the detail page. */
+  href?: string;
 }
 
 /** Plain, JSON-serialisable view of one Rollout: the contract between the server and the UI/API. */

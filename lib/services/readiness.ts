@@ -1,5 +1,6 @@
 import "server-only";
 import type { ReadinessCheck, ReadinessReport } from "@/lib/contracts/readiness";
+import { readDemoTimeScale } from "@/lib/config/demo-time-scale";
 import { describeErrorSafely } from "@/lib/errors/known-secrets";
 import type { AppContext } from "@/lib/server/app-context";
 
@@ -41,5 +42,13 @@ export async function checkReadiness(loadApp: () => AppContext): Promise<Readine
   const database = await checkDatabase(app);
   const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");
   const clusters = app.fleet.clusterStates().map(({ name, connection, since }) => ({ name, connection, since }));
-  return { ready: database.ok && migrations.ok, checks: { config: ok, database, migrations }, recorder: app.recorder.status(), clusters, leadership: app.leadership.status() };
+  const timeScale = readDemoTimeScale();
+  return {
+    ready: database.ok && migrations.ok,
+    checks: { config: ok, database, migrations },
+    recorder: app.recorder.status(),
+    clusters,
+    leadership: app.leadership.status(),
+    ...(timeScale === null ? {} : { simulatedTimeScale: timeScale }),
+  };
 }

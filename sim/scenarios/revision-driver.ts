@@ -46,8 +46,26 @@ export function bumpImage(store: ObjectStore, namespace: string, name: string, p
   return next;
 }
 
+const FAILED_ANALYSIS = new Set(["Failed", "Error"]);
+
+/**
+ * Whether a person stopped this Rollout: paused it (`spec.paused`) or aborted it. The controller's own aborts (a
+ * failed analysis, which the demo scripts) leave the failed run in the status; a person's abort does not. What a
+ * person stopped stays stopped until a person acts.
+ */
+export function stoppedByAPerson(ro: Rollout | undefined): boolean {
+  if (!ro) return false;
+  if (ro.spec.paused === true) return true;
+  if (ro.status?.abort !== true) return false;
+  const { canary } = ro.status;
+  const runs = [canary?.currentStepAnalysisRunStatus, canary?.currentBackgroundAnalysisRunStatus];
+  return !runs.some((run) => run !== undefined && FAILED_ANALYSIS.has(run.status ?? ""));
+}
+
+/** The phase the driver goes by, or "stopped" when a person stopped the Rollout. */
 function phaseOf(store: ObjectStore, namespace: string, name: string): string | undefined {
-  return (store.tryGet(T.rollouts, namespace, name) as Rollout | undefined)?.status?.phase;
+  const ro = store.tryGet(T.rollouts, namespace, name) as Rollout | undefined;
+  return stoppedByAPerson(ro) ? "stopped" : ro?.status?.phase;
 }
 
 export interface ScheduledUpdate {
@@ -62,7 +80,8 @@ export interface ScheduledUpdate {
 
 /**
  * Demo driver: each listed rollout gets a new image every N simulated minutes once it is Healthy or Degraded.
- * Rollouts waiting on an indefinite pause are left for a human to promote.
+ * Rollouts waiting on an indefinite pause are left for a human to promote, and those a person paused or aborted
+ * for a person to resume, retry or roll forward: the driver never does it for them.
  */
 export function scheduledDriver(plans: ScheduledUpdate[]): ScenarioDriver {
   return {
@@ -107,7 +126,7 @@ export function rateDriver(changesPerSecond: number, weightChangesPerRevision: n
         if (budget < 1) return;
         // Healthy rollouts, listed once per tick.
         const candidates = ctx.clusters.flatMap((cluster) =>
-          (cluster.store.list(T.rollouts).items as Rollout[]).filter((ro) => ro.status?.phase === "Healthy").map((ro) => ({ cluster, ro })),
+          (cluster.store.list(T.rollouts).items as Rollout[]).filter((ro) => ro.status?.phase === "Healthy" && !stoppedByAPerson(ro)).map((ro) => ({ cluster, ro })),
         );
         while (budget >= 1 && candidates.length > 0) {
           const index = Math.floor(ctx.prng.next() * candidates.length);

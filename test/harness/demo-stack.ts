@@ -21,13 +21,14 @@ export async function startDemoStack(
 ): Promise<DemoStack> {
   const dir = mkdtempSync(path.join(tmpdir(), "rollscope-stack-"));
   const sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 7, ...simOptions, kubeconfigPath: path.join(dir, "kubeconfig") });
+  const timeScale = simOptions.timeScale ?? 30;
   const configPath = path.join(dir, "rollscope.yaml");
   writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, extraConfig);
   try {
     const app = await startAppProcess({
       kubeconfigPath: sim.kubeconfigPath,
       databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
-      env: { ROLLSCOPE_CONFIG: configPath, ...appEnv },
+      env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_DEMO_TIME_SCALE: String(timeScale), ...appEnv },
     });
     return {
       sim,

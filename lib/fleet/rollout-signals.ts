@@ -1,0 +1,119 @@
+import "server-only";
+import type { KubernetesObject } from "@kubernetes/client-node";
+import { parsePluginConfigMap } from "@/lib/plugins/config";
+import { findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
+import { deriveAttentionSignals, progressSignature, readProgressDeadlineSeconds, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
+import { parseKubeEvent } from "@/lib/rollouts/event-schema";
+import type { AttentionReason } from "@/lib/rollouts/view-model";
+import { rolloutKey, type FleetRollout } from "./types";
+
+export interface AttentionSettings {
+  /** A Progressing Rollout whose state has not changed for this long needs attention. */
+  noProgressMinutes: number;
+}
+
+export const DEFAULT_ATTENTION_SETTINGS: AttentionSettings = { noProgressMinutes: 10 };
+
+type Registered = { trafficRouter: ReadonlySet<string>; step: ReadonlySet<string> };
+
+/**
+ * One cluster's inputs to the attention reasons a Rollout object cannot tell by itself (see
+ * lib/rollouts/attention-signals.ts): the plugins its argo-rollouts-config registers, the Warning events about each
+ * Rollout, and when each Rollout last made progress.
+ */
+export class RolloutSignals {
+  /** Per Rollout key, its recent Warning events by event object key. */
+  private readonly warnings = new Map<string, Map<string, WarningEventSignal>>();
+  private readonly progress = new Map<string, { signature: string; at: number }>();
+  /** The reasons the Rollout object gives by itself, kept so re-deriving does not need the object parsed again. */
+  private readonly own = new Map<string, AttentionReason[]>();
+  private registry: { resourceVersion: string; registered: Registered } | null = null;
+
+  constructor(
+    private readonly cluster: string,
+    private readonly settings: AttentionSettings,
+    /** argo-rollouts-config's watch cache; null until it has been listed. */
+    private readonly configMaps: () => KubernetesObject[] | null,
+  ) {}
+
+  /**
+   * The view with every reason: `fresh` when it was just built from the object (its reasons are then the object's
+   * own); the same view when nothing changed.
+   */
+  apply(view: FleetRollout, raw: unknown, now: number, fresh: boolean): FleetRollout {
+    if (fresh || !this.own.has(view.key)) this.own.set(view.key, view.attention);
+    const own = this.own.get(view.key) ?? [];
+    const progressing = view.conditions.find((c) => c.type === "Progressing");
+    const signals = deriveAttentionSignals({
+      view,
+      cluster: this.cluster,
+      registered: this.registered(),
+      warnings: [...(this.warnings.get(view.key)?.values() ?? [])],
+      lastProgressAt: this.lastProgressAt(view, progressing?.lastUpdateTime ?? null, now),
+      progressDeadlineSeconds: readProgressDeadlineSeconds(raw),
+      deadlineConditionSet: progressing?.reason === "ProgressDeadlineExceeded",
+      noProgressMinutes: this.settings.noProgressMinutes,
+      now,
+    });
+    const attention = signals.length === 0 ? own : [...own, ...signals];
+    return !fresh && sameReasons(attention, view.attention) ? view : { ...view, attention };
+  }
+
+  /** Records a change of one Event; returns the key of the Rollout it is about, or null. */
+  eventChanged(obj: KubernetesObject, deleted: boolean): string | null {
+    const parsed = parseKubeEvent(obj);
+    if (!parsed.ok || parsed.event.involvedObject.kind !== "Rollout" || !parsed.event.involvedObject.name) return null;
+    const e = parsed.event;
+    const key = rolloutKey(this.cluster, e.involvedObject.namespace ?? e.metadata?.namespace, e.involvedObject.name ?? "");
+    const eventKey = `${e.metadata?.namespace ?? ""}/${e.metadata?.name ?? ""}`;
+    let byEvent = this.warnings.get(key);
+    if (deleted || e.type !== "Warning") {
+      byEvent?.delete(eventKey);
+      return key;
+    }
+    if (!byEvent) this.warnings.set(key, (byEvent = new Map()));
+    const last = Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? "");
+    byEvent.set(eventKey, { reason: e.reason ?? "", message: e.message ?? "", count: e.count ?? 1, lastAt: Number.isNaN(last) ? 0 : last });
+    return key;
+  }
+
+  forget(key: string): void {
+    this.progress.delete(key);
+    this.own.delete(key);
+  }
+
+  /** When the Rollout last changed its state; first seen: the Progressing condition's last update, else now. */
+  private lastProgressAt(view: FleetRollout, conditionUpdatedAt: string | null, now: number): number {
+    const signature = progressSignature(view);
+    const known = this.progress.get(view.key);
+    if (known && known.signature === signature) return known.at;
+    const fromCondition = conditionUpdatedAt ? Date.parse(conditionUpdatedAt) : Number.NaN;
+    const at = !known && !Number.isNaN(fromCondition) ? Math.min(fromCondition, now) : now;
+    this.progress.set(view.key, { signature, at });
+    return at;
+  }
+
+  private registered(): Registered | null {
+    const configMaps = this.configMaps();
+    // Before argo-rollouts-config is listed nothing can be called unregistered; once listed, an absent one
+    // registers nothing (as upstream reads it).
+    if (configMaps === null) return null;
+    const configMap = findArgoRolloutsConfigMap(configMaps);
+    const resourceVersion = configMap?.metadata?.resourceVersion ?? "absent";
+    if (this.registry?.resourceVersion === resourceVersion) return this.registry.registered;
+    const registered = registeredNames(parsePluginConfigMap(configMap).plugins);
+    this.registry = { resourceVersion, registered };
+    return registered;
+  }
+}
+
+function registeredNames(plugins: ReadonlyArray<{ kind: string; name: string }>): Registered {
+  return {
+    trafficRouter: new Set(plugins.filter((p) => p.kind === "trafficRouter").map((p) => p.name)),
+    step: new Set(plugins.filter((p) => p.kind === "step").map((p) => p.name)),
+  };
+}
+
+function sameReasons(a: readonly AttentionReason[], b: readonly AttentionReason[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.code === b[i].code && r.message === b[i].message && r.href === b[i].href);
+}
