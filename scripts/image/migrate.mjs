@@ -113,7 +113,10 @@ async function migratePostgres(url) {
   const { default: pg } = await import("pg");
   const dir = path.resolve("prisma", "postgres", "migrations");
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 15_000 });
-  await client.connect();
+  await client.connect().catch((err) => {
+    // The host and port only: the URL may carry a password.
+    throw new Error(`PostgreSQL at ${new URL(url).host} could not be reached: ${err?.message ?? err}`);
+  });
   try {
     // Held for the whole run: a second replica waits here, then finds every migration recorded.
     await client.query(`SELECT pg_advisory_lock(${PRISMA_ADVISORY_LOCK})`);

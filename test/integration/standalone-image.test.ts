@@ -253,6 +253,14 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
     expect(pgOutput).toContain("database: no pending migrations");
   }, 120_000);
 
+  it("stops with the server named, and no password, when PostgreSQL cannot be reached", async () => {
+    const url = `postgresql://rollscope:${SECRET}@127.0.0.1:${await findFreePort()}/rollscope`;
+    const run = await finished(spawnAsServerUser("scripts/image/migrate.mjs", { ...imageEnv, DATABASE_URL: url }));
+    expect(run.code).toBe(1);
+    expect((JSON.parse(run.output.trim()) as { msg: string }).msg).toMatch(/^Rollscope cannot start: database: PostgreSQL at 127\.0\.0\.1:\d+ could not be reached: .*ECONNREFUSED/);
+    expect(run.output).not.toContain(SECRET);
+  });
+
   it("refuses a URL of another database with a message saying which are accepted", async () => {
     const run = await finished(spawnAsServerUser("scripts/image/migrate.mjs", { ...imageEnv, DATABASE_URL: "mysql://db:3306/rollscope" }));
     expect(run.code).toBe(1);
