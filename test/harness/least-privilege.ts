@@ -12,9 +12,10 @@ import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import { listScrapeFamilies } from "@/lib/plugins/per-rpc";
 import { createAppContext, type AppContext } from "@/lib/server/app-context";
 import { listClusters } from "@/lib/services/clusters";
-import { getPluginsOverview } from "@/lib/services/plugin-registry";
+import { getClusterPlugins, getPluginsOverview } from "@/lib/services/plugin-registry";
 import { resolveReadScope } from "@/lib/services/read-scope";
 import { getRolloutActionsView, runRolloutAction } from "@/lib/services/rollout-actions";
+import { getRolloutWorkload } from "@/lib/services/rollout-workload";
 import { waitUntil } from "@/realcluster/net";
 
 /**
@@ -150,4 +151,18 @@ export async function act(app: AppContext, rollout: { cluster: string; namespace
 export async function readError(app: AppContext, cluster: string, user: AuthUser): Promise<string | null> {
   const scope = await resolveReadScope(app, user);
   return listClusters(app, { scope }).clusters.find((c) => c.name === cluster)?.readError ?? null;
+}
+
+/** The detail page's revisions card (ReplicaSets and Pods, read on demand): what it shows instead, or null when read. */
+export async function revisionsCardError(app: AppContext, rollout: { cluster: string; namespace: string; name: string }): Promise<string | null> {
+  await actionsView(app, rollout, NO_SIGN_IN);
+  return getRolloutWorkload(app, rollout).then(
+    (workload) => (workload.info.replicaSets.length > 0 ? null : "no ReplicaSets shown"),
+    (err: Error) => err.message,
+  );
+}
+
+/** The cluster page's controller card: the note it shows about the controller's Deployment (null: none). */
+export async function controllerCardNote(app: AppContext, cluster: string): Promise<string | null> {
+  return (await getClusterPlugins(app, { cluster, scope: FULL_READ_SCOPE })).controller.deploymentNote;
 }

@@ -36,10 +36,12 @@ import {
 import {
   act,
   actionsView,
+  controllerCardNote,
   disabledReason,
   NO_SIGN_IN,
   pluginPageErrors,
   readError,
+  revisionsCardError,
   scrapeAndReport,
   settledWatches,
   startScenario,
@@ -117,6 +119,15 @@ const started: AppContext[] = [];
 
 const kubectl = (args: string[], input?: string) => cluster.kubectl(args, input);
 const apply = (objects: readonly unknown[]) => kubectl(["apply", "--server-side", "--force-conflicts", "--field-manager", "helm-chart-test", "-f", "-"], toManifests(objects));
+
+interface PodSpec {
+  securityContext: { runAsUser: number; runAsGroup: number };
+  containers: Array<{
+    ports: Array<{ name: string; containerPort: number; protocol: string }>;
+    env: Array<{ name: string; value?: string; valueFrom?: unknown }>;
+    volumeMounts: Array<{ mountPath: string }>;
+  }>;
+}
 
 /** A canary Rollout the test drives: step 0 sets 50 %, step 1 waits for promotion. */
 function leastPrivilegeRollout(image: string): KubeObject {
@@ -224,6 +235,16 @@ const WITHOUT: Record<string, { config: Record<string, unknown>; check: Check; s
   "list configmaps": { config: NO_SIGN_IN_CONFIG, check: watchFails("configmap"), says: /cannot list resource "configmaps"/ },
   "watch configmaps": { config: NO_SIGN_IN_CONFIG, check: watchFails("configmap"), says: /may list but not watch \/api\/v1\/namespaces\/argo-rollouts\/configmaps/ },
   "list pods": { config: NO_SIGN_IN_CONFIG, check: watchFails("controllerPods"), says: /cannot list resource "pods"/ },
+  "list replicasets": {
+    config: NO_SIGN_IN_CONFIG,
+    check: async (app, name) => `detail page, revisions: ${(await revisionsCardError(app, rolloutRef(name))) ?? "(shown)"}`,
+    says: /cannot list resource "replicasets"/,
+  },
+  "list deployments": {
+    config: NO_SIGN_IN_CONFIG,
+    check: async (app, name) => `cluster page, controller: ${(await controllerCardNote(app, name)) ?? "(no note)"}`,
+    says: /not permitted to list Deployments in argo-rollouts/,
+  },
   "watch pods": { config: NO_SIGN_IN_CONFIG, check: watchFails("controllerPods"), says: /may list but not watch \/api\/v1\/namespaces\/argo-rollouts\/pods/ },
   "get services/proxy": {
     config: NO_SIGN_IN_CONFIG,
@@ -329,6 +350,36 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
     expect(badConfig.stderr).toMatch(/config\/clusters\/0\/inCluster.*(got string, want boolean|expected boolean)/);
   });
 
+  it("runs the image as it is built: its user, its two listeners, its writable paths; /metrics scraped on its own port", async () => {
+    const dockerfile = readFileSync(path.join(CHART_DIR, "../../Dockerfile"), "utf8");
+    const imageUser = /^USER (\d+):(\d+)$/m.exec(dockerfile)!;
+    const imageMetricsPort = /ROLLSCOPE_METRICS_LISTEN=0\.0\.0\.0:(\d+)/.exec(dockerfile)![1];
+    const objects = await renderChart(tools.helm, workDir, ALL_FEATURES);
+    const pod = (objects.find((o) => o.kind === "Deployment")!.spec as { template: { spec: PodSpec } }).template.spec;
+    const container = pod.containers[0];
+    expect([pod.securityContext.runAsUser, pod.securityContext.runAsGroup]).toEqual([Number(imageUser[1]), Number(imageUser[2])]);
+    expect(container.ports).toContainEqual({ name: "metrics", containerPort: Number(imageMetricsPort), protocol: "TCP" });
+    const env = Object.fromEntries(container.env.map((e) => [e.name, e.value ?? e.valueFrom]));
+    expect(env).toMatchObject({ ROLLSCOPE_LISTEN: "0.0.0.0", PORT: "3000", ROLLSCOPE_METRICS_LISTEN: `0.0.0.0:${imageMetricsPort}` });
+    expect(env.DATABASE_URL).toEqual({ secretKeyRef: { name: "rollscope-db", key: "database-url" } });
+    // The root filesystem is read-only: /tmp is a volume, and /data too when the database is SQLite.
+    expect(container.volumeMounts.map((m) => m.mountPath)).toContain("/tmp");
+    const sqlitePod = ((await renderChart(tools.helm, workDir, {})).find((o) => o.kind === "Deployment")!.spec as { template: { spec: PodSpec } }).template.spec;
+    expect(sqlitePod.containers[0].volumeMounts.map((m) => m.mountPath)).toEqual(expect.arrayContaining(["/tmp", "/data"]));
+    const service = objects.find((o) => o.kind === "Service")!.spec as { ports: Array<{ name: string; targetPort: string }> };
+    expect(service.ports.map((p) => [p.name, p.targetPort])).toEqual([["http", "http"], ["metrics", "metrics"]]);
+    const monitor = objects.find((o) => o.kind === "ServiceMonitor")!.spec as { endpoints: Array<{ port: string; path: string }> };
+    expect(monitor.endpoints).toMatchObject([{ port: "metrics", path: "/metrics" }]);
+    const policy = objects.find((o) => o.kind === "NetworkPolicy")!.spec as { ingress: Array<{ ports: Array<{ port: string }> }> };
+    expect(policy.ingress.flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(["http", "metrics"]);
+  });
+
+  it("refuses several replicas on SQLite, saying PostgreSQL is needed", async () => {
+    const result = await run(tools.helm, ["template", "rollscope", CHART_DIR, "--values", valuesFile(workDir, { replicaCount: 2 })]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("replicaCount: 2 replicas need PostgreSQL (secrets.databaseUrl.existingSecret)");
+  });
+
   it("refuses a Secret the values name that does not exist, or lacks its key, naming the value", async () => {
     const install = () =>
       run(tools.helm, ["install", "secret-check", CHART_DIR, "--dry-run=server", "--namespace", DEMO_NAMESPACE, "--kubeconfig", cluster.adminKubeconfigPath, "--set", "secrets.databaseUrl.existingSecret=rollscope-db"]);
@@ -374,7 +425,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
       await waitForPhase("Healthy", "at first");
     }, 120_000);
 
-    it("without sign-in: every page's data and every action work with the chart's rules", async () => {
+    it("without sign-in: every page's data (the revisions card and the controller card too) and all eight actions work with the chart's rules", async () => {
       const { app, cluster: name } = startApp(NO_SIGN_IN_CONFIG);
       const watches = await settledWatches(app, name);
       for (const [kind, state] of Object.entries(watches)) expect(state.status, `${kind}: ${state.error}`).toBe("connected");
@@ -385,6 +436,9 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
       expect(detail.events.length).toBeGreaterThan(0);
       expect(await pluginPageErrors(app, name)).toEqual([]);
       if (scraped) expect(await scrapeAndReport(app, name)).toEqual({ ok: true, error: null });
+      expect(await revisionsCardError(app, rolloutRef(name))).toBeNull();
+      // The test's controller runs as a process, not a Deployment: the card says so, having been allowed to look.
+      expect(await controllerCardNote(app, name)).toBe(`no argo-rollouts Deployment in ${CONTROLLER_NAMESPACE}`);
 
       await newRevision("example/app:2");
       const ref = rolloutRef(name);
@@ -398,6 +452,11 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
       await newRevision("example/app:3");
       await act(app, ref, NO_SIGN_IN, "promote-full");
       await waitForPhase("Healthy", "after promote-full");
+      // Back to app:2's template (GET, LIST ReplicaSets, JSON Patch), then through the steps again.
+      await act(app, ref, NO_SIGN_IN, "undo");
+      await waitForPhase("Paused", "after undo");
+      await act(app, ref, NO_SIGN_IN, "promote-full");
+      await waitForPhase("Healthy", "after undo and promote-full");
       await act(app, ref, NO_SIGN_IN, "restart");
     }, 240_000);
 

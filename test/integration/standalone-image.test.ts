@@ -3,6 +3,7 @@ import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdt
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
@@ -12,6 +13,7 @@ import { assertFreshBuild } from "@/test/harness/app-process";
 import { httpCall } from "@/e2e/support/route-bridge";
 import { findFreePort, waitFor } from "@/test/harness/free-port";
 import { sumOf } from "@/test/harness/metrics-text";
+import { postgresAvailable, startPostgres, type PostgresServer } from "@/test/harness/postgres";
 
 /*
  * The image without a container engine: the standalone server as scripts/build-standalone.sh assembles it for the
@@ -31,6 +33,8 @@ let output = "";
 let url: string;
 let metricsUrl: string;
 let filesBefore: string;
+/** The Dockerfile's environment, with loopback addresses for the test (set in beforeAll). */
+let imageEnv: Record<string, string> & { NODE_ENV: "production" };
 
 /** Every file under `dir` with its size and modification time: what a write would change. */
 function listFiles(dir: string): string {
@@ -43,6 +47,21 @@ function shareWithServer(file: string): string {
   copyFileSync(file, copy);
   chownSync(copy, NOBODY, NOBODY);
   return copy;
+}
+
+/** One of the image's scripts, from the read-only server directory, as the image's (non-root) user. */
+function spawnAsServerUser(script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const file = path.join(appDir, script);
+  const [command, args] = script.endsWith(".sh") ? ["/bin/sh", [file]] : [process.execPath, [file]];
+  return spawn(command, args, { cwd: script.endsWith(".sh") ? "/" : appDir, env, uid: NOBODY, gid: NOBODY, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Until the process exits: its exit code and everything it wrote. */
+function finished(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+  let text = "";
+  child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output: text })));
 }
 
 function assembleReadOnlyServer(): void {
@@ -64,8 +83,7 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${port}`;
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const kubeconfig = shareWithServer(sim.kubeconfigPath);
-  // The Dockerfile's environment, with loopback addresses for the test.
-  const env = {
+  const env = (imageEnv = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     NODE_ENV: "production" as const,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -76,8 +94,8 @@ beforeAll(async () => {
     DATABASE_URL: `file:${path.join(dataDir, "rollscope.db")}`,
     KUBECONFIG: kubeconfig,
     ROLLSCOPE_CONFIG: shareWithServer(writeRollscopeConfig({ kubeconfigPath: kubeconfig, clusters: [{ name: "prod" }] })),
-  };
-  server = spawn("/bin/sh", [path.join(appDir, "scripts/image/entrypoint.sh")], { cwd: "/", env, uid: NOBODY, gid: NOBODY, stdio: ["ignore", "pipe", "pipe"] });
+  });
+  server = spawnAsServerUser("scripts/image/entrypoint.sh", env);
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<never>((_, reject) => server.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`))));
@@ -168,5 +186,86 @@ describe("the image's standalone server", () => {
   it("passes the image's HEALTHCHECK", () => {
     const check = spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], { env: { NODE_ENV: "production", PORT: new URL(url).port } });
     expect(check.status).toBe(0);
+  });
+});
+
+describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreSQL (DATABASE_URL=postgresql://…)", () => {
+  let postgres: PostgresServer;
+  let databaseUrl: string;
+  let pgServer: ChildProcess | undefined;
+  let pgOutput = "";
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    databaseUrl = await postgres.createDatabase("rollscope_image");
+  }, 120_000);
+
+  afterAll(async () => {
+    if (pgServer && pgServer.exitCode === null) {
+      const done = new Promise((resolve) => pgServer!.once("exit", resolve));
+      pgServer.kill("SIGTERM");
+      await done;
+    }
+    await postgres?.stop();
+  }, 60_000);
+
+  it("two replicas starting at once: one applies prisma/postgres's migrations, the other waits and finds none pending", async () => {
+    const env = { ...imageEnv, DATABASE_URL: databaseUrl };
+    // Prisma's own migration lock, held here so that both replicas are waiting for it before either may go on.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    await holder.query("SELECT pg_advisory_lock(72707369)");
+    const running = [0, 1].map(() => finished(spawnAsServerUser("scripts/image/migrate.mjs", env)));
+    try {
+      await waitFor("both replicas to wait for the migration lock", async () => {
+        const { rows } = await holder.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND NOT granted");
+        return rows[0].waiting === 2;
+      });
+    } finally {
+      await holder.end();
+    }
+    const runs = await Promise.all(running);
+    for (const run of runs) expect(run.code, run.output).toBe(0);
+    const logs = runs.map((r) => r.output).sort().join("");
+    expect(logs).toMatch(/database: applied 20261201150000_init/);
+    expect(logs).toMatch(/database: no pending migrations/);
+    // Recorded as Prisma records them: its own CLI finds the database up to date.
+    const status = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "status"], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: "utf8",
+    });
+    expect(status.stdout + status.stderr).toContain("Database schema is up to date!");
+    expect(status.status).toBe(0);
+  }, 120_000);
+
+  it("starts through the entrypoint and reports the PostgreSQL database migrated and reachable", async () => {
+    const port = await findFreePort();
+    const env = { ...imageEnv, DATABASE_URL: databaseUrl, PORT: String(port), ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${await findFreePort()}` };
+    pgServer = spawnAsServerUser("scripts/image/entrypoint.sh", env);
+    pgServer.stdout?.on("data", (chunk: Buffer) => (pgOutput += chunk.toString()));
+    pgServer.stderr?.on("data", (chunk: Buffer) => (pgOutput += chunk.toString()));
+    const exited = new Promise<never>((_, reject) => pgServer!.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${pgOutput}`))));
+    const ready = waitFor("the server on PostgreSQL to be ready", async () => (await fetch(`http://127.0.0.1:${port}/api/readyz`).catch(() => null))?.ok, 60_000, 200);
+    await Promise.race([ready, exited]);
+    const report = (await (await fetch(`http://127.0.0.1:${port}/api/readyz`)).json()) as ReadinessReport;
+    expect(report.checks).toMatchObject({ database: { ok: true }, migrations: { ok: true } });
+    expect(pgOutput).toContain("database: no pending migrations");
+  }, 120_000);
+
+  it("stops with the server named, and no password, when PostgreSQL cannot be reached", async () => {
+    const url = `postgresql://rollscope:${SECRET}@127.0.0.1:${await findFreePort()}/rollscope`;
+    const run = await finished(spawnAsServerUser("scripts/image/migrate.mjs", { ...imageEnv, DATABASE_URL: url }));
+    expect(run.code).toBe(1);
+    expect((JSON.parse(run.output.trim()) as { msg: string }).msg).toMatch(/^Rollscope cannot start: database: PostgreSQL at 127\.0\.0\.1:\d+ could not be reached: .*ECONNREFUSED/);
+    expect(run.output).not.toContain(SECRET);
+  });
+
+  it("refuses a URL of another database with a message saying which are accepted", async () => {
+    const run = await finished(spawnAsServerUser("scripts/image/migrate.mjs", { ...imageEnv, DATABASE_URL: "mysql://db:3306/rollscope" }));
+    expect(run.code).toBe(1);
+    expect((JSON.parse(run.output.trim()) as { msg: string }).msg).toBe(
+      'Rollscope cannot start: database: DATABASE_URL: scheme "mysql:" is not supported; use file:<path> (SQLite) or postgresql://user:password@host:port/database',
+    );
   });
 });
