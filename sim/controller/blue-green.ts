@@ -119,8 +119,15 @@ export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): st
   if (!ctx.stableRS || !active) reason = "Initial deploy";
   else if (active === newStatus.currentPodHash && !ctx.pause.isAborted()) reason = ctx.ro.status?.promoteFull ? "Full promotion requested" : "Completed blue-green update";
   if (reason) promoteStable(ctx, newStatus, reason);
-  newStatus.HPAReplicas = activeRS?.status?.replicas ?? 0;
-  newStatus.availableReplicas = activeRS?.status?.availableReplicas ?? 0;
+  // Counted on the active ReplicaSet (ready included); without one, over all of them (ready is already that).
+  if (activeRS) {
+    newStatus.HPAReplicas = activeRS.status?.replicas ?? 0;
+    newStatus.availableReplicas = activeRS.status?.availableReplicas ?? 0;
+    newStatus.readyReplicas = activeRS.status?.readyReplicas ?? 0;
+  } else {
+    newStatus.HPAReplicas = ctx.allRSs.reduce((n, rs) => n + (rs.status?.replicas ?? 0), 0);
+    newStatus.availableReplicas = ctx.allRSs.reduce((n, rs) => n + (rs.status?.availableReplicas ?? 0), 0);
+  }
   persistRolloutStatus(ctx, calculateRolloutConditions(ctx, newStatus));
   return null;
 }

@@ -137,6 +137,8 @@ function sendStateChangeEvents(ctx: ReconcileContext, prev: RolloutStatus, next:
 function prune(status: RolloutStatus): RolloutStatus {
   const out = withoutUndefined(status) as RolloutStatus & Record<string, unknown>;
   for (const key of ["message", "stableRS", "restartedAt", "selector"] as const) if (out[key] === "") delete out[key];
+  // The counters are `omitempty` int32s upstream: a zero is not written.
+  for (const key of ["replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "HPAReplicas"] as const) if (out[key] === 0) delete out[key];
   if (!out.abort) delete out.abort;
   if (!out.promoteFull) delete out.promoteFull;
   if (!out.controllerPause) delete out.controllerPause;

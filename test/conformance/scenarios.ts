@@ -1,0 +1,142 @@
+import { promote, setImage, simpleAction, undo } from "./actions";
+import { image, ingress, rollout, routedCanary, service, webAnalysisTemplate } from "./manifests";
+import type { Scenario, ScenarioContext } from "./runner";
+import type { RolloutJson } from "./snapshot";
+
+/** The conformance scenarios, most valuable first. Pauses are a few seconds so the whole project stays short. */
+
+const paused = (ro: RolloutJson, reason = "CanaryPauseStep") => (ro.status?.pauseConditions ?? []).some((p) => p.reason === reason);
+const atStep = (ro: RolloutJson, index: number) => ro.status?.currentStepIndex === index;
+const healthyAndPromoted = (ro: RolloutJson) =>
+  ro.status?.phase === "Healthy" && !!ro.status.currentPodHash && ro.status.currentPodHash === ro.status.stableRS && ro.status.availableReplicas === ro.spec.replicas;
+const degraded = (ro: RolloutJson) => ro.status?.phase === "Degraded";
+const newImage = (version: number) => (ctx: ScenarioContext) => setImage(ctx.kube, ctx.ns, ctx.rollout, image(version));
+
+const ROUTED_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: "3s" } }, { setWeight: 80 }, { pause: {} }];
+
+const routedCanaryScenario: Scenario = {
+  name: "routed-canary",
+  rollout: "web",
+  objects: () => [service("web-stable", "web"), service("web-canary", "web"), ingress("web"), routedCanary("web", ROUTED_STEPS)],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → indefinite pause at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
+    { name: "promote → through the timed pause to the pause at step 5 (80 %)", act: (c) => promote(c.kube, c.ns, c.rollout), until: (ro) => atStep(ro, 5) && paused(ro) },
+    { name: "abort → Degraded, weight back to 0", act: (c) => simpleAction(c.kube, c.ns, c.rollout, "abort"), until: (ro) => degraded(ro) && ro.status?.canary?.weights?.canary.weight === 0 },
+    { name: "retry → from step 0 again, paused at step 1", act: (c) => simpleAction(c.kube, c.ns, c.rollout, "retry"), until: (ro) => !ro.status?.abort && atStep(ro, 1) && paused(ro) },
+    { name: "promote --full → Healthy at v2", act: (c) => promote(c.kube, c.ns, c.rollout, true), until: healthyAndPromoted },
+  ],
+};
+
+const basicCanaryScenario: Scenario = {
+  name: "basic-canary",
+  rollout: "web",
+  objects: () => [rollout("web", 4, { canary: { steps: [{ setWeight: 25 }, { pause: { duration: "2s" } }, { setWeight: 50 }, { pause: {} }] } })],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → timed pause, then paused at step 3 (50 %)", act: newImage(2), until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4 },
+    { name: "promote → Healthy at v2", act: (c) => promote(c.kube, c.ns, c.rollout), until: healthyAndPromoted },
+    {
+      name: "restart → pods restarted, Healthy",
+      act: (c) => simpleAction(c.kube, c.ns, c.rollout, "restart"),
+      until: (ro) => !!(ro.spec as { restartAt?: string }).restartAt && (ro.status as { restartedAt?: string } | undefined)?.restartedAt === (ro.spec as { restartAt?: string }).restartAt && healthyAndPromoted(ro),
+    },
+    { name: "undo → revision 3 with the v1 template, paused at step 3", act: (c) => undo(c.kube, c.ns, c.rollout), until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4 },
+    { name: "promote --full → Healthy", act: (c) => promote(c.kube, c.ns, c.rollout, true), until: healthyAndPromoted },
+  ],
+};
+
+const blueGreenScenario: Scenario = {
+  name: "blue-green",
+  rollout: "web",
+  objects: () => [
+    service("web-active", "web"),
+    service("web-preview", "web"),
+    rollout("web", 2, { blueGreen: { activeService: "web-active", previewService: "web-preview", autoPromotionEnabled: false } }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    {
+      name: "set image v2 → preview on v2, paused for promotion",
+      act: newImage(2),
+      until: (ro) => paused(ro, "BlueGreenPause") && ro.status?.blueGreen?.previewSelector === ro.status?.currentPodHash,
+    },
+    { name: "promote → active on v2, Healthy", act: (c) => promote(c.kube, c.ns, c.rollout), until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash },
+  ],
+};
+
+const blueGreenAutoScenario: Scenario = {
+  name: "blue-green-auto",
+  rollout: "web",
+  objects: () => [
+    service("web-active", "web"),
+    service("web-preview", "web"),
+    rollout("web", 2, { blueGreen: { activeService: "web-active", previewService: "web-preview", autoPromotionSeconds: 3 } }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → paused, promoted after 3 s, Healthy", act: newImage(2), until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash },
+  ],
+};
+
+function analysisScenario(name: string, succeeds: boolean): Scenario {
+  return {
+    name,
+    rollout: "web",
+    objects: (ctx) => [
+      webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, succeeds),
+      rollout("web", 2, { canary: { steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: "web-check" }] } }, { pause: {} }] } }),
+    ],
+    steps: [
+      { name: "create → Healthy at v1", until: healthyAndPromoted },
+      succeeds
+        ? { name: "set image v2 → analysis succeeds, paused at step 2", act: newImage(2), until: (ro) => atStep(ro, 2) && paused(ro) }
+        : { name: "set image v2 → analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
+    ],
+  };
+}
+
+const unregisteredPluginScenario: Scenario = {
+  name: "unregistered-plugin",
+  rollout: "web",
+  objects: () => [service("web-stable", "web"), service("web-canary", "web"), routedCanary("web", ROUTED_STEPS, "argoproj-labs/gatewayAPI")],
+  steps: [
+    {
+      name: "create → the plugin cannot start: reconcile errors, never Healthy",
+      until: async (ro, ctx) => (await ctx.kube.list("apps/v1", "ReplicaSet", ctx.ns)).length > 0 && (ro.status?.conditions ?? []).some((c) => c.type === "Progressing"),
+    },
+  ],
+};
+
+const invalidSpecScenario: Scenario = {
+  name: "invalid-spec",
+  rollout: "web",
+  objects: () => [rollout("web", 1, { canary: { steps: [{ setWeight: 120 }] } })],
+  steps: [{ name: "create with setWeight 120 → InvalidSpec", until: (ro) => (ro.status?.conditions ?? []).some((c) => c.type === "InvalidSpec") }],
+};
+
+const routingErrorSeen = async (_ro: RolloutJson, ctx: ScenarioContext) =>
+  (await ctx.kube.list<{ reason: string }>("v1", "Event", ctx.ns)).some((e) => e.reason === "TrafficRoutingError");
+
+const pluginFailureScenario: Scenario = {
+  name: "plugin-failure",
+  rollout: "web",
+  objects: () => [service("web-stable", "web"), service("web-canary", "web"), routedCanary("web", ROUTED_STEPS)],
+  steps: [
+    { name: "create without the Ingress the plugin edits → SetWeight fails (TrafficRoutingError)", until: routingErrorSeen },
+    { name: "create the Ingress → recovers, Healthy at v1", act: (c) => c.kube.create(c.ns, ingress("web")).then(() => {}), until: healthyAndPromoted },
+    { name: "set image v2 → paused at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
+  ],
+};
+
+export const SCENARIOS: Scenario[] = [
+  routedCanaryScenario,
+  basicCanaryScenario,
+  blueGreenScenario,
+  blueGreenAutoScenario,
+  analysisScenario("analysis-success", true),
+  analysisScenario("analysis-failure", false),
+  unregisteredPluginScenario,
+  invalidSpecScenario,
+  pluginFailureScenario,
+];
