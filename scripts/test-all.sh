@@ -15,6 +15,8 @@ step "unit";        npx vitest run --project unit
 # The build comes first: the security suite (test/integration/security) starts the built app.
 step "build";       npx next build >/tmp/rollscope-build.log 2>&1 || { tail -50 /tmp/rollscope-build.log; exit 1; }
 step "integration"; npx vitest run --project integration
+# Simulator vs the real Argo Rollouts controller, same scenarios on both (skipped without Go; docs/fidelity.md).
+step "conformance"; npx vitest run --project conformance
 step "e2e";         npx playwright test
 if [ -f bench/run.ts ]; then step "bench (short)"; npx tsx bench/run.ts --short; fi
 echo; echo "All tests passed in $(($(date +%s) - start)) s"

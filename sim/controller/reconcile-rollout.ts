@@ -39,7 +39,8 @@ export function reconcileRollout(deps: ControllerDeps, ro: Rollout): ReconcileRe
       setCondition(status, newCondition("InvalidSpec", "True", "InvalidSpec", invalid, ctx.now));
       writeStatus(ctx, status);
     }
-    return { error: null, requeueSeconds: null, rpcLatencyMs: 0 };
+    // Upstream returns the validation error: a reconcile error (rollout_reconcile_error), retried with back-off.
+    return { error: invalid, requeueSeconds: null, rpcLatencyMs: 0 };
   }
   checkPausedConditions(ctx);
   const hash = desiredPodHash(ctx.ro);

@@ -79,6 +79,12 @@ export class RolloutController implements ControllerHandle {
     this.metrics = new ControllerMetrics({
       rollouts: () => this.store.list(T.rollouts).items as Rollout[],
       analysisRuns: () => this.store.list(T.analysisRuns).items as AnalysisRun[],
+      analysisTemplates: () =>
+        this.store.list(T.analysisTemplates).items.map((t) => ({
+          namespace: t.metadata.namespace ?? "",
+          name: t.metadata.name,
+          metrics: ((t.spec ?? {}) as { metrics?: Array<{ name: string; provider?: Record<string, unknown> }> }).metrics ?? [],
+        })),
       experiments: () =>
         this.store.list(T.experiments).items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
     });
@@ -386,8 +392,8 @@ export class RolloutController implements ControllerHandle {
       this.metrics.incReconcileError(ns, name);
       const failures = (this.errorCounts.get(key) ?? 0) + 1;
       this.errorCounts.set(key, failures);
-      // The workqueue's per-item exponential back-off (5 ms doubling), capped at 10 s as in the field report.
-      requeueSeconds = Math.min(0.005 * 2 ** (failures - 1), 10);
+      // The workqueue's per-item exponential back-off (DefaultArgoRolloutsRateLimiter: 1 ms doubling, capped at 10 s).
+      requeueSeconds = Math.min(0.001 * 2 ** (failures - 1), 10);
     } else this.errorCounts.delete(key);
     if (requeueSeconds !== null) this.queue.addAt("rollout", key, this.clock.now() + this.clock.realMs(requeueSeconds));
     const quiet = !error && requeueSeconds === null && this.store.resourceVersion === revisionBefore;

@@ -1,5 +1,6 @@
-import { POD_HASH_LABEL, type ReconcileContext } from "./context";
+import { POD_HASH_LABEL, podHashOf, type ReconcileContext } from "./context";
 import { T } from "./resource-types";
+import type { ReplicaSet } from "./types";
 
 const MANAGED_BY = "argo-rollouts.argoproj.io/managed-by-rollouts";
 
@@ -22,4 +23,27 @@ export function ensureServiceTarget(ctx: ReconcileContext, service: string | und
     draft.metadata.annotations = { ...(draft.metadata.annotations ?? {}), [MANAGED_BY]: ctx.ro.metadata.name };
   });
   ctx.event("Normal", "SwitchService", `Switched selector for service '${service}' from '${previous}' to '${hash}'`);
+}
+
+/** `IsReplicaSetAvailable`: every desired pod available (and at least one desired). */
+function fullyAvailable(rs: ReplicaSet): boolean {
+  const desired = rs.spec.replicas ?? 0;
+  const available = rs.status?.availableReplicas ?? 0;
+  return desired !== 0 && available !== 0 && desired <= available;
+}
+
+/**
+ * `ensureSVCTargets`: points a canary's Service at a ReplicaSet, but not at nothing (no ReplicaSet yet, or none of its
+ * pods available when `checkAvailability`), and adopts a Service the Rollout does not manage yet only once the
+ * ReplicaSet is fully available.
+ */
+export function ensureSVCTargets(ctx: ReconcileContext, service: string | undefined, rs: ReplicaSet | undefined, checkAvailability: boolean): void {
+  if (!rs || !service) return;
+  const svc = ctx.deps.store.tryGet(T.services, ctx.ro.metadata.namespace, service);
+  if (!svc) return;
+  const current = ((svc.spec ?? {}) as { selector?: Record<string, string> }).selector?.[POD_HASH_LABEL] ?? "";
+  if (current === podHashOf(rs)) return;
+  if (!svc.metadata.annotations?.[MANAGED_BY] && checkAvailability && !fullyAvailable(rs)) return;
+  if (checkAvailability && (rs.status?.availableReplicas ?? 0) === 0) return;
+  ensureServiceTarget(ctx, service, podHashOf(rs));
 }

@@ -133,7 +133,9 @@ export async function startRealBackend(log: (line: string) => void): Promise<Bac
     },
     stop: async () => {
       await cluster.stop();
-      rmSync(workDir, { recursive: true, force: true });
+      // ROLLSCOPE_CONFORMANCE_KEEP=1 keeps the controller's logs (<workDir>/logs) for reading.
+      if (process.env.ROLLSCOPE_CONFORMANCE_KEEP === "1") log(`kept ${workDir}`);
+      else rmSync(workDir, { recursive: true, force: true });
     },
   };
 }

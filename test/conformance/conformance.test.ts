@@ -49,8 +49,8 @@ describe.skipIf(skipReason !== null)("conformance: the simulator behaves like th
     });
   }
 
-  it("every known difference still occurs (the allow-list does not go stale)", () => {
-    const stale = KNOWN_DIFFERENCES.filter((k) => !used.has(k));
+  it("every known difference that always occurs still does (the allow-list does not go stale)", () => {
+    const stale = KNOWN_DIFFERENCES.filter((k) => !k.sometimes && !used.has(k));
     expect(stale.map((k) => `[${k.scenario}] ${k.match}`)).toEqual([]);
   });
 });

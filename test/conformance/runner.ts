@@ -49,10 +49,17 @@ const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The controller has seen the latest spec (otherwise a predicate could hold on the status from before the step). */
+function specObserved(ro: RolloutJson): boolean {
+  const generation = (ro.metadata as { generation?: number }).generation ?? 1;
+  return generation <= 1 || ro.status?.observedGeneration === String(generation);
+}
+
 async function waitFor(ctx: ScenarioContext, step: ScenarioStep): Promise<boolean> {
   const deadline = Date.now() + (step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS);
   while (Date.now() < deadline) {
-    if (await step.until(await readRollout(ctx.kube, ctx.ns, ctx.rollout), ctx)) return true;
+    const ro = await readRollout(ctx.kube, ctx.ns, ctx.rollout);
+    if (specObserved(ro) && (await step.until(ro, ctx))) return true;
     await sleep(POLL_MS);
   }
   return false;

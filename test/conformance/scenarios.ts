@@ -14,35 +14,63 @@ const newImage = (version: number) => (ctx: ScenarioContext) => setImage(ctx.kub
 
 const ROUTED_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: "3s" } }, { setWeight: 80 }, { pause: {} }];
 
+/*
+ * Each Rollout stays under client-go's spam filter (25 events per object, then one per 5 minutes): past it, which
+ * events the Events API keeps depends on how many came before, so scenarios are kept short and split.
+ */
+const promoteTo = (full: boolean) => (c: ScenarioContext) => promote(c.kube, c.ns, c.rollout, full);
+const action = (name: "abort" | "retry" | "restart") => (c: ScenarioContext) => simpleAction(c.kube, c.ns, c.rollout, name);
+const routedObjects = () => [service("web-stable", "web"), service("web-canary", "web"), ingress("web"), routedCanary("web", ROUTED_STEPS)];
+
 const routedCanaryScenario: Scenario = {
   name: "routed-canary",
   rollout: "web",
-  objects: () => [service("web-stable", "web"), service("web-canary", "web"), ingress("web"), routedCanary("web", ROUTED_STEPS)],
+  objects: routedObjects,
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
     { name: "set image v2 → indefinite pause at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
-    { name: "promote → through the timed pause to the pause at step 5 (80 %)", act: (c) => promote(c.kube, c.ns, c.rollout), until: (ro) => atStep(ro, 5) && paused(ro) },
-    { name: "abort → Degraded, weight back to 0", act: (c) => simpleAction(c.kube, c.ns, c.rollout, "abort"), until: (ro) => degraded(ro) && ro.status?.canary?.weights?.canary.weight === 0 },
-    { name: "retry → from step 0 again, paused at step 1", act: (c) => simpleAction(c.kube, c.ns, c.rollout, "retry"), until: (ro) => !ro.status?.abort && atStep(ro, 1) && paused(ro) },
-    { name: "promote --full → Healthy at v2", act: (c) => promote(c.kube, c.ns, c.rollout, true), until: healthyAndPromoted },
+    { name: "promote → through the timed pause to the pause at step 5 (80 %)", act: promoteTo(false), until: (ro) => atStep(ro, 5) && paused(ro) },
+    { name: "promote --full → Healthy at v2", act: promoteTo(true), until: healthyAndPromoted },
   ],
 };
+
+const routedAbortScenario: Scenario = {
+  name: "routed-abort-retry",
+  rollout: "web",
+  objects: routedObjects,
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → indefinite pause at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
+    { name: "abort → Degraded, weight back to 0", act: action("abort"), until: (ro) => degraded(ro) && ro.status?.canary?.weights?.canary.weight === 0 },
+    { name: "retry → from step 0 again, paused at step 1", act: action("retry"), until: (ro) => !ro.status?.abort && atStep(ro, 1) && paused(ro) },
+  ],
+};
+
+const BASIC_STEPS = [{ setWeight: 25 }, { pause: { duration: "2s" } }, { setWeight: 50 }, { pause: {} }];
 
 const basicCanaryScenario: Scenario = {
   name: "basic-canary",
   rollout: "web",
-  objects: () => [rollout("web", 4, { canary: { steps: [{ setWeight: 25 }, { pause: { duration: "2s" } }, { setWeight: 50 }, { pause: {} }] } })],
+  objects: () => [rollout("web", 4, { canary: { steps: BASIC_STEPS } })],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
     { name: "set image v2 → timed pause, then paused at step 3 (50 %)", act: newImage(2), until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4 },
-    { name: "promote → Healthy at v2", act: (c) => promote(c.kube, c.ns, c.rollout), until: healthyAndPromoted },
-    {
-      name: "restart → pods restarted, Healthy",
-      act: (c) => simpleAction(c.kube, c.ns, c.rollout, "restart"),
-      until: (ro) => !!(ro.spec as { restartAt?: string }).restartAt && (ro.status as { restartedAt?: string } | undefined)?.restartedAt === (ro.spec as { restartAt?: string }).restartAt && healthyAndPromoted(ro),
-    },
-    { name: "undo → revision 3 with the v1 template, paused at step 3", act: (c) => undo(c.kube, c.ns, c.rollout), until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4 },
-    { name: "promote --full → Healthy", act: (c) => promote(c.kube, c.ns, c.rollout, true), until: healthyAndPromoted },
+    { name: "promote → Healthy at v2", act: promoteTo(false), until: healthyAndPromoted },
+  ],
+};
+
+const restartedAt = (ro: RolloutJson) => (ro.status as { restartedAt?: string } | undefined)?.restartedAt;
+const restartAt = (ro: RolloutJson) => (ro.spec as { restartAt?: string }).restartAt;
+
+const restartUndoScenario: Scenario = {
+  name: "restart-undo",
+  rollout: "web",
+  objects: () => [rollout("web", 2, { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } })],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "restart → pods restarted, Healthy", act: action("restart"), until: (ro) => !!restartAt(ro) && restartedAt(ro) === restartAt(ro) && healthyAndPromoted(ro) },
+    { name: "set image v2 → paused at step 1", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
+    { name: "undo → back to the v1 template: rollback to stable, Healthy", act: (c) => undo(c.kube, c.ns, c.rollout), until: healthyAndPromoted },
   ],
 };
 
@@ -125,13 +153,14 @@ const pluginFailureScenario: Scenario = {
   steps: [
     { name: "create without the Ingress the plugin edits → SetWeight fails (TrafficRoutingError)", until: routingErrorSeen },
     { name: "create the Ingress → recovers, Healthy at v1", act: (c) => c.kube.create(c.ns, ingress("web")).then(() => {}), until: healthyAndPromoted },
-    { name: "set image v2 → paused at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
   ],
 };
 
 export const SCENARIOS: Scenario[] = [
   routedCanaryScenario,
+  routedAbortScenario,
   basicCanaryScenario,
+  restartUndoScenario,
   blueGreenScenario,
   blueGreenAutoScenario,
   analysisScenario("analysis-success", true),
