@@ -15,13 +15,37 @@ export interface Difference {
   text: string;
 }
 
-const LIST_FIELDS = new Set<keyof Snapshot>(["events", "metrics", "conditions", "pauseReasons"]);
+/** Lists compared as sets at each step. */
+const LIST_FIELDS = new Set<keyof Snapshot>(["conditions", "pauseReasons"]);
+/**
+ * Lists of what each step added (Events, metric series): the real controller writes Events asynchronously, so one may
+ * land in the next step's snapshot. An item counts as a difference when the other back-end has not shown it by the
+ * end of the following step (by the end of the run for the last step).
+ */
+const ARRIVAL_FIELDS = ["events", "metrics"] as const;
 
 const show = (value: unknown) => JSON.stringify(value);
+
+function arrivalDifferences(sim: Recording, real: Recording): Difference[] {
+  const out: Difference[] = [];
+  for (const field of ARRIVAL_FIELDS) {
+    const upTo = (r: Recording, last: number) => new Set(r.steps.slice(0, last + 1).flatMap((s) => s.snapshot[field]));
+    const lastIndex = Math.min(sim.steps.length, real.steps.length) - 1;
+    for (let i = 0; i <= lastIndex; i++) {
+      const step = `${i + 1} ${real.steps[i].step}`;
+      const horizon = Math.min(i + 1, lastIndex);
+      const [simBy, realBy] = [upTo(sim, horizon), upTo(real, horizon)];
+      for (const item of sim.steps[i].snapshot[field]) if (!realBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on sim: ${item}` });
+      for (const item of real.steps[i].snapshot[field]) if (!simBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on real: ${item}` });
+    }
+  }
+  return out;
+}
 
 function compareSnapshots(scenario: string, step: string, sim: Snapshot, real: Snapshot): Difference[] {
   const out: Difference[] = [];
   for (const field of Object.keys(real) as Array<keyof Snapshot>) {
+    if ((ARRIVAL_FIELDS as readonly string[]).includes(field)) continue;
     if (LIST_FIELDS.has(field)) {
       const a = new Set(sim[field] as string[]);
       const b = new Set(real[field] as string[]);
@@ -47,7 +71,7 @@ export function compareRecordings(sim: Recording, real: Recording): Difference[]
     }
     if (a && b) out.push(...compareSnapshots(real.scenario, step, a.snapshot, b.snapshot));
   }
-  return out;
+  return [...out, ...arrivalDifferences(sim, real)];
 }
 
 export interface KnownDifference {
@@ -55,6 +79,8 @@ export interface KnownDifference {
   scenario: string;
   /** Matched against the difference's text (`<field> sim=… real=…` / `<field> only on sim: …`). */
   match: RegExp;
+  /** Only at steps whose `<n> <name>` matches. */
+  step?: RegExp;
   /** Why the simulator differs here and why that is acceptable (docs/fidelity.md says the same). */
   why: string;
   /** A race on the real cluster that not every run hits: exempt from the "still occurs" check. */
@@ -62,7 +88,7 @@ export interface KnownDifference {
 }
 
 export function isKnown(diff: Difference, known: readonly KnownDifference[]): KnownDifference | undefined {
-  return known.find((k) => (k.scenario === "*" || k.scenario === diff.scenario) && k.match.test(diff.text));
+  return known.find((k) => (k.scenario === "*" || k.scenario === diff.scenario) && (!k.step || k.step.test(diff.step)) && k.match.test(diff.text));
 }
 
 export function formatDifferences(diffs: readonly Difference[]): string {

@@ -33,10 +33,22 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
   {
     scenario: "plugin-failure",
-    match: /^replicas sim=\{"desired":2,"updated":2,"ready":null,"available":null\} real=\{"desired":2,"updated":2,"ready":[01],"available":[01]\}$/,
+    step: /^1 /,
+    match: /^(replicas|message) sim=.* real=.*$/,
     sometimes: true,
     why:
-      "While every reconcile fails at SetWeight, the status keeps the counters of the last pass that got through; " +
-      "on the real cluster the ReplicaSet controller may have reported a Ready pod by then, in the simulator not yet.",
+      "While every reconcile fails at SetWeight, the status keeps the counters (and the message derived from them) of " +
+      "the last pass that got through before the first failure; which ReplicaSet counts that pass saw depends on when " +
+      "the ReplicaSet controller (real) or the workload simulator reported them. The step's phase, step index, " +
+      "conditions and events are still compared.",
+  },
+  {
+    scenario: "plugin-failure",
+    match: /^events only on sim: Normal TrafficWeightUpdated: Traffic weight updated to 0$/,
+    sometimes: true,
+    why:
+      "Both controllers record the recovery's TrafficWeightUpdated (rollout_events_total has it on both), but the failed " +
+      "SetWeight retries before it (1 ms doubling back-off) bring the Rollout to client-go's spam filter (25 events per " +
+      "object); how many retries happened before the plugin saw the Ingress decides whether the Events API still keeps it.",
   },
 ];

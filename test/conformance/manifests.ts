@@ -53,19 +53,28 @@ export function routedCanary(name: string, steps: unknown[], plugin = ROUTER_PLU
 /** The simulator does not call metric providers: this annotation (ignored by the real controller) says the outcome. */
 export const SIM_ANALYSIS_OUTCOME = "sim.rollscope.dev/analysis-outcome";
 
-/** A web-provider metric against the back-end's analysis endpoint ({"ok": true}); `expectOk` false makes it fail. */
-export function webAnalysisTemplate(name: string, checkUrl: string, expectOk: boolean): KubeObject {
+export type AnalysisOutcome = "Successful" | "Failed" | "Inconclusive";
+
+/** The conditions that make the endpoint's {"ok": true} come out as `outcome` (neither condition: Inconclusive). */
+const CONDITIONS: Record<AnalysisOutcome, Record<string, string>> = {
+  Successful: { successCondition: "result == true" },
+  Failed: { successCondition: "result == false" },
+  Inconclusive: { successCondition: "result == false", failureCondition: "result == false" },
+};
+
+/** A web-provider metric against the back-end's analysis endpoint ({"ok": true}), measured twice a second apart. */
+export function webAnalysisTemplate(name: string, checkUrl: string, outcome: AnalysisOutcome): KubeObject {
   return {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "AnalysisTemplate",
-    metadata: { name, annotations: { [SIM_ANALYSIS_OUTCOME]: expectOk ? "Successful" : "Failed" } },
+    metadata: { name, annotations: { [SIM_ANALYSIS_OUTCOME]: outcome } },
     spec: {
       metrics: [
         {
           name: "web-check",
           count: 2,
           interval: "1s",
-          successCondition: `result == ${expectOk}`,
+          ...CONDITIONS[outcome],
           failureLimit: 0,
           provider: { web: { url: checkUrl, jsonPath: "{$.ok}", timeoutSeconds: 5 } },
         },

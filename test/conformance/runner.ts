@@ -42,8 +42,8 @@ export interface Recording {
 }
 
 const POLL_MS = 250;
-const SETTLE_POLLS = 3;
-const SETTLE_POLL_MS = 400;
+const SETTLE_POLLS = 4;
+const SETTLE_POLL_MS = 500;
 const SETTLE_BOUND_MS = 15_000;
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 

@@ -107,22 +107,60 @@ const blueGreenAutoScenario: Scenario = {
   ],
 };
 
-function analysisScenario(name: string, succeeds: boolean): Scenario {
-  return {
-    name,
-    rollout: "web",
-    objects: (ctx) => [
-      webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, succeeds),
-      rollout("web", 2, { canary: { steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: "web-check" }] } }, { pause: {} }] } }),
-    ],
-    steps: [
-      { name: "create → Healthy at v1", until: healthyAndPromoted },
-      succeeds
-        ? { name: "set image v2 → analysis succeeds, paused at step 2", act: newImage(2), until: (ro) => atStep(ro, 2) && paused(ro) }
-        : { name: "set image v2 → analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
-    ],
-  };
-}
+const analysisRollout = (canary: Record<string, unknown>) => rollout("web", 2, { canary });
+
+const analysisSuccessScenario: Scenario = {
+  name: "analysis-success",
+  rollout: "web",
+  objects: (ctx) => [
+    webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, "Successful"),
+    analysisRollout({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: "web-check" }] } }, { pause: {} }] }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → analysis succeeds, paused at step 2", act: newImage(2), until: (ro) => atStep(ro, 2) && paused(ro) },
+  ],
+};
+
+const analysisFailureScenario: Scenario = {
+  name: "analysis-failure",
+  rollout: "web",
+  objects: (ctx) => [
+    webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, "Failed"),
+    analysisRollout({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: "web-check" }] } }, { pause: {} }] }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
+  ],
+};
+
+const analysisInconclusiveScenario: Scenario = {
+  name: "analysis-inconclusive",
+  rollout: "web",
+  objects: (ctx) => [
+    webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, "Inconclusive"),
+    analysisRollout({ steps: [{ setWeight: 50 }, { analysis: { templates: [{ templateName: "web-check" }] } }, { setWeight: 100 }] }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → analysis inconclusive, paused by the controller", act: newImage(2), until: (ro) => paused(ro, "InconclusiveAnalysisRun") && !!ro.status?.controllerPause },
+    { name: "promote (skips the analysis step) → Healthy at v2", act: promoteTo(false), until: healthyAndPromoted },
+  ],
+};
+
+const backgroundAnalysisScenario: Scenario = {
+  name: "background-analysis-failure",
+  rollout: "web",
+  objects: (ctx) => [
+    webAnalysisTemplate("web-check", ctx.backend.analysis.checkUrl, "Failed"),
+    analysisRollout({ analysis: { templates: [{ templateName: "web-check" }], startingStep: 1 }, steps: [{ setWeight: 50 }, { pause: {} }] }),
+  ],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    { name: "set image v2 → background analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
+  ],
+};
 
 const unregisteredPluginScenario: Scenario = {
   name: "unregistered-plugin",
@@ -163,8 +201,10 @@ export const SCENARIOS: Scenario[] = [
   restartUndoScenario,
   blueGreenScenario,
   blueGreenAutoScenario,
-  analysisScenario("analysis-success", true),
-  analysisScenario("analysis-failure", false),
+  analysisSuccessScenario,
+  analysisFailureScenario,
+  analysisInconclusiveScenario,
+  backgroundAnalysisScenario,
   unregisteredPluginScenario,
   invalidSpecScenario,
   pluginFailureScenario,
