@@ -174,6 +174,32 @@ const unregisteredPluginScenario: Scenario = {
   ],
 };
 
+/** A new template whose pods no node can take (nodeSelector), so the update never becomes available. */
+const unschedulableImage = (version: number) => (ctx: ScenarioContext) =>
+  ctx.kube.patchRollout(
+    ctx.ns,
+    ctx.rollout,
+    [
+      { op: "replace", path: "/spec/template/spec/containers/0/image", value: image(version) },
+      { op: "add", path: "/spec/template/spec/nodeSelector", value: { "rollscope.dev/no-such-node": "true" } },
+    ],
+    { json: true },
+  );
+
+const progressDeadlineScenario: Scenario = {
+  name: "progress-deadline",
+  rollout: "web",
+  objects: () => [rollout("web", 1, { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } }, { progressDeadlineSeconds: 5 })],
+  steps: [
+    { name: "create → Healthy at v1", until: healthyAndPromoted },
+    {
+      name: "set image v2 with unschedulable pods → ProgressDeadlineExceeded after 5 s",
+      act: unschedulableImage(2),
+      until: (ro) => (ro.status?.conditions ?? []).some((c) => c.type === "Progressing" && c.reason === "ProgressDeadlineExceeded"),
+    },
+  ],
+};
+
 const invalidSpecScenario: Scenario = {
   name: "invalid-spec",
   rollout: "web",
@@ -208,4 +234,5 @@ export const SCENARIOS: Scenario[] = [
   unregisteredPluginScenario,
   invalidSpecScenario,
   pluginFailureScenario,
+  progressDeadlineScenario,
 ];
