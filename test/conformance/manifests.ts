@@ -62,7 +62,7 @@ const CONDITIONS: Record<AnalysisOutcome, Record<string, string>> = {
   Inconclusive: { successCondition: "result == false", failureCondition: "result == false" },
 };
 
-/** A web-provider metric against the back-end's analysis endpoint ({"ok": true}), measured twice a second apart. */
+/** A web-provider metric against the back-end's analysis endpoint ({"ok": true}), measured twice 3 s apart. */
 export function webAnalysisTemplate(name: string, checkUrl: string, outcome: AnalysisOutcome): KubeObject {
   return {
     apiVersion: "argoproj.io/v1alpha1",
@@ -73,7 +73,8 @@ export function webAnalysisTemplate(name: string, checkUrl: string, outcome: Ana
         {
           name: "web-check",
           count: 2,
-          interval: "1s",
+          // Long enough that both controllers see the run Running before it ends.
+          interval: "3s",
           ...CONDITIONS[outcome],
           failureLimit: 0,
           provider: { web: { url: checkUrl, jsonPath: "{$.ok}", timeoutSeconds: 5 } },

@@ -64,7 +64,9 @@ const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 export function normaliseText(text: string, knownHashes: readonly string[] = []): string {
   let out = text.replace(TIMESTAMP, "<time>");
   for (const hash of knownHashes) if (hash) out = out.split(hash).join("<hash>");
-  return out.replace(HASH_SUFFIX, "-<hash>");
+  // An AnalysisRun name's collision counter (`<rollout>-<hash>-<revision>.1`): the real controller adds one when a
+  // reconcile that created the run failed (a conflict) and the next one, before its cache saw the run, creates it again.
+  return out.replace(HASH_SUFFIX, "-<hash>").replace(/(-<hash>-\d+(?:-\d+)?)\.\d+\b/g, "$1");
 }
 
 function role(selector: string | undefined, ro: RolloutJson): string {
