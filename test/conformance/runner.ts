@@ -45,6 +45,7 @@ const POLL_MS = 250;
 const SETTLE_POLLS = 4;
 const SETTLE_POLL_MS = 500;
 const SETTLE_BOUND_MS = 15_000;
+const FINAL_SETTLE_POLLS = 8;
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -66,12 +67,12 @@ async function waitFor(ctx: ScenarioContext, step: ScenarioStep): Promise<boolea
 }
 
 /** The snapshot once it has stayed the same for a few polls (events and metrics trail the status slightly). */
-async function settledSnapshot(ctx: ScenarioContext): Promise<Snapshot> {
+async function settledSnapshot(ctx: ScenarioContext, polls = SETTLE_POLLS): Promise<Snapshot> {
   const take = () => takeSnapshot(ctx.kube, ctx.backend.metricsUrl, ctx.ns, ctx.rollout);
   let last = await take();
   let same = 1;
   const deadline = Date.now() + SETTLE_BOUND_MS;
-  while (same < SETTLE_POLLS && Date.now() < deadline) {
+  while (same < polls && Date.now() < deadline) {
     await sleep(SETTLE_POLL_MS);
     const next = await take();
     same = JSON.stringify(next) === JSON.stringify(last) ? same + 1 : 1;
@@ -88,6 +89,17 @@ function onlyNew(snapshot: Snapshot, seen: { events: Set<string>; metrics: Set<s
     return added;
   };
   return { ...snapshot, events: fresh(snapshot.events, seen.events), metrics: fresh(snapshot.metrics, seen.metrics) };
+}
+
+/**
+ * Events the real controller wrote after the last step's snapshot settled (its event broadcaster is asynchronous):
+ * once the snapshot has stayed the same for longer, whatever arrived is added to the last step.
+ */
+async function collectLateArrivals(ctx: ScenarioContext, steps: StepRecord[], seen: { events: Set<string>; metrics: Set<string> }): Promise<void> {
+  const last = steps.at(-1);
+  if (!last) return;
+  const late = onlyNew(await settledSnapshot(ctx, FINAL_SETTLE_POLLS), seen);
+  last.snapshot = { ...last.snapshot, events: [...last.snapshot.events, ...late.events].sort(), metrics: [...last.snapshot.metrics, ...late.metrics].sort() };
 }
 
 export function namespaceFor(scenario: Scenario): string {
@@ -111,5 +123,6 @@ export async function runScenario(backend: Backend, scenario: Scenario): Promise
     steps.push(reached ? { step: step.name, snapshot } : { step: step.name, snapshot, timedOut: true });
     if (!reached) break;
   }
+  await collectLateArrivals(ctx, steps, seen);
   return { scenario: scenario.name, backend: backend.name, steps, wallMs: Date.now() - started };
 }
