@@ -65,6 +65,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: "conformance",
+          include: ["test/conformance/**/*.test.ts"],
+          environment: "node",
+          // Scenarios wait on real controllers; the first run may build the real cluster's binaries (beforeAll).
+          testTimeout: 5 * 60_000,
+          hookTimeout: 60 * 60_000,
+          maxConcurrency: 20,
+        },
+      },
     ],
   },
 });

@@ -29,6 +29,8 @@ export interface RealClusterOptions {
   rollscopeConfigPath?: string;
   /** "once": start one new revision of every demo Rollout; "loop": keep starting them; false: leave them at v1. */
   demo?: DemoDriverMode | false;
+  /** Apply the demo workloads in namespace `demo` (default true; conformance tests bring their own). */
+  workloads?: boolean;
   /** Start Debian's Prometheus scraping the controller (default true). */
   prometheus?: boolean;
   /** Seed of the static tokens (the simulator's users for the same seed); default 1. */
@@ -180,8 +182,10 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     const prometheusUrl = prometheusBinary ? await startPrometheus(launcher, prometheusBinary, controllerMetricsUrl, CLUSTER_NAME) : undefined;
     if (prometheusUrl) log(`Prometheus on ${prometheusUrl}, scraping ${controllerMetricsUrl}`);
     analysis = await startAnalysisEndpoint(ports.analysis);
-    log("demo workloads…");
-    await kubectl(["apply", "--server-side", "-f", "-"], toYaml(demoWorkloads(analysis.checkUrl)));
+    if (options.workloads !== false) {
+      log("demo workloads…");
+      await kubectl(["apply", "--server-side", "-f", "-"], toYaml(demoWorkloads(analysis.checkUrl)));
+    }
 
     const kubeconfigPath = path.resolve(options.kubeconfigPath ?? path.join(workDir, "kubeconfig"));
     writeTokenKubeconfig(kubeconfigPath, CLUSTER_NAME, apiServerUrl, pki, users);

@@ -15,6 +15,8 @@ step "unit";        npx vitest run --project unit
 # The build comes first: the security suite (test/integration/security) starts the built app.
 step "build";       npx next build >/tmp/rollscope-build.log 2>&1 || { tail -50 /tmp/rollscope-build.log; exit 1; }
 step "integration"; npx vitest run --project integration
+# Simulator vs the real Argo Rollouts controller, same scenarios on both (skipped without Go; docs/fidelity.md).
+step "conformance"; npx vitest run --project conformance
 # Rollscope's own suites and one Chromium pass on the real cluster (each run starts one; skipped without Go).
 step "real-cluster suites"; npx vitest run --project real-cluster
 step "integration on PostgreSQL"; npx vitest run --project integration-postgres

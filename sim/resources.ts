@@ -73,6 +73,7 @@ export const RESOURCE_TYPES: ResourceType[] = [
     subresources: ["status"],
     hasGeneration: true,
   }),
+  resource("networking.k8s.io", "v1", "Ingress", "ingresses", { shortNames: ["ing"], subresources: ["status"] }),
   resource("coordination.k8s.io", "v1", "Lease", "leases"),
   resource("authorization.k8s.io", "v1", "SelfSubjectAccessReview", "selfsubjectaccessreviews", {
     namespaced: false,

@@ -40,8 +40,10 @@ export class AnalysisRunner {
   reconcile(arKey: string): number | null {
     const started = performance.now();
     const [ns, name] = arKey.split("/");
-    const ar = this.client.store.tryGet(T.analysisRuns, ns, name) as AnalysisRun | undefined;
-    if (!ar?.status || !ar.status.phase || ar.status.phase !== "Running") return null;
+    const found = this.client.store.tryGet(T.analysisRuns, ns, name) as AnalysisRun | undefined;
+    // A new run (no phase yet) starts now and takes its first measurement in the same pass, as upstream's does.
+    const ar = found && !found.status?.phase && !found.spec.terminate ? this.start(found) : found;
+    if (!ar?.status || ar.status.phase !== "Running") return null;
     const startedAt = this.precise.get(`${ar.metadata.uid}/started`) ?? Date.parse(ar.status.startedAt ?? ar.metadata.creationTimestamp ?? "");
     const background = ar.metadata.labels?.["rollout-type"] === "Background";
     const outcome = outcomeOf(ar);
@@ -62,11 +64,11 @@ export class AnalysisRunner {
       const interval = Number.isFinite(overrideSeconds) && overrideSeconds > 0
         ? overrideSeconds / (Number.isFinite(total) ? total : 3)
         : (durationSeconds(metric.interval as string | undefined) ?? DEFAULT_INTERVAL_SECONDS);
-      const lastIndex = Number.isFinite(total) ? total - 1 : 2;
-      while (result.count < total && elapsed >= (result.count + 1) * interval) {
-        const bad = result.count === lastIndex && outcome !== "Successful";
-        const phase: AnalysisPhase = bad ? outcome : "Successful";
-        const at = this.clock.iso(startedAt + this.clock.realMs((result.count + 1) * interval));
+      // Measurements at 0, interval, 2·interval…; a bad outcome makes every measurement bad, so the run ends once
+      // failureLimit (inconclusiveLimit) is passed, as a metric provider that keeps answering badly would.
+      while (result.count < total && elapsed >= result.count * interval) {
+        const phase: AnalysisPhase = outcome;
+        const at = this.clock.iso(startedAt + this.clock.realMs(result.count * interval));
         const value = phase === "Successful" ? 0.985 + this.prng.next() * 0.014 : phase === "Failed" ? 0.7 + this.prng.next() * 0.1 : 0.93 + this.prng.next() * 0.02;
         result.measurements.push({ phase, value: `[${value.toFixed(4)}]`, startedAt: at, finishedAt: at });
         if (result.measurements.length > MAX_KEPT_MEASUREMENTS) result.measurements.splice(0, result.measurements.length - MAX_KEPT_MEASUREMENTS);
@@ -75,17 +77,19 @@ export class AnalysisRunner {
         else if (phase === "Failed") result.failed++;
         else result.inconclusive++;
         changed = true;
-        if (result.failed > 0) {
+        const failureLimit = Number(metric.failureLimit ?? 0);
+        const inconclusiveLimit = Number(metric.inconclusiveLimit ?? 0);
+        if (result.failed > failureLimit) {
           result.phase = "Failed";
-          result.message = `Metric "${metric.name}" assessed Failed due to failed (${result.failed}) > failureLimit (0)`;
-        } else if (result.inconclusive > 0) {
+          result.message = `Metric "${metric.name}" assessed Failed due to failed (${result.failed}) > failureLimit (${failureLimit})`;
+        } else if (result.inconclusive > inconclusiveLimit) {
           result.phase = "Inconclusive";
-          result.message = `Metric "${metric.name}" assessed Inconclusive due to inconclusive (${result.inconclusive}) > inconclusiveLimit (0)`;
+          result.message = `Metric "${metric.name}" assessed Inconclusive due to inconclusive (${result.inconclusive}) > inconclusiveLimit (${inconclusiveLimit})`;
         } else if (result.count >= total) result.phase = "Successful";
         if (result.phase !== "Running") break;
       }
       if (result.phase === "Running") {
-        const dueMs = startedAt + this.clock.realMs((result.count + 1) * interval);
+        const dueMs = startedAt + this.clock.realMs(result.count * interval);
         next = next === null ? dueMs : Math.min(next, dueMs);
       }
     }
@@ -123,5 +127,14 @@ export class AnalysisRunner {
     }
     this.observe(ar, (performance.now() - started) / 1000);
     return phase === "Running" ? next : null;
+  }
+
+  /** The analysis controller picking a new run up: Running from now. */
+  private start(ar: AnalysisRun): AnalysisRun {
+    const running = this.client.update(T.analysisRuns, ar.metadata.namespace, ar.metadata.name, (draft) => {
+      draft.status = { phase: "Running", startedAt: this.clock.iso(), metricResults: [] };
+    }, { subresource: "status" }) as AnalysisRun;
+    this.precise.set(`${running.metadata.uid}/started`, this.clock.now());
+    return running;
   }
 }

@@ -87,12 +87,8 @@ function createAnalysisRun(ctx: ReconcileContext, ref: AnalysisRef, infix: strin
         },
         spec: { metrics, args: [...args.entries()].map(([n, value]) => (value === undefined ? { name: n } : { name: n, value })) },
       });
-      // The analysis controller picks a new run up at once: Running with no measurements yet.
-      const running = ctx.deps.client.update(T.analysisRuns, ns, name, (draft) => {
-        draft.status = { phase: "Running", startedAt: ctx.now, metricResults: [] };
-      }, { subresource: "status" });
-      ctx.deps.precise.set(`${created.metadata.uid}/started`, ctx.deps.clock.now());
-      return running as AnalysisRun;
+      // No status yet: the analysis controller (AnalysisRunner) starts it on its own pass.
+      return created as AnalysisRun;
     } catch (err) {
       if (err instanceof StoreError && err.reason === "AlreadyExists") continue;
       throw err;
@@ -101,14 +97,20 @@ function createAnalysisRun(ctx: ReconcileContext, ref: AnalysisRef, infix: strin
   return `analysisruns.argoproj.io "${base}" already exists`;
 }
 
-function applyOutcome(ctx: ReconcileContext, ar: AnalysisRun): void {
+/** The abort message upstream builds for a failed run: "<kind> analysis phase error/failed[: <run message>]". */
+function failureMessage(kind: "Step-based" | "Background", ar: AnalysisRun): string {
+  const message = `${kind} analysis phase error/failed`;
+  return ar.status?.message ? `${message}: ${ar.status.message}` : message;
+}
+
+function applyOutcome(ctx: ReconcileContext, ar: AnalysisRun, kind: "Step-based" | "Background"): void {
   switch (ar.status?.phase) {
     case "Inconclusive":
       ctx.pause.addPauseCondition("InconclusiveAnalysisRun");
       break;
     case "Failed":
     case "Error":
-      ctx.pause.addAbort(ar.status?.message ?? "");
+      ctx.pause.addAbort(failureMessage(kind, ar));
       break;
     default:
   }
@@ -130,7 +132,7 @@ function reconcileStepBasedAnalysisRun(ctx: ReconcileContext): AnalysisRun | und
       [POD_HASH_LABEL]: podHashOf(ctx.newRS),
     });
   }
-  if (current) applyOutcome(ctx, current);
+  if (current) applyOutcome(ctx, current, "Step-based");
   return current;
 }
 
@@ -147,13 +149,13 @@ function reconcileBackgroundAnalysisRun(ctx: ReconcileContext): AnalysisRun | un
   if (needsNewAnalysisRun(ctx, current)) {
     return createAnalysisRun(ctx, bg, "", { "rollout-type": "Background", [POD_HASH_LABEL]: podHashOf(ctx.newRS) });
   }
-  if (current) applyOutcome(ctx, current);
+  if (current) applyOutcome(ctx, current, "Background");
   return current;
 }
 
 function runStatus(ar: AnalysisRun | undefined): RolloutAnalysisRunStatus | undefined {
   if (!ar) return undefined;
-  return { name: ar.metadata.name, status: ar.status?.phase ?? "Pending", ...(ar.status?.message ? { message: ar.status.message } : {}) };
+  return { name: ar.metadata.name, status: ar.status?.phase ?? "", ...(ar.status?.message ? { message: ar.status.message } : {}) };
 }
 
 /** `emitAnalysisRunStatusChanges`: "Step Analysis Run 'x' Status New: 'Running' Previous: 'NoPreviousStatus'". */

@@ -72,7 +72,8 @@ function reconcileBlueGreenReplicaSets(ctx: ReconcileContext): void {
 export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): string | null {
   const bg = strategy(ctx);
   const templateChanged = ctx.ro.status?.currentPodHash !== desiredHash;
-  const err = getAllReplicaSetsAndSyncRevision(ctx, !templateChanged);
+  // Upstream creates the desired ReplicaSet before the strategy runs (newRolloutContext), template change or not.
+  const err = getAllReplicaSetsAndSyncRevision(ctx, true);
   if (err) return err;
   const blueGreen = ctx.newStatus.blueGreen ?? (ctx.newStatus.blueGreen = {});
   if (!templateChanged) {
@@ -108,8 +109,8 @@ export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): st
   if (templateChanged) {
     resetRolloutStatus(ctx, newStatus);
     newStatus.blueGreen = { ...(ctx.ro.status?.blueGreen ?? {}) };
-    return persistRolloutStatus(ctx, calculateRolloutConditions(ctx, newStatus)) ? null : null;
   }
+  // No early return (upstream's syncRolloutStatusBlueGreen goes on): an initial deploy is promoted in its first pass.
   if (ctx.ro.status?.promoteFull) {
     ctx.pause.clearPauseConditions();
     ctx.pause.removeAbort();
@@ -119,8 +120,15 @@ export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): st
   if (!ctx.stableRS || !active) reason = "Initial deploy";
   else if (active === newStatus.currentPodHash && !ctx.pause.isAborted()) reason = ctx.ro.status?.promoteFull ? "Full promotion requested" : "Completed blue-green update";
   if (reason) promoteStable(ctx, newStatus, reason);
-  newStatus.HPAReplicas = activeRS?.status?.replicas ?? 0;
-  newStatus.availableReplicas = activeRS?.status?.availableReplicas ?? 0;
+  // Counted on the active ReplicaSet (ready included); without one, over all of them (ready is already that).
+  if (activeRS) {
+    newStatus.HPAReplicas = activeRS.status?.replicas ?? 0;
+    newStatus.availableReplicas = activeRS.status?.availableReplicas ?? 0;
+    newStatus.readyReplicas = activeRS.status?.readyReplicas ?? 0;
+  } else {
+    newStatus.HPAReplicas = ctx.allRSs.reduce((n, rs) => n + (rs.status?.replicas ?? 0), 0);
+    newStatus.availableReplicas = ctx.allRSs.reduce((n, rs) => n + (rs.status?.availableReplicas ?? 0), 0);
+  }
   persistRolloutStatus(ctx, calculateRolloutConditions(ctx, newStatus));
   return null;
 }

@@ -13,7 +13,7 @@ import {
   scaleDownDeadline,
   scaleReplicaSet,
 } from "./replica-sets";
-import { ensureServiceTarget } from "./services";
+import { ensureSVCTargets } from "./services";
 import { computeStepHash } from "./hash";
 import { reconcileStepPlugin } from "./step-plugins";
 import { canaryStepString, currentStepOf, desiredCanaryCounts, stepsOf } from "./steps";
@@ -110,7 +110,7 @@ function syncRolloutStatusCanary(ctx: ReconcileContext, templateChanged: boolean
   if (templateChanged) {
     resetRolloutStatus(ctx, newStatus);
     if (ctx.newRS && ro.status?.stableRS === podHashOf(ctx.newRS) && stepCount > 0) {
-      ctx.event("Normal", "SkipSteps", "Rollback to stable");
+      ctx.event("Normal", "SkipSteps", "Rollback to stable ReplicaSets");
       newStatus.currentStepIndex = stepCount;
     }
     return persistRolloutStatus(ctx, calculateRolloutConditions(ctx, newStatus));
@@ -145,13 +145,25 @@ function syncRolloutStatusCanary(ctx: ReconcileContext, templateChanged: boolean
   return persistRolloutStatus(ctx, calculateRolloutConditions(ctx, newStatus));
 }
 
+/** `reconcileStableAndCanaryService` (an aborted routed canary's Service goes back to stable in traffic routing). */
+function reconcileStableAndCanaryService(ctx: ReconcileContext): void {
+  const canary = ctx.ro.spec.strategy.canary;
+  ensureSVCTargets(ctx, canary?.stableService, ctx.stableRS, true);
+  if (ctx.pause.isAborted() && !canary?.trafficRouting) {
+    ensureSVCTargets(ctx, canary?.canaryService, ctx.stableRS, true);
+    return;
+  }
+  ensureSVCTargets(ctx, canary?.canaryService, ctx.newRS, true);
+}
+
 /**
  * Port of `rolloutCanary`: ReplicaSets and revision, restarts, services, traffic routing, experiments, analysis,
  * scaling, the pause, then the status. Returns an error string when the reconcile failed before the status sync.
  */
 export function rolloutCanary(ctx: ReconcileContext, desiredHash: string): string | null {
   if (podTemplateOrStepsChanged(ctx, desiredHash)) {
-    const err = getAllReplicaSetsAndSyncRevision(ctx, false);
+    // Upstream creates the desired ReplicaSet before the strategy runs (newRolloutContext), template change or not.
+    const err = getAllReplicaSetsAndSyncRevision(ctx, true);
     if (err) return err;
     syncRolloutStatusCanary(ctx, true);
     return null;
@@ -160,9 +172,7 @@ export function rolloutCanary(ctx: ReconcileContext, desiredHash: string): strin
   if (err) return err;
   reconcilePodRestart(ctx);
   reconcileRevisionHistoryLimit(ctx);
-  const canary = ctx.ro.spec.strategy.canary;
-  ensureServiceTarget(ctx, canary?.stableService, podHashOf(ctx.stableRS) || podHashOf(ctx.newRS));
-  ensureServiceTarget(ctx, canary?.canaryService, ctx.pause.isAborted() ? podHashOf(ctx.stableRS) : podHashOf(ctx.newRS));
+  reconcileStableAndCanaryService(ctx);
   const trafficErr = reconcileTrafficRouting(ctx);
   if (trafficErr) return trafficErr;
   reconcileExperiments(ctx);

@@ -44,6 +44,8 @@ const KNOWN_PLUGINS: Record<string, { type: string; verify: VerifyMode }> = {
   "argoproj-labs/openshift": { type: "Openshift", verify: "notImplemented" },
   "solo-io/glooplatform": { type: "GlooPlatformAPI", verify: "verified" },
   "hashicorp/consul": { type: "Consul", verify: "notImplemented" },
+  // Upstream's own sample plugin (test/cmd/trafficrouter-plugin-sample), which the real cluster runs.
+  "argoproj/sample-nginx": { type: "plugin-nginx", verify: "notImplemented" },
 };
 
 export function pluginType(name: string): string {

@@ -16,4 +16,5 @@ export const T = {
   services: must("", "v1", "services"),
   configMaps: must("", "v1", "configmaps"),
   events: must("", "v1", "events"),
+  ingresses: must("networking.k8s.io", "v1", "ingresses"),
 };

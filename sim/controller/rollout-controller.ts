@@ -79,6 +79,12 @@ export class RolloutController implements ControllerHandle {
     this.metrics = new ControllerMetrics({
       rollouts: () => this.store.list(T.rollouts).items as Rollout[],
       analysisRuns: () => this.store.list(T.analysisRuns).items as AnalysisRun[],
+      analysisTemplates: () =>
+        this.store.list(T.analysisTemplates).items.map((t) => ({
+          namespace: t.metadata.namespace ?? "",
+          name: t.metadata.name,
+          metrics: ((t.spec ?? {}) as { metrics?: Array<{ name: string; provider?: Record<string, unknown> }> }).metrics ?? [],
+        })),
       experiments: () =>
         this.store.list(T.experiments).items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
     });
@@ -239,11 +245,21 @@ export class RolloutController implements ControllerHandle {
 
   private onStoreEvent(event: StoreEvent): void {
     const change = this.cache.apply(event);
+    if (event.resource === T.rollouts && event.type === "ADDED") this.onRolloutAdded(event.object as Rollout);
     if (change.rollout) this.queue.add("rollout", change.rollout);
     if (change.replicaSet) this.queue.add("replicaSet", change.replicaSet);
     if (change.analysisRun) this.queue.add("analysisRun", change.analysisRun);
     if (change.experiment) this.queue.add("experiment", change.experiment);
     if (change.deletedRollout) this.onRolloutDeleted(change.deletedRollout as Rollout);
+  }
+
+  /**
+   * Upstream's informer AddFunc. Rollouts that exist before the simulator starts get no event (upstream's initial list
+   * would give them one): seeding thousands of Rollouts would otherwise start with thousands of Events.
+   */
+  private onRolloutAdded(ro: Rollout): void {
+    // After the store's notification round: recording writes an Event into the same store.
+    queueMicrotask(() => this.recorder.record(ro, "Normal", "RolloutAddedToInformer", `Rollout resource added to informer: ${ro.metadata.namespace}/${ro.metadata.name}`));
   }
 
   private onRolloutDeleted(ro: Rollout): void {
@@ -266,6 +282,7 @@ export class RolloutController implements ControllerHandle {
 
   private routerEnv(ctx: ReconcileContext, prng: Prng): RouterEnv {
     return {
+      store: this.store,
       isRegistered: (name) => this.config.trafficRouterPlugins.some((p) => p.name === name),
       profile: (name) => this.profiles.get(name) ?? {},
       prng,
@@ -375,8 +392,8 @@ export class RolloutController implements ControllerHandle {
       this.metrics.incReconcileError(ns, name);
       const failures = (this.errorCounts.get(key) ?? 0) + 1;
       this.errorCounts.set(key, failures);
-      // The workqueue's per-item exponential back-off (5 ms doubling), capped at 10 s as in the field report.
-      requeueSeconds = Math.min(0.005 * 2 ** (failures - 1), 10);
+      // The workqueue's per-item exponential back-off (DefaultArgoRolloutsRateLimiter: 1 ms doubling, capped at 10 s).
+      requeueSeconds = Math.min(0.001 * 2 ** (failures - 1), 10);
     } else this.errorCounts.delete(key);
     if (requeueSeconds !== null) this.queue.addAt("rollout", key, this.clock.now() + this.clock.realMs(requeueSeconds));
     const quiet = !error && requeueSeconds === null && this.store.resourceVersion === revisionBefore;

@@ -119,7 +119,9 @@ export function calculateRolloutConditions(ctx: ReconcileContext, newStatus: Rol
   if (newStatus.stableRS && newStatus.stableRS === newStatus.currentPodHash) {
     setCondition(newStatus, newCondition("Completed", "True", Reason.RolloutCompleted, Reason.RolloutCompleted, now));
   } else if (setCondition(newStatus, newCondition("Completed", "False", Reason.RolloutCompleted, Reason.RolloutCompleted, now))) {
-    ctx.event("Normal", Reason.RolloutNotCompleted, Message.rolloutNotCompleted(revisionOf(ro) + 1, newStatus.currentPodHash ?? ""));
+    // Upstream reads the Rollout's revision after syncing it to the new ReplicaSet's (a reused one keeps its own).
+    const revision = ctx.newRS ? revisionOf(ctx.newRS) : revisionOf(ro) + 1;
+    ctx.event("Normal", Reason.RolloutNotCompleted, Message.rolloutNotCompleted(revision, newStatus.currentPodHash ?? ""));
   }
   return newStatus;
 }
@@ -137,6 +139,8 @@ function sendStateChangeEvents(ctx: ReconcileContext, prev: RolloutStatus, next:
 function prune(status: RolloutStatus): RolloutStatus {
   const out = withoutUndefined(status) as RolloutStatus & Record<string, unknown>;
   for (const key of ["message", "stableRS", "restartedAt", "selector"] as const) if (out[key] === "") delete out[key];
+  // The counters are `omitempty` int32s upstream: a zero is not written.
+  for (const key of ["replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "HPAReplicas"] as const) if (out[key] === 0) delete out[key];
   if (!out.abort) delete out.abort;
   if (!out.promoteFull) delete out.promoteFull;
   if (!out.controllerPause) delete out.controllerPause;
@@ -277,6 +281,8 @@ export function promoteStable(ctx: ReconcileContext, newStatus: RolloutStatus, r
   }
   if (newStatus.stableRS !== newStatus.currentPodHash) {
     newStatus.stableRS = newStatus.currentPodHash;
-    ctx.event("Normal", Reason.RolloutCompleted, Message.rolloutCompleted(revisionOf(ctx.ro), newStatus.currentPodHash ?? "", reason));
+    // The new ReplicaSet's revision: on a first pass the Rollout's own annotation is not written yet.
+    const revision = ctx.newRS ? revisionOf(ctx.newRS) : revisionOf(ctx.ro);
+    ctx.event("Normal", Reason.RolloutCompleted, Message.rolloutCompleted(revision, newStatus.currentPodHash ?? "", reason));
   }
 }

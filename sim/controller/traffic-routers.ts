@@ -1,4 +1,6 @@
+import type { ObjectStore } from "../store/object-store";
 import type { Prng } from "./prng";
+import { SAMPLE_NGINX_PLUGIN, sampleNginxSetWeight } from "./sample-nginx-plugin";
 import { defaultVerifyMode, pluginType, type PluginProfile } from "./plugin-profiles";
 import type { CanaryStep, Rollout } from "./types";
 
@@ -15,6 +17,8 @@ export interface AppliedRoute {
 }
 
 export interface RouterEnv {
+  /** The cluster's objects, for routers that edit them (upstream's sample plugin edits an Ingress). */
+  store: ObjectStore;
   isRegistered(plugin: string): boolean;
   profile(plugin: string): PluginProfile;
   prng: Prng;
@@ -164,7 +168,7 @@ class PluginRouter extends BaseRouter {
     return this.env.profile(this.key);
   }
 
-  private rpc(method: string, failure: string | undefined, outcome?: RpcOutcome): string | null {
+  protected rpc(method: string, failure: string | undefined, outcome?: RpcOutcome): string | null {
     const result: RpcOutcome = outcome ?? (failure ? "error" : "success");
     this.env.observeRpc(this.key, method, result, this.profile.latencyMs ?? 0);
     return result === "error" ? (failure ?? "rpc error") : null;
@@ -182,6 +186,12 @@ class PluginRouter extends BaseRouter {
   }
 
   override setWeight(desiredWeight: number): string | null {
+    if (this.key === SAMPLE_NGINX_PLUGIN) {
+      const err = this.rpc("SetWeight", sampleNginxSetWeight(this.env.store, this.ro, desiredWeight) ?? undefined);
+      if (err) return `failed to set weight via plugin: ${err}`;
+      this.env.setApplied(this.key, { ...this.route(), weight: desiredWeight, measuredWeight: desiredWeight });
+      return null;
+    }
     const profile = this.profile;
     const fails = (profile.setWeightFailureRate ?? 0) > 0 && this.env.prng.chance(profile.setWeightFailureRate ?? 0);
     const message = profile.setWeightError ?? defaultSetWeightError(this.key);

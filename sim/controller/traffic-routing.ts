@@ -7,10 +7,12 @@ import {
   currentStepOf,
   maxTrafficWeight,
   previousSetWeight,
+  replicasOf,
   stepsOf,
 } from "./steps";
+import { ensureSVCTargets } from "./services";
 import { newTrafficRouters } from "./traffic-routers";
-import type { Rollout, TrafficWeights } from "./types";
+import type { ReplicaSet, Rollout, TrafficWeights } from "./types";
 
 /** ROLLOUT_VERIFY_RETRY_INTERVAL default. */
 const VERIFY_RETRY_SECONDS = 10;
@@ -53,6 +55,16 @@ export function trafficWeightUpdatedMessage(prev: TrafficWeights | undefined, ne
 }
 
 /**
+ * `checkReplicasAvailable`: whether the stable ReplicaSet has the pods for its share of traffic (none when there is
+ * no stable ReplicaSet yet, as on an initial deploy).
+ */
+function stableCanTakeWeight(ro: Rollout, stableRS: ReplicaSet | undefined, stableWeight: number): boolean {
+  if (!stableRS) return false;
+  const desiredReplicas = Math.trunc((stableWeight * replicasOf(ro)) / maxTrafficWeight(ro));
+  return availableReplicas(stableRS) >= desiredReplicas;
+}
+
+/**
  * Port of `reconcileTrafficRouting`: computes the desired canary weight, drives every router (built-ins, then
  * plugins) through UpdateHash → SetWeight → VerifyWeight and records weights in the new status. Returns an error
  * string when the reconcile must stop (status then is not persisted).
@@ -79,6 +91,7 @@ export function reconcileTrafficRouting(ctx: ReconcileContext): string | null {
       err = router.removeManagedRoutes();
     } else if (ctx.pause.isAborted()) {
       desiredWeight = 0;
+      ensureSVCTargets(ctx, ro.spec.strategy.canary?.canaryService, ctx.stableRS, false);
       err = router.removeManagedRoutes();
     } else if (!ctx.newRS || availableReplicas(ctx.newRS) === 0) {
       desiredWeight = 0;
@@ -96,10 +109,20 @@ export function reconcileTrafficRouting(ctx: ReconcileContext): string | null {
       }
     }
     if (err) return err;
+    // Upstream leaves routing alone (no error) until the stable ReplicaSet can take its share.
+    if (!stableCanTakeWeight(ro, ctx.stableRS, maxTrafficWeight(ro) - desiredWeight)) return null;
     if (step && revisionOf(ro) > 1) {
       if (step.setHeaderRoute) err = router.setHeaderRoute(step.setHeaderRoute);
       if (!err && step.setMirrorRoute) err = router.setMirrorRoute(step.setMirrorRoute);
       if (err) return err;
+    }
+    // A canary without available pods gets its weight back to 0 before the hash moves to it.
+    if ((!ctx.newRS || availableReplicas(ctx.newRS) === 0) && (status.canary?.weights?.canary.weight ?? 0) > 0) {
+      err = router.setWeight(desiredWeight);
+      if (err) {
+        ctx.event("Warning", "TrafficRoutingError", err);
+        return err;
+      }
     }
     err = router.updateHash(canaryHash, stableHash);
     if (err) return err;

@@ -85,7 +85,8 @@ export type AnalysisPhase = "Pending" | "Running" | "Successful" | "Failed" | "E
 
 export interface RolloutAnalysisRunStatus {
   name: string;
-  status: AnalysisPhase;
+  /** The run's phase; "" while the analysis controller has not picked the run up yet. */
+  status: AnalysisPhase | "";
   message?: string;
 }
 

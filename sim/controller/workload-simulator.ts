@@ -10,6 +10,16 @@ import type { ReplicaSet } from "./types";
  * The ReplicaSet controller and kubelet of the demo cluster (not part of Argo Rollouts): keeps one Pod per
  * replica, makes new Pods Ready after `podReadySeconds` of simulated time, and writes ReplicaSet status.
  */
+/** readyAt of a Pod that never becomes Ready. */
+const UNSCHEDULABLE = Number.POSITIVE_INFINITY;
+/** Labels every simulated node has (the real cluster's kwok node has the same). */
+const NODE_LABELS: Record<string, string> = { "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64" };
+
+/** Whether some simulated node matches a Pod's nodeSelector (only the well-known os/arch labels exist). */
+function schedulable(nodeSelector: Record<string, string> | undefined): boolean {
+  return Object.entries(nodeSelector ?? {}).every(([key, value]) => NODE_LABELS[key] === value);
+}
+
 export class WorkloadSimulator {
   /** Pod key → epoch ms when it becomes Ready. */
   private readonly readyAt = new Map<string, number>();
@@ -53,7 +63,7 @@ export class WorkloadSimulator {
         this.markReady(pod);
         this.readyAt.delete(key);
         ready++;
-      } else nextReady = nextReady === null ? at : Math.min(nextReady, at);
+      } else if (at !== UNSCHEDULABLE) nextReady = nextReady === null ? at : Math.min(nextReady, at);
     }
     const status = { replicas: pods.length, fullyLabeledReplicas: pods.length, readyReplicas: ready, availableReplicas: ready, observedGeneration: rs.metadata.generation ?? 1 };
     const prev = rs.status ?? {};
@@ -79,6 +89,7 @@ export class WorkloadSimulator {
     const namespace = rs.metadata.namespace ?? "default";
     const now = this.clock.iso();
     const containers = rs.spec.template.spec?.containers ?? [{ name: "app", image: "registry.local/app:latest" }];
+    if (!schedulable(rs.spec.template.spec?.nodeSelector as Record<string, string> | undefined)) return this.createUnschedulablePod(rs, namespace, now, containers);
     const pod = this.store.create(T.pods, namespace, {
       apiVersion: "v1",
       kind: "Pod",
@@ -99,6 +110,27 @@ export class WorkloadSimulator {
       },
     });
     this.readyAt.set(`${namespace}/${pod.metadata.name}`, this.clock.now() + this.clock.realMs(this.podReadySeconds));
+    return pod;
+  }
+
+  /** No node matches its nodeSelector: Pending with PodScheduled=False (Unschedulable) for good, as the scheduler leaves it. */
+  private createUnschedulablePod(rs: ReplicaSet, namespace: string, now: string, containers: Array<{ name: string; image?: string }>): KubeObject {
+    const pod = this.store.create(T.pods, namespace, {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: {
+        name: `${rs.metadata.name}-${randomSuffix(() => this.prng.next())}`,
+        namespace,
+        labels: { ...(rs.spec.template.metadata?.labels ?? {}) },
+        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true }],
+      },
+      spec: { ...(rs.spec.template.spec ?? {}), containers },
+      status: {
+        phase: "Pending",
+        conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.", lastTransitionTime: now }],
+      },
+    });
+    this.readyAt.set(`${namespace}/${pod.metadata.name}`, UNSCHEDULABLE);
     return pod;
   }
 

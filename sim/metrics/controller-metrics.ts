@@ -14,6 +14,8 @@ export interface MetricsSnapshot {
   rollouts(): Rollout[];
   analysisRuns(): AnalysisRun[];
   experiments(): Array<{ namespace: string; name: string; phase: string }>;
+  /** Namespaced AnalysisTemplates (analysis_template_info); none when absent. */
+  analysisTemplates?(): Array<{ namespace: string; name: string; metrics: Array<{ name: string; provider?: Record<string, unknown> }> }>;
 }
 
 function strategyOf(ro: Rollout): string {
@@ -64,6 +66,7 @@ export class ControllerMetrics {
   private readonly k8sRequests: Counter<string>;
   private readonly analysisReconcile: Histogram<string>;
   private readonly analysisReconcileError: Counter<string>;
+  private readonly notificationSend: Histogram<string>;
   /** Label sets per rollout, so a deleted rollout's series can be dropped (upstream: after 65 s). */
   private readonly eventLabels = new Map<string, Set<string>>();
 
@@ -80,6 +83,8 @@ export class ControllerMetrics {
     });
     this.analysisReconcile = new Histogram({ name: "analysis_run_reconcile", help: "Analysis Run reconciliation performance.", labelNames: ["namespace", "name"], buckets: RECONCILE_BUCKETS, registers });
     this.analysisReconcileError = new Counter({ name: "analysis_run_reconcile_error", help: "Error occurring during the analysis run", labelNames: ["namespace", "name"], registers });
+    // Observed for every event, as upstream's recorder runs its notification triggers (none configured here) per event.
+    this.notificationSend = new Histogram({ name: "notification_send", help: "Notification send performance.", labelNames: ["namespace", "name"], buckets: [0.01, 0.15, 0.25, 0.5, 1], registers });
     new Gauge({ name: "argo_rollouts_controller_info", help: "Running Argo-rollouts version", labelNames: ["version"], registers }).set({ version: CONTROLLER_VERSION }, 1);
     new Gauge({ name: "build_info", help: "A metric with a constant '1' value labeled by version from which Argo-Rollouts was built.", labelNames: ["version", "goversion", "goarch", "commit"], registers }).set(
       { version: CONTROLLER_VERSION, goversion: "go1.24.6", goarch: "amd64", commit: "0000000000000000000000000000000000000000" },
@@ -145,6 +150,10 @@ export class ControllerMetrics {
           }
         }
         for (const ex of snapshot.experiments()) experimentInfo.set({ namespace: ex.namespace, name: ex.name, phase: ex.phase }, 1);
+        for (const t of snapshot.analysisTemplates?.() ?? []) {
+          templateInfo.set({ namespace: t.namespace, name: t.name }, 1);
+          for (const metric of t.metrics) templateMetricInfo.set({ namespace: t.namespace, name: t.name, type: providerType(metric), metric: metric.name }, 1);
+        }
       },
     });
     const runPhase = new Gauge({ name: "analysis_run_phase", help: "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)", labelNames: ["namespace", "name", "phase"], registers });
@@ -156,7 +165,14 @@ export class ControllerMetrics {
       registers,
     });
     const experimentInfo = new Gauge({ name: "experiment_info", help: "Information about Experiment.", labelNames: ["namespace", "name", "phase"], registers });
-    gauges.push(info, runPhase, metricType, metricPhase, experimentInfo);
+    const templateInfo = new Gauge({ name: "analysis_template_info", help: "Information about analysis templates.", labelNames: ["namespace", "name"], registers });
+    const templateMetricInfo = new Gauge({
+      name: "analysis_template_metric_info",
+      help: "Information on metrics in analysis templates.",
+      labelNames: ["namespace", "name", "type", "metric"],
+      registers,
+    });
+    gauges.push(info, runPhase, metricType, metricPhase, experimentInfo, templateInfo, templateMetricInfo);
   }
 
   observeReconcile(namespace: string, name: string, seconds: number): void {
@@ -170,6 +186,7 @@ export class ControllerMetrics {
   /** rollout_events_total: every recorded event, before the EventCorrelator dedups or drops it. */
   incEvent(namespace: string, name: string, type: string, reason: string): void {
     this.events.inc({ namespace, name, type, reason });
+    this.notificationSend.observe({ namespace, name }, 0.0001);
     const id = `${namespace}/${name}`;
     let set = this.eventLabels.get(id);
     if (!set) this.eventLabels.set(id, (set = new Set()));
@@ -192,6 +209,7 @@ export class ControllerMetrics {
   forgetRollout(namespace: string, name: string): void {
     this.reconcile.remove({ namespace, name });
     this.reconcileError.remove({ namespace, name });
+    this.notificationSend.remove({ namespace, name });
     for (const combo of this.eventLabels.get(`${namespace}/${name}`) ?? []) {
       const [type, reason] = combo.split("\u0000");
       this.events.remove({ namespace, name, type, reason });
