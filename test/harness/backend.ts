@@ -39,6 +39,21 @@ export const TEST_NAMESPACE = "shop";
 const SIM_CLUSTER = "sim";
 
 /**
+ * The Ingress upstream's sample plugin (`argoproj/sample-nginx`) edits: it creates `<rollout>-<ingress>-canary` from
+ * it, and fails the step while it is missing — on the real controller and, since it models the plugin, the simulator.
+ */
+function sampleNginxIngress(namespace: string, name: string): KubernetesObject[] {
+  return [
+    {
+      apiVersion: "networking.k8s.io/v1",
+      kind: "Ingress",
+      metadata: { name, namespace, annotations: { "kubernetes.io/ingress.class": "nginx" } },
+      spec: { rules: [{ host: `${name}.test.local`, http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] } }] },
+    } as KubernetesObject,
+  ];
+}
+
+/**
  * One simulated cluster (×30 time), seeded like the real one: the sample plugin registered, namespace shop; with a
  * Prometheus scraping its controller when asked (a second or two of start-up).
  */
@@ -74,7 +89,7 @@ export async function simBackend(options: { prometheus?: boolean } = {}): Promis
     kubeconfigPath: sim.kubeconfigPath,
     adminContext: `${SIM_CLUSTER}-admin`,
     prometheusUrl: prometheus?.url ?? null,
-    routingObjects: () => [],
+    routingObjects: sampleNginxIngress,
     async stop() {
       await prometheus?.stop();
       await sim.stop();
@@ -97,14 +112,7 @@ export function realBackendOf(info: RealClusterInfo): Backend {
     kubeconfigPath: info.kubeconfigPath,
     adminContext: `${info.cluster}-admin`,
     prometheusUrl: info.prometheusUrl,
-    routingObjects: (namespace, name) => [
-      {
-        apiVersion: "networking.k8s.io/v1",
-        kind: "Ingress",
-        metadata: { name, namespace, annotations: { "kubernetes.io/ingress.class": "nginx" } },
-        spec: { rules: [{ host: `${name}.test.local`, http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] } }] },
-      } as KubernetesObject,
-    ],
+    routingObjects: sampleNginxIngress,
     stop: async () => {},
   };
 }

@@ -96,7 +96,12 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
       await promoteAsAdmin(backend, CANARY);
       await waitForRollout(backend, CANARY, "paused at 60 % (step 3)", isPausedAt(3));
       await waitForCache(backend, app.cachedVersion, CANARY);
-      expect(await row(CANARY)).toMatchObject({ phase: "Paused", step: { index: 3, total: 4 }, requestedPercent: 60, canaryPercent: 60, stablePercent: 40 });
+      // The overview may answer from a page computed up to a second earlier (shared between readers): wait for it.
+      const summary = await waitFor("the overview to show step 4 of 4", async () => {
+        const current = await row(CANARY);
+        return current.step?.index === 3 ? current : null;
+      }, 30_000, 250);
+      expect(summary).toMatchObject({ phase: "Paused", step: { index: 3, total: 4 }, requestedPercent: 60, canaryPercent: 60, stablePercent: 40 });
     });
 
     it("shows a canary without traffic routing paused at 25 %, with no router and no applied router weight", async () => {
