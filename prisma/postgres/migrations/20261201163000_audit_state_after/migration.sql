@@ -1,3 +1,2 @@
 -- AlterTable
-ALTER TABLE "AuditEntry" ADD COLUMN "after" TEXT;
-
+ALTER TABLE "AuditEntry" ADD COLUMN     "after" TEXT;
