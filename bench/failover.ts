@@ -3,25 +3,42 @@
  * simulated clusters, the fleet kept moving, the recording replica killed with SIGKILL. Measured as the replica
  * integration test (test/integration/postgres/replicas.test.ts) checks it, with the same harness.
  */
+import pg from "pg";
+import type { SimulationHandle } from "../sim/cluster";
 import { startActionsSimulation } from "../e2e/support/rollout-scenario";
 import { writeRollscopeConfig } from "../e2e/support/rollscope-config";
 import { sampleSignature } from "../lib/rollouts/recorded-sample";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { waitFor } from "../test/harness/free-port";
 import { postgresAvailable, startPostgres } from "../test/harness/postgres";
-import { checkRecorded, churn, readiness, resourceVersions } from "../test/harness/replica-fleet";
+import type { StoredState } from "../test/harness/lost-transitions";
+import { compareRecorded, churn, readiness, resourceVersions } from "../test/harness/replica-fleet";
 import { sleep, type Row } from "./measure";
 
 const CHURNED = ["catalog", "search", "ledger", "payments", "orders"];
 /** How long the standby may take before the gap is reported as not closed. */
 const TAKEOVER_LIMIT_MS = 60_000;
 
+type SampleRow = StoredState & Parameters<typeof sampleSignature>[0];
+
+/** Every stored sample, read with plain `pg` (the app's Prisma client is server-only), compared as the test does. */
+async function checkRecorded(sim: SimulationHandle, databaseUrl: string, from: Map<string, number>, to: Map<string, number>) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<SampleRow>('SELECT * FROM "RolloutSample" ORDER BY id');
+    return compareRecorded(sim, rows, from, to);
+  } finally {
+    await client.end();
+  }
+}
+
 export type FailoverResult =
   | { skipped: string }
   | { gapMs: number | null; compared: number; lost: number; duplicates: number };
 
 /** Samples stored twice: the same resourceVersion again, or a Rollout's unchanged state stored again. */
-function countDuplicates(checked: Awaited<ReturnType<typeof checkRecorded>>): number {
+function countDuplicates(checked: { rows: readonly SampleRow[]; duplicates: readonly string[] }): number {
   const last = new Map<string, string>();
   let repeats = 0;
   for (const row of checked.rows) {
