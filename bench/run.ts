@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: Rollscope at fleet scale against the simulator's `scale` scenario, a real Prometheus and the
  * production build, with the floor (a bare client-node watch on the same simulator) measured in the same run.
- * `--short` runs every measurement at a small scale in seconds, so the harness cannot rot (part of `npm test`).
+ * `--short` runs every measurement at a small scale in seconds, so the harness cannot rot (part of `npm test`); it
+ * leaves out the replica failover gap (PostgreSQL and two more servers, about a minute), which `--only failover` runs
+ * alone.
  */
 import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +19,7 @@ import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
+import { failoverRows, measureFailover } from "./failover";
 import { distribution, formatTable, mb, ms, readTreeRss, sleep, type Distribution, type Row } from "./measure";
 
 const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
@@ -35,6 +38,8 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
+    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
+    only: { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -491,15 +496,8 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
   }
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  const rows: Row[] = [];
-  const total = P.clusters * P.rollouts;
-  console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
-
-  const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
-  if (!args["recorder-only"]) await measureMainStack(rows, result);
-
+/** The recorder's stack: rows for the table; its figures go into the JSON. */
+async function addRecorderRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
   const recorder = await measureRecorder();
   rows.push(
     { metric: `Recorder: transitions stored per second (at ${P.recorderRate} changes/s)`, value: recorder.storedPerSecond.toFixed(0), target: "", met: null },
@@ -508,19 +506,51 @@ async function main(): Promise<void> {
     { metric: "Recorder: every transition stored, after the changes stopped", value: recorder.lost === 0 ? `${recorder.drainSeconds.toFixed(0)} s` : "not within 60 s", target: "", met: null },
     { metric: "Recorder: database bytes per million samples", value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "", met: null },
   );
-  result.recorder = recorder;
+  figures.recorder = recorder;
+}
+
+/** The replica failover gap (not in short mode: it starts PostgreSQL and two more servers, about a minute). */
+async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  console.log("failover: two replicas on one PostgreSQL, SIGKILL of the recording one…");
+  const failover = await measureFailover();
+  if ("skipped" in failover) console.log(`failover: skipped, ${failover.skipped}`);
+  rows.push(...failoverRows(failover));
+  figures.failover = failover;
+}
+
+function outputFile(): string {
+  if (args.out) return args.out;
+  const name = args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  return path.join(repoRoot, "bench/results", `${name}.json`);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
+  if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
+  const rows: Row[] = [];
+  const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
+  if (args.only === "failover") {
+    await addFailoverRows(rows, result);
+  } else {
+    const total = P.clusters * P.rollouts;
+    console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
+    if (!args["recorder-only"]) await measureMainStack(rows, result);
+    await addRecorderRows(rows, result);
+    if (!short && !args["recorder-only"]) await addFailoverRows(rows, result);
+  }
   result.rows = rows;
 
   const table = formatTable(rows);
   console.log(`\n${table}\n`);
-  const out = args.out ?? path.join(repoRoot, "bench/results", short ? "short.json" : args["recorder-only"] ? "recorder.json" : "latest.json");
+  const out = outputFile();
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), ...result, table }, null, 2));
   console.log(`wrote ${path.relative(repoRoot, out)}`);
   const missed = rows.filter((r) => r.met === false);
   if (missed.length && !short) console.log(`${missed.length} target(s) missed`);
   // Short mode proves the harness works end to end; it fails only when a measurement could not be taken.
-  if (short) {
+  if (short && args.only === undefined) {
+    const recorder = result.recorder as { compared: number };
     const broken = [result.sseLat, result.floorLat, result.domLat, result.api, result.pluginHealth].some((d) => (d as Distribution).n === 0) || recorder.compared === 0;
     if (broken) {
       console.error("bench: a measurement produced no samples");

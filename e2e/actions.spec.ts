@@ -73,7 +73,9 @@ test.describe("rollout actions", () => {
     await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     await expect(chart.locator('[data-testid="chart-marker"][data-kind="action"]')).toHaveCount(1, { timeout: 10_000 });
     const [entry] = await auditOf(page, "cluster=staging&rollout=e2e-act-promote");
-    expect(entry).toMatchObject({ user: "alice", action: "promote", outcome: "done", before: { canaryPercent: 20, stepIndex: 1 } });
+    expect(entry).toMatchObject({ user: "alice", action: "promote", outcome: "done", before: { canaryPercent: 20, stepIndex: 1 }, after: { paused: false } });
+    await page.goto("/audit?rollout=e2e-act-promote");
+    await expect(page.getByTestId("audit-row").first().getByTestId("audit-after")).toContainText("unpaused");
   });
 
   test("abort in a production cluster needs the name typed, returns the canary weight to 0 and shows Degraded", async ({ browser }) => {

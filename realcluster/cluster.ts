@@ -59,6 +59,12 @@ export interface RealCluster {
   users: SimulationUsers;
   /** The built kubectl (the server's version) against the cluster as admin. */
   kubectl(args: string[], input?: string): Promise<string>;
+  /**
+   * Stops the Argo Rollouts controller process (and the plugins it started) and starts a new one on the same ports,
+   * as a `kubectl rollout restart` of its Deployment would: it reads argo-rollouts-config again. Everything else keeps
+   * running. Resolves once the new one answers /healthz.
+   */
+  restartController(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -209,6 +215,10 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
       analysis,
       users,
       kubectl,
+      restartController: async () => {
+        await group.stopOne("rollouts-controller");
+        await startRolloutsController(launcher);
+      },
       stop,
     };
   } catch (err) {

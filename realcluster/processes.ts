@@ -47,6 +47,8 @@ export function tail(file: string, lines = 15): string {
 export class ProcessGroup {
   private readonly children: Array<{ spec: StartSpec; child: ChildProcess; managed: ManagedProcess }> = [];
   private stopping = false;
+  /** Processes stopped on purpose by stopOne(): their exit is not a failure. */
+  private readonly stoppedOnPurpose = new Set<ManagedProcess>();
   private readonly exitHook = () => this.killAllNow();
 
   constructor(
@@ -73,7 +75,7 @@ export class ProcessGroup {
     const managed: ManagedProcess = { name: spec.name, pid: child.pid ?? -1, logFile, exited };
     this.children.push({ spec, child, managed });
     void exited.then((code) => {
-      if (!this.stopping) this.onUnexpectedExit(new ProcessExitError(spec.name, code, tail(logFile), logFile));
+      if (!this.stopping && !this.stoppedOnPurpose.has(managed)) this.onUnexpectedExit(new ProcessExitError(spec.name, code, tail(logFile), logFile));
     });
     return managed;
   }
@@ -85,21 +87,33 @@ export class ProcessGroup {
   /** Stops every process, newest first; resolves when all have exited. */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
-    for (const { managed } of [...this.children].reverse()) {
-      if (managed.pid < 0) continue;
-      signalGroup(managed.pid, "SIGTERM");
-      const timer = setTimeout(() => signalGroup(managed.pid, "SIGKILL"), graceMs);
-      await managed.exited;
-      clearTimeout(timer);
-      // A process's own children (the plugin the controller started) share its group and may outlive it.
-      signalGroup(managed.pid, "SIGKILL");
-    }
+    for (const { managed } of [...this.children].reverse()) await terminate(managed, graceMs);
     process.off("exit", this.exitHook);
+  }
+
+  /** Stops one process (and its children) as stop() does, without reporting its exit; start() may start it again. */
+  async stopOne(name: string, graceMs = 10_000): Promise<void> {
+    const index = this.children.findIndex((c) => c.spec.name === name);
+    if (index < 0) throw new Error(`no process named ${name}`);
+    const [{ managed }] = this.children.splice(index, 1);
+    this.stoppedOnPurpose.add(managed);
+    await terminate(managed, graceMs);
   }
 
   private killAllNow(): void {
     for (const { managed } of this.children) if (managed.pid > 0) signalGroup(managed.pid, "SIGKILL");
   }
+}
+
+/** TERM to the process's group, KILL after the grace period; resolves when it has exited. */
+async function terminate(managed: ManagedProcess, graceMs: number): Promise<void> {
+  if (managed.pid < 0) return;
+  signalGroup(managed.pid, "SIGTERM");
+  const timer = setTimeout(() => signalGroup(managed.pid, "SIGKILL"), graceMs);
+  await managed.exited;
+  clearTimeout(timer);
+  // A process's own children (the plugin the controller started) share its group and may outlive it.
+  signalGroup(managed.pid, "SIGKILL");
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

@@ -6,18 +6,23 @@ import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { rolloutHref } from "@/lib/format/hrefs";
 import { ScrollArea } from "@/components/ui/scroll-area";
-import type { AuditBefore, AuditEntryView } from "@/lib/audit/schema";
+import { formatAuditAfter, formatAuditBefore } from "@/lib/audit/format-state";
+import type { AuditEntryView } from "@/lib/audit/schema";
 import { AuditOutcomeBadge } from "./audit-outcome-badge";
 
-function formatBefore(before: AuditBefore | null): string {
-  if (!before) return "—";
-  const parts: string[] = [];
-  if (before.revision !== null) parts.push(`rev ${before.revision}`);
-  if (before.totalSteps > 0) parts.push(`step ${before.stepIndex === null ? "–" : Math.min(before.stepIndex + 1, before.totalSteps)}/${before.totalSteps}`);
-  const weight = before.canaryPercent ?? before.requestedPercent;
-  if (weight !== null) parts.push(`canary ${Math.round(weight * 10) / 10} %`);
-  if (before.phase) parts.push(before.phase);
-  return parts.join(" · ") || "—";
+/** The state before the action and, when it was applied, the state it left: next to each other, or either alone. */
+function AuditStates({ entry }: { entry: AuditEntryView }) {
+  if (!entry.after) return <>{formatAuditBefore(entry.before)}</>;
+  const after = formatAuditAfter(entry.after, entry.before?.totalSteps ?? null);
+  return (
+    <>
+      {entry.before && <span className="block">{formatAuditBefore(entry.before)}</span>}
+      <span className="block" data-testid="audit-after">
+        {entry.before ? "→ " : "after: "}
+        {after}
+      </span>
+    </>
+  );
 }
 
 /** The audit log rows, newest first. */
@@ -32,7 +37,7 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
             <th className="px-3 py-2 font-medium">Rollout</th>
             <th className="px-3 py-2 font-medium">Action</th>
             <th className="px-3 py-2 font-medium">Outcome</th>
-            <th className="px-3 py-2 font-medium">Before</th>
+            <th className="px-3 py-2 font-medium">Before → after</th>
             <th className="px-3 py-2 font-medium">Message</th>
             <th className="px-3 py-2 font-medium">Request / client</th>
           </tr>
@@ -58,7 +63,9 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
               <td className="px-3 py-1.5">
                 <AuditOutcomeBadge outcome={e.outcome} />
               </td>
-              <td className="px-3 py-1.5 text-xs tabular-nums text-slate-600 dark:text-slate-300">{formatBefore(e.before)}</td>
+              <td className="px-3 py-1.5 text-xs tabular-nums text-slate-600 dark:text-slate-300">
+                <AuditStates entry={e} />
+              </td>
               <td className="max-w-md px-3 py-1.5 text-xs break-words text-slate-700 dark:text-slate-300">{e.message ?? ""}</td>
               <td className="px-3 py-1.5 font-mono text-[11px] text-slate-500 dark:text-slate-400">
                 <span className="block">{e.requestId}</span>

@@ -12,6 +12,7 @@ const entry: AuditEntryView = {
   rollout: "checkout",
   action: "promote",
   before: { revision: 3, stepIndex: 5, totalSteps: 8, phase: "Paused", requestedPercent: 30, canaryPercent: 30, stablePercent: 70, resourceVersion: "918273" },
+  after: null,
   outcome: "done",
   message: 'status patched, "main" patched',
   requestId: "req-1",

@@ -23,6 +23,18 @@ export const AuditBefore = z.object({
 });
 export type AuditBefore = z.infer<typeof AuditBefore>;
 
+/** The Rollout as the cluster answered an applied action (its PATCH response): before the controller reconciled it. */
+export const AuditAfter = z.object({
+  phase: z.string().nullable(),
+  stepIndex: z.number().nullable(),
+  paused: z.boolean(),
+  aborted: z.boolean(),
+  requestedPercent: z.number().nullable(),
+  canaryPercent: z.number().nullable(),
+  resourceVersion: z.string().nullable(),
+});
+export type AuditAfter = z.infer<typeof AuditAfter>;
+
 /** One attempted action, as the audit log stores it. */
 export interface AuditRecord {
   user: string;
@@ -48,6 +60,8 @@ export interface AuditEntryView {
   rollout: string;
   action: string;
   before: AuditBefore | null;
+  /** Recorded when the action was applied (outcome done with a PATCH answered); null otherwise. */
+  after: AuditAfter | null;
   outcome: string;
   message: string | null;
   requestId: string;

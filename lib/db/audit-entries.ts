@@ -1,5 +1,5 @@
 import "server-only";
-import { AuditBefore, type AuditEntryView, type AuditOutcome, type AuditQuery, type AuditRecord } from "@/lib/audit/schema";
+import { AuditAfter, AuditBefore, type AuditEntryView, type AuditOutcome, type AuditQuery, type AuditRecord } from "@/lib/audit/schema";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { Prisma, PrismaClient } from "./generated/client";
 
@@ -20,8 +20,11 @@ export interface DoneAction {
 export interface AuditEntryRepository {
   /** Writes the entry and returns its id. */
   append(record: AuditRecord): Promise<number>;
-  /** Settles a pending (or interrupted) entry with its outcome; false when no such entry is waiting for one. */
-  settle(id: number, outcome: Exclude<AuditOutcome, "pending">, message: string | null): Promise<boolean>;
+  /**
+   * Settles a pending (or interrupted) entry with its outcome and, for an applied action, the state it left; false
+   * when no such entry is waiting for one.
+   */
+  settle(id: number, outcome: Exclude<AuditOutcome, "pending">, message: string | null, after?: AuditAfter | null): Promise<boolean>;
   /** Marks every entry still pending since before `startedBefore` as interrupted; returns how many. */
   markInterrupted(startedBefore: Date, message: string): Promise<number>;
   /** Matching entries, newest first. */
@@ -51,6 +54,7 @@ function parseJson(text: string): unknown {
 function toView(row: AuditRow): AuditEntryView {
   const groups = parseJson(row.groups);
   const before = AuditBefore.safeParse(parseJson(row.before));
+  const after = row.after === null ? null : AuditAfter.safeParse(parseJson(row.after));
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -61,6 +65,7 @@ function toView(row: AuditRow): AuditEntryView {
     rollout: row.rollout,
     action: row.action,
     before: before.success ? before.data : null,
+    after: after?.success ? after.data : null,
     outcome: row.outcome,
     message: row.message,
     requestId: row.requestId,
@@ -98,9 +103,10 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
       return row.id;
     },
 
-    async settle(id, outcome, message) {
+    async settle(id, outcome, message, after) {
       // A late outcome also replaces "interrupted": the action's own answer is better than the guess.
-      const { count } = await db.auditEntry.updateMany({ where: { id, outcome: { in: ["pending", "interrupted"] } }, data: { outcome, message } });
+      const data = { outcome, message, ...(after ? { after: JSON.stringify(after) } : {}) };
+      const { count } = await db.auditEntry.updateMany({ where: { id, outcome: { in: ["pending", "interrupted"] } }, data });
       return count > 0;
     },
 

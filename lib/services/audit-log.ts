@@ -1,6 +1,6 @@
 import "server-only";
 import { auditEntriesToCsv } from "@/lib/audit/csv";
-import type { AuditExportFormat, AuditOutcome, AuditPage, AuditQuery, AuditRecord } from "@/lib/audit/schema";
+import type { AuditAfter, AuditExportFormat, AuditOutcome, AuditPage, AuditQuery, AuditRecord } from "@/lib/audit/schema";
 import type { TimelineMarker } from "@/lib/rollouts/detail-types";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
@@ -28,12 +28,21 @@ export async function appendAuditEntry(app: AppContext, record: AuditRecord): Pr
   }
 }
 
+/** The outcome of an action whose intent is audit entry `id`, with the state an applied action left (or null). */
+export interface AuditSettlement {
+  id: number;
+  requestId: string;
+  outcome: Exclude<AuditOutcome, "pending">;
+  message: string | null;
+  after: AuditAfter | null;
+}
+
 /** Writes the outcome of an action whose intent is entry `id`; a failed write is logged with the outcome, and rethrown. */
-export async function settleAuditEntry(app: AppContext, { id, requestId, outcome, message }: { id: number; requestId: string; outcome: Exclude<AuditOutcome, "pending">; message: string | null }): Promise<void> {
+export async function settleAuditEntry(app: AppContext, { id, requestId, outcome, message, after }: AuditSettlement): Promise<void> {
   try {
-    await app.repos.auditEntries.settle(id, outcome, clip(message));
+    await app.repos.auditEntries.settle(id, outcome, clip(message), after);
   } catch (err) {
-    console.error(`[${requestId}] could not write the outcome ${JSON.stringify({ id, outcome, message })} of audit entry ${id}`, err);
+    console.error(`[${requestId}] could not write the outcome ${JSON.stringify({ id, outcome, message, after })} of audit entry ${id}`, err);
     throw err;
   }
 }

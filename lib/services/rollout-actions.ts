@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { deriveActionAvailability, type ActionAvailability } from "@/lib/actions/availability";
+import { deriveAuditAfter } from "@/lib/actions/audit-after";
 import { describeActionEffect } from "@/lib/actions/effect";
 import { deriveActionEffectState } from "@/lib/actions/effect-state";
 import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
@@ -9,7 +10,7 @@ import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePa
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
 import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
-import type { AuditBefore, AuditOutcome, AuditRecord } from "@/lib/audit/schema";
+import type { AuditAfter, AuditBefore, AuditOutcome, AuditRecord } from "@/lib/audit/schema";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
 import type { AuthUser } from "@/lib/auth/types";
 import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
@@ -164,9 +165,9 @@ class ActionAudit {
     }
   }
 
-  async recordOutcome(outcome: ActionOutcome, message: string): Promise<void> {
+  async recordOutcome(outcome: ActionOutcome, message: string, after: AuditAfter | null = null): Promise<void> {
     if (this.intentId === null) await appendAuditEntry(this.app, { ...this.attempt, before: this.before, outcome, message });
-    else await settleAuditEntry(this.app, { id: this.intentId, requestId: this.attempt.requestId, outcome, message });
+    else await settleAuditEntry(this.app, { id: this.intentId, requestId: this.attempt.requestId, outcome, message, after });
   }
 }
 
@@ -240,6 +241,13 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: Im
   const headers = impersonationHeaders(impersonate);
   const path = rolloutPath(target.namespace, target.name);
   let lastResourceVersion: string | undefined;
+  // The Rollout as the last PATCH answered it (null when none did, or its answer did not parse).
+  let patched: RolloutResource | null = null;
+  const rememberPatched = (answer: { metadata?: { resourceVersion?: string } }) => {
+    lastResourceVersion = answer.metadata?.resourceVersion ?? lastResourceVersion;
+    const parsed = parseRollout(answer);
+    patched = parsed.ok ? parsed.rollout : null;
+  };
   const client: ActionPlanClient = {
     async getRollout() {
       const parsed = parseRollout(await kubeRequest<unknown>(watcher.clients.kubeConfig, path, { headers }));
@@ -249,13 +257,7 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: Im
     },
     async patchRollout(patch: WirePatch) {
       const url = patch.target === "status" ? `${path}/status` : path;
-      const updated = await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, url, {
-        method: "PATCH",
-        body: patch.body,
-        contentType: "application/merge-patch+json",
-        headers,
-      });
-      lastResourceVersion = updated.metadata?.resourceVersion ?? lastResourceVersion;
+      rememberPatched(await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, url, { method: "PATCH", body: patch.body, contentType: "application/merge-patch+json", headers }));
     },
     isNotFound: (error) => kubeStatusOf(error) === 404,
   };
@@ -266,11 +268,16 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: Im
       return (list.items ?? []).map(parseReplicaSet).flatMap((r) => (r.ok ? [r.replicaSet] : []));
     },
     async patchTemplate(body) {
-      const updated = await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, { method: "PATCH", body, contentType: "application/json-patch+json", headers });
-      lastResourceVersion = updated.metadata?.resourceVersion ?? lastResourceVersion;
+      rememberPatched(await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, { method: "PATCH", body, contentType: "application/json-patch+json", headers }));
     },
   };
-  return { client, undo, lastResourceVersion: () => lastResourceVersion };
+  return { client, undo, lastResourceVersion: () => lastResourceVersion, patched: (): RolloutResource | null => patched };
+}
+
+/** The requests an action sent and the state its last PATCH answered with (null when nothing was patched). */
+interface ExecutedAction {
+  sent: SentRequest[];
+  after: AuditAfter | null;
 }
 
 async function executeAction(
@@ -280,7 +287,7 @@ async function executeAction(
   request: RolloutActionRequest,
   authorization: RolloutAuthorization,
   recordIntent: () => Promise<void>,
-): Promise<SentRequest[]> {
+): Promise<ExecutedAction> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
   const exclusive = <T>(fn: () => Promise<T>) => app.actionGuard.runExclusive(key, () => app.repos.actionLocks.runExclusive(key, fn));
   return exclusive(async () => {
@@ -292,14 +299,15 @@ async function executeAction(
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
     await recordIntent();
     // Upstream's promote and undo GET first; the answer is the freshest state there is, so the expectation is checked again.
-    const { client, undo, lastResourceVersion } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
+    const { client, undo, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
     const sent = request.action === "undo" ? await runUndo(undo, request.toRevision ?? 0) : await runActionPlan(plan, client);
-    const after = lastResourceVersion();
-    if (after && after !== raw.metadata.resourceVersion) {
+    const afterVersion = lastResourceVersion();
+    if (afterVersion && afterVersion !== raw.metadata.resourceVersion) {
       if (request.expected.resourceVersion) app.actionGuard.rememberActed(key, request.expected.resourceVersion);
       if (raw.metadata.resourceVersion) app.actionGuard.rememberActed(key, raw.metadata.resourceVersion);
     }
-    return [...sent];
+    const answer = patched();
+    return { sent: [...sent], after: answer ? deriveAuditAfter(answer) : null };
   });
 }
 
@@ -347,7 +355,7 @@ export async function runRolloutAction(
     requestId: caller.requestId,
     clientAddress: caller.clientAddress,
   });
-  let sent: SentRequest[];
+  let executed: ExecutedAction;
   try {
     if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = app.fleet.clusterOrThrow(target.cluster);
@@ -360,17 +368,18 @@ export async function runRolloutAction(
     if (authorization.unavailable) throw refuse("error", "upstream_unavailable", authorization.unavailable);
     const permission = authorization.permissions[request.action];
     if (!permission.allowed) throw refuse("denied", "forbidden", permission.reason ?? "not allowed");
-    sent = await executeAction(app, watcher, target, request, authorization, () => audit.recordIntent());
+    executed = await executeAction(app, watcher, target, request, authorization, () => audit.recordIntent());
   } catch (err) {
     const { outcome, apiError } = classifyFailure(err, caller.requestId);
     countAction(request.action, outcome ?? "not_sent");
     if (outcome) await audit.recordOutcome(outcome, apiError.message).catch(() => undefined);
     throw apiError;
   }
+  const { sent, after } = executed;
   const message = summarize(sent);
   countAction(request.action, "done");
   try {
-    await audit.recordOutcome("done", message);
+    await audit.recordOutcome("done", message, after);
   } catch {
     throw new ApiError("internal", `the action was sent, but writing its outcome to the audit log failed (request ${caller.requestId})`);
   }

@@ -32,6 +32,8 @@ export interface Backend {
   analysis: AnalysisEndpoint;
   /** Resolves once a new namespace can run pods (the real cluster needs its default ServiceAccount first). */
   namespaceReady(namespace: string): Promise<void>;
+  /** Restarts only the Argo Rollouts controller (it reads argo-rollouts-config again); resolves once it is back. */
+  restartController(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startSimBackend(): Promise<Backend> {
       metricsUrl: ctl.metricsUrl,
       analysis,
       namespaceReady: async () => {},
+      restartController: async () => ctl.restart(),
       stop,
     };
   } catch (err) {
@@ -131,6 +134,7 @@ export async function startRealBackend(log: (line: string) => void): Promise<Bac
         await new Promise((r) => setTimeout(r, 250));
       }
     },
+    restartController: () => cluster.restartController(),
     stop: async () => {
       await cluster.stop();
       // ROLLSCOPE_CONFORMANCE_KEEP=1 keeps the controller's logs (<workDir>/logs) for reading.

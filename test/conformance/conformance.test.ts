@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realBackendSkipReason, startRealBackend, startSimBackend, type Backend } from "./backends";
 import { compareRecordings, formatDifferences, isKnown, type KnownDifference } from "./compare";
 import { KNOWN_DIFFERENCES } from "./known-differences";
-import { runScenario } from "./runner";
+import { configNeedsRestartScenario } from "./restart-scenario";
+import { runScenario, type Scenario } from "./runner";
 import { SCENARIOS } from "./scenarios";
 
 /**
@@ -34,20 +35,23 @@ describe.skipIf(skipReason !== null)("conformance: the simulator behaves like th
     await Promise.all([sim?.stop(), real?.stop()]);
   }, 60_000);
 
-  for (const scenario of SCENARIOS) {
-    it.concurrent(scenario.name, async () => {
-      if (!sim || !real) throw new Error("back-ends did not start");
-      const [onSim, onReal] = await Promise.all([runScenario(sim, scenario), runScenario(real, scenario)]);
-      writeFileSync(path.join(OUT_DIR, `${scenario.name}.json`), JSON.stringify({ sim: onSim, real: onReal }, null, 2));
-      const diffs = compareRecordings(onSim, onReal);
-      const unexplained = diffs.filter((d) => {
-        const known = isKnown(d, KNOWN_DIFFERENCES);
-        if (known) used.add(known);
-        return !known;
-      });
-      expect(unexplained, `unexplained differences (simulator vs real controller):\n${formatDifferences(unexplained)}`).toEqual([]);
+  async function runAndCompare(scenario: Scenario): Promise<void> {
+    if (!sim || !real) throw new Error("back-ends did not start");
+    const [onSim, onReal] = await Promise.all([runScenario(sim, scenario), runScenario(real, scenario)]);
+    writeFileSync(path.join(OUT_DIR, `${scenario.name}.json`), JSON.stringify({ sim: onSim, real: onReal }, null, 2));
+    const diffs = compareRecordings(onSim, onReal);
+    const unexplained = diffs.filter((d) => {
+      const known = isKnown(d, KNOWN_DIFFERENCES);
+      if (known) used.add(known);
+      return !known;
     });
+    expect(unexplained, `unexplained differences (simulator vs real controller):\n${formatDifferences(unexplained)}`).toEqual([]);
   }
+
+  for (const scenario of SCENARIOS) it.concurrent(scenario.name, () => runAndCompare(scenario));
+
+  // Restarts the controllers, which every Rollout on the back-end would notice: after the concurrent ones, alone.
+  it(configNeedsRestartScenario.name, () => runAndCompare(configNeedsRestartScenario));
 
   it("every known difference that always occurs still does (the allow-list does not go stale)", () => {
     const stale = KNOWN_DIFFERENCES.filter((k) => !k.sometimes && !used.has(k));

@@ -57,6 +57,11 @@ export class Kube {
     return (await kubeRequest<{ items: T[] }>(this.kubeConfig, collection(apiVersion, kind, namespace))).items;
   }
 
+  /** A PUT of the whole object (its resourceVersion makes a concurrent change fail instead of being lost). */
+  async replace(namespace: string, obj: KubeObject): Promise<void> {
+    await kubeRequest(this.kubeConfig, `${collection(obj.apiVersion, obj.kind, namespace)}/${obj.metadata.name}`, { method: "PUT", body: obj });
+  }
+
   async delete(apiVersion: string, kind: string, namespace: string, name: string): Promise<void> {
     await kubeRequest(this.kubeConfig, `${collection(apiVersion, kind, namespace)}/${name}`, { method: "DELETE" });
   }

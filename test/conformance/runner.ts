@@ -28,6 +28,8 @@ export interface Scenario {
   name: string;
   /** The Rollout the scenario follows (snapshots are about it). */
   rollout: string;
+  /** Runs before the namespace and objects are created (not recorded), e.g. to change the controller's configuration. */
+  prepare?: (ctx: ScenarioContext) => Promise<void>;
   objects(ctx: Omit<ScenarioContext, "kube">): KubeObject[];
   steps: ScenarioStep[];
 }
@@ -111,6 +113,7 @@ export async function runScenario(backend: Backend, scenario: Scenario): Promise
   const ns = namespaceFor(scenario);
   const kube = new Kube(backend.kubeConfig);
   const ctx: ScenarioContext = { kube, ns, backend, rollout: scenario.rollout };
+  await scenario.prepare?.(ctx);
   await kube.createNamespace(ns);
   await backend.namespaceReady(ns);
   for (const obj of scenario.objects(ctx)) await kube.create(ns, obj);

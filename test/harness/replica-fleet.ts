@@ -2,9 +2,8 @@ import type { SimulationHandle } from "@/sim/cluster";
 import { Prng } from "@/sim/controller/prng";
 import { findResourceTypeByKind } from "@/sim/resources";
 import { bumpImage } from "@/sim/scenarios";
-import { createDbClient } from "@/lib/db/client";
 import type { ReadinessReport } from "@/lib/contracts/readiness";
-import { findLostTransitions } from "./lost-transitions";
+import { findLostTransitions, type StoredState } from "./lost-transitions";
 
 const rollouts = findResourceTypeByKind("argoproj.io/v1alpha1", "Rollout")!;
 
@@ -33,22 +32,28 @@ export function resourceVersions(sim: SimulationHandle): Map<string, number> {
   return new Map(sim.clusters.map((c) => [c.name, Number(c.store.resourceVersion)]));
 }
 
-/** The transitions made after `from` and up to `to` that the database (any kind) does not hold, and duplicates. */
+/** The transitions made after `from` and up to `to` that the stored rows (in id order) do not hold, and duplicates. */
+export function compareRecorded<R extends StoredState>(sim: SimulationHandle, rows: readonly R[], from: Map<string, number>, to: Map<string, number>) {
+  const result = findLostTransitions(
+    sim.clusters.map((c) => ({
+      name: c.name,
+      transitions: c.controller.transitions.entries.filter((e) => Number(e.resourceVersion) <= (to.get(c.name) ?? 0)),
+      afterResourceVersion: from.get(c.name) ?? 0,
+    })),
+    rows,
+  );
+  const seen = new Set<string>();
+  const duplicates = rows.map((r) => `${r.cluster}/${r.namespace}/${r.name}@${r.resourceVersion}`).filter((key) => seen.has(key) || !seen.add(key));
+  return { ...result, duplicates, rows };
+}
+
+/** {@link compareRecorded} on the database (any kind) through the app's Prisma client. */
 export async function checkRecorded(sim: SimulationHandle, databaseUrl: string, from: Map<string, number>, to: Map<string, number>) {
+  // Imported here, not above: lib/db is server-only, and the benchmark (plain Node) uses the rest of this file.
+  const { createDbClient } = await import("@/lib/db/client");
   const db = createDbClient(databaseUrl);
   try {
-    const rows = await db.rolloutSample.findMany({ orderBy: { id: "asc" } });
-    const result = findLostTransitions(
-      sim.clusters.map((c) => ({
-        name: c.name,
-        transitions: c.controller.transitions.entries.filter((e) => Number(e.resourceVersion) <= (to.get(c.name) ?? 0)),
-        afterResourceVersion: from.get(c.name) ?? 0,
-      })),
-      rows,
-    );
-    const seen = new Set<string>();
-    const duplicates = rows.map((r) => `${r.cluster}/${r.namespace}/${r.name}@${r.resourceVersion}`).filter((key) => seen.has(key) || !seen.add(key));
-    return { ...result, duplicates, rows };
+    return compareRecorded(sim, await db.rolloutSample.findMany({ orderBy: { id: "asc" } }), from, to);
   } finally {
     await db.$disconnect();
   }

@@ -147,6 +147,10 @@ describe("rollout actions (auth mode none)", () => {
     const [entry] = await auditEntries("rollout=checkout&action=promote&outcome=done");
     expect(entry).toMatchObject({ user: "anonymous (kubeconfig identity)", cluster: "prod", namespace: "shop", outcome: "done", message: "status patched" });
     expect(entry.before).toMatchObject({ revision: 2, stepIndex: 1, totalSteps: 4, phase: "Paused", canaryPercent: 20 });
+    // The state the PATCH answered with: unpaused, not yet moved on by the controller, a newer resourceVersion.
+    expect(entry.after).toMatchObject({ stepIndex: 1, paused: false, aborted: false, canaryPercent: 20 });
+    expect(entry.after?.resourceVersion).toBeTruthy();
+    expect(entry.after?.resourceVersion).not.toBe(entry.before?.resourceVersion);
     expect(entry.requestId).toBeTruthy();
   });
 

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AuditEntry" ADD COLUMN     "after" TEXT;
