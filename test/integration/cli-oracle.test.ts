@@ -182,8 +182,18 @@ async function statusOf(name: string): Promise<StatusSubset> {
 
 /** Both twins reach the same settled state (the CLI shows `expected` for each), with the same status fields and CLI view. */
 async function expectTwinsAgree(expected: Partial<CliRolloutView>): Promise<void> {
-  const [viaRollscope, viaCli] = await Promise.all([expectSameAsCli(TWIN_ROLLSCOPE, expected), expectSameAsCli(TWIN_CLI, expected)]);
-  expect(viaRollscope).toStrictEqual(viaCli);
+  await Promise.all([expectSameAsCli(TWIN_ROLLSCOPE, expected), expectSameAsCli(TWIN_CLI, expected)]);
+  // ReplicaSets keep scaling for a moment after the status settles (an aborted canary's pods go away one by one), so
+  // the twins may pass through different actual weights: wait until the CLI shows them alike, then Rollscope must too.
+  const last: { viaRollscope?: CliRolloutView; viaCli?: CliRolloutView } = {};
+  await waitUntil("the twins' CLI views did not agree", async () => {
+    [last.viaRollscope, last.viaCli] = await Promise.all([cli.get(TWIN_ROLLSCOPE), cli.get(TWIN_CLI)]);
+    return isDeepStrictEqual(last.viaRollscope, last.viaCli);
+  }, 60_000).catch((err: unknown) => {
+    expect(last.viaRollscope).toStrictEqual(last.viaCli);
+    throw err;
+  });
+  await expectSameAsCli(TWIN_ROLLSCOPE, last.viaCli ?? {});
   await waitUntil("the twins' status fields did not agree", async () => isDeepStrictEqual(await statusOf(TWIN_ROLLSCOPE), await statusOf(TWIN_CLI)), 30_000);
 }
 
