@@ -13,24 +13,43 @@ interface Props {
   name: string;
   revision: number;
   images: readonly string[];
+  /**
+   * Where the outcome is shown: the card around the table, because a rollback can remove this revision's row (the
+   * controller renumbers the ReplicaSet it reuses) before anyone has read the message.
+   */
+  onFeedback: (feedback: UndoFeedback | null) => void;
+}
+
+/** The outcome of a rollback, for the revisions card to show. */
+export interface UndoFeedback {
+  kind: "done" | "error";
+  text: string;
+}
+
+/** A rollback's outcome as a status line (an alert when it failed). */
+export function UndoFeedbackLine({ feedback }: { feedback: UndoFeedback }) {
+  return (
+    <p role={feedback.kind === "error" ? "alert" : "status"} data-testid={`undo-${feedback.kind}`} className={feedback.kind === "error" ? "text-xs text-rose-700 dark:text-rose-300" : "text-xs text-emerald-700 dark:text-emerald-300"}>
+      {feedback.text}
+    </p>
+  );
 }
 
 /**
  * "Roll back" on one revision of the revisions table: `kubectl argo rollouts undo --to-revision N` through the same
  * authorization, red confirmation (the name typed in production), freshness check and audit as the other actions.
  */
-export function UndoRevisionButton({ cluster, namespace, name, revision, images }: Props) {
+export function UndoRevisionButton({ cluster, namespace, name, revision, images, onFeedback }: Props) {
   const { data: view } = useRolloutActions(cluster, namespace, name);
   const run = useRunRolloutAction(cluster, namespace, name);
   const [expected, setExpected] = useState<ActionExpectation | null>(null);
-  const [feedback, setFeedback] = useState<{ kind: "done" | "error"; text: string } | null>(null);
   const inFlight = useRef(false);
   const option = view?.actions.undo;
   if (!view || !option || view.readOnly) return null;
 
   const open = () => {
     const { resourceVersion, revision: rev, stepIndex, fingerprint } = view.expected;
-    setFeedback(null);
+    onFeedback(null);
     setExpected({ ...(resourceVersion ? { resourceVersion } : {}), ...(rev ? { revision: rev } : {}), stepIndex, fingerprint });
   };
   const confirm = () => {
@@ -39,8 +58,8 @@ export function UndoRevisionButton({ cluster, namespace, name, revision, images 
     run.mutate(
       { action: "undo", expected, toRevision: revision },
       {
-        onSuccess: (result) => setFeedback({ kind: "done", text: `Rollback to revision ${revision} sent: ${result.message}` }),
-        onError: (err) => setFeedback({ kind: "error", text: err instanceof FetchError || err instanceof Error ? err.message : String(err) }),
+        onSuccess: (result) => onFeedback({ kind: "done", text: `Rollback to revision ${revision} sent: ${result.message}` }),
+        onError: (err) => onFeedback({ kind: "error", text: err instanceof FetchError || err instanceof Error ? err.message : String(err) }),
         onSettled: () => {
           inFlight.current = false;
           setExpected(null);
@@ -56,11 +75,6 @@ export function UndoRevisionButton({ cluster, namespace, name, revision, images 
           Roll back
         </Button>
       </span>
-      {feedback && (
-        <p role={feedback.kind === "error" ? "alert" : "status"} data-testid={`undo-${feedback.kind}`} className={feedback.kind === "error" ? "text-xs text-rose-700 dark:text-rose-300" : "text-xs text-emerald-700 dark:text-emerald-300"}>
-          {feedback.text}
-        </p>
-      )}
       {expected && (
         <ConfirmActionDialog
           title={`Roll back ${name} to revision ${revision}`}

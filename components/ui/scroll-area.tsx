@@ -41,7 +41,8 @@ export function ScrollArea({ label, className, children }: ScrollAreaProps) {
       aria-label={scrollable ? label : undefined}
       tabIndex={scrollable ? 0 : undefined}
       data-scrollable={scrollable}
-      className={cn("overflow-x-auto", focusRing, className)}
+      // relative: absolutely positioned content (a screen-reader-only header) is contained too, not only flowing content.
+      className={cn("relative overflow-x-auto", focusRing, className)}
     >
       {children}
     </div>

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import type { ChartState } from "@/components/charts/chart-state";
 import { RangeSelector } from "@/components/charts/range-selector";
 import { WeightChart } from "@/components/charts/weight-chart";
 import { toWeightChartData, type WeightChartData } from "@/components/charts/weight-chart-data";
-import { UndoRevisionButton } from "@/components/actions/undo-revision-button";
+import { UndoFeedbackLine, UndoRevisionButton, type UndoFeedback } from "@/components/actions/undo-revision-button";
 import { connectionLabel } from "@/components/clusters/connection";
 import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
@@ -79,6 +79,7 @@ function WeightHistoryCard({ cluster, namespace, name }: Props) {
 function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
   const workload = useRolloutWorkload(cluster, namespace, name);
   const info = workload.data?.info;
+  const [undoFeedback, setUndoFeedback] = useState<UndoFeedback | null>(null);
   return (
     <Card aria-labelledby="replicasets-title" data-testid="replicasets-card">
       <CardHeader
@@ -95,6 +96,11 @@ function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Pr
       ) : (
         <>
           <CliSummary info={info} maxTrafficWeight={maxTrafficWeight} />
+          {undoFeedback && (
+            <div className="px-4 pb-2">
+              <UndoFeedbackLine feedback={undoFeedback} />
+            </div>
+          )}
           {info.replicaSets.length === 0 ? (
             <EmptyState title="No ReplicaSets" className="py-6" />
           ) : (
@@ -102,7 +108,9 @@ function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Pr
               info={info}
               now={now}
               actionFor={(rs) =>
-                rs.revision !== info.revision && <UndoRevisionButton cluster={cluster} namespace={namespace} name={name} revision={rs.revision} images={rs.images} />
+                rs.revision !== info.revision && (
+                  <UndoRevisionButton cluster={cluster} namespace={namespace} name={name} revision={rs.revision} images={rs.images} onFeedback={setUndoFeedback} />
+                )
               }
             />
           )}
