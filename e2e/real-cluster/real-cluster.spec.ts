@@ -85,6 +85,9 @@ test.describe("Rollscope on the real cluster", () => {
     const finding = page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]').first();
     await expect(finding).toContainText(`${UNREGISTERED_PLUGIN} is used but not registered`);
     await expect(finding).toContainText("demo/gateway-canary");
+    // Health: a row per plugin and cluster on /plugins, the full card on the plugin's own page.
+    await expect(page.locator(`[data-testid="plugin-health-row"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`)).toBeVisible({ timeout: 30_000 });
+    await page.goto(`/plugins/${ROUTER_PLUGIN}`);
     await expect(page.locator(`[data-testid="plugin-health-card"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`)).toBeVisible({ timeout: 30_000 });
   });
 });
