@@ -63,8 +63,19 @@ export function checkGo(): string {
   return result.stdout.trim();
 }
 
-function goEnv(): NodeJS.ProcessEnv {
-  // Static binaries as upstream builds them; each module is its own dependency graph (no go.work).
+/** Why nothing can be built here (Go missing or too old), or null: what the real-cluster tests print when they skip. */
+export function goMissingReason(): string | null {
+  try {
+    checkGo();
+    return null;
+  } catch (err) {
+    if (err instanceof GoMissingError) return err.message;
+    throw err;
+  }
+}
+
+/** The environment of every build: static binaries as upstream builds them; each module is its own dependency graph. */
+export function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-mod=readonly -trimpath -buildvcs=false", GOTOOLCHAIN: "local" };
 }
 
@@ -127,12 +138,24 @@ export async function ensureToolchain(log: (line: string) => void = console.log)
   if (isComplete(dir)) return result(false);
   const go = checkGo();
   log(`No cached binaries in ${dir}: building them with ${go} (the first time takes a while on 2 cores).`);
+  await buildIntoCache(dir, go, started, async (staging) => {
+    for (const group of BUILD_GROUPS) await buildGroup(group, path.join(staging, "bin"), log);
+    await collectManifests(path.join(staging, "manifests"), log);
+  });
+  return result(true);
+}
+
+/**
+ * Fills a cache folder all or nothing: `fill` builds into a staging folder next to `dir` (with a `bin/`), which
+ * replaces `dir` only once everything is there, marked by a `complete.json` naming the Go that built it; a failed
+ * build leaves no half-filled cache behind.
+ */
+export async function buildIntoCache(dir: string, go: string, started: number, fill: (staging: string) => Promise<void>): Promise<void> {
   const staging = `${dir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(path.join(staging, "bin"), { recursive: true });
   try {
-    for (const group of BUILD_GROUPS) await buildGroup(group, path.join(staging, "bin"), log);
-    await collectManifests(path.join(staging, "manifests"), log);
+    await fill(staging);
     writeFileSync(path.join(staging, "complete.json"), JSON.stringify({ go, seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2));
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
@@ -140,5 +163,4 @@ export async function ensureToolchain(log: (line: string) => void = console.log)
     rmSync(staging, { recursive: true, force: true });
     throw err;
   }
-  return result(true);
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkGo, GoMissingError } from "../../realcluster/build";
+import { goMissingReason } from "../../realcluster/build";
 import { startRealCluster } from "../../realcluster/cluster";
 import { startAppInstance } from "../support/app-instance";
 
@@ -12,11 +12,9 @@ import { startAppInstance } from "../support/app-instance";
  * (ROLLSCOPE_REAL_SKIP).
  */
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
-  try {
-    checkGo();
-  } catch (err) {
-    if (!(err instanceof GoMissingError)) throw err;
-    process.env.ROLLSCOPE_REAL_SKIP = `real-cluster e2e skipped: ${err.message}`;
+  const skipReason = goMissingReason();
+  if (skipReason) {
+    process.env.ROLLSCOPE_REAL_SKIP = `real-cluster e2e skipped: ${skipReason}`;
     console.log(process.env.ROLLSCOPE_REAL_SKIP);
     return undefined;
   }

@@ -4,7 +4,6 @@ import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { stringify } from "yaml";
 import { startAnalysisEndpoint, type AnalysisEndpoint } from "@/realcluster/analysis-endpoint";
-import { checkGo, GoMissingError } from "@/realcluster/build";
 import { startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { SAMPLE_ROUTER_PLUGIN } from "@/realcluster/manifests";
 import { freePort } from "@/realcluster/net";
@@ -39,17 +38,6 @@ export interface Backend {
 
 /** The traffic-router plugin both back-ends register (upstream's sample plugin on the real one). */
 export const ROUTER_PLUGIN = SAMPLE_ROUTER_PLUGIN;
-
-/** Why the real back-end cannot run here, or null. */
-export function realBackendSkipReason(): string | null {
-  try {
-    checkGo();
-    return null;
-  } catch (err) {
-    if (err instanceof GoMissingError) return err.message;
-    throw err;
-  }
-}
 
 function adminKubeConfig(file: string, context: string): KubeConfig {
   const kc = new KubeConfig();

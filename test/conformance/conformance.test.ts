@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { realBackendSkipReason, startRealBackend, startSimBackend, type Backend } from "./backends";
+import { goMissingReason } from "@/realcluster/build";
+import { startRealBackend, startSimBackend, type Backend } from "./backends";
 import { compareRecordings, formatDifferences, isKnown, type KnownDifference } from "./compare";
 import { KNOWN_DIFFERENCES } from "./known-differences";
 import { configNeedsRestartScenario } from "./restart-scenario";
@@ -16,7 +17,7 @@ import { SCENARIOS } from "./scenarios";
  * <tmp>/rollscope-conformance/<scenario>.json for reading.
  */
 
-const skipReason = realBackendSkipReason();
+const skipReason = goMissingReason();
 if (skipReason) console.log(`conformance (simulator vs real controller) skipped: ${skipReason}`);
 
 const OUT_DIR = path.join(tmpdir(), "rollscope-conformance");

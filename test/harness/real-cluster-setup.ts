@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { checkGo, GoMissingError } from "@/realcluster/build";
+import { goMissingReason } from "@/realcluster/build";
 import { startRealCluster } from "@/realcluster/cluster";
 
 /**
@@ -11,12 +11,10 @@ import { startRealCluster } from "@/realcluster/cluster";
  * cached. Without Go, the files are skipped and say why.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  try {
-    checkGo();
-  } catch (err) {
-    if (!(err instanceof GoMissingError)) throw err;
-    console.log(`real-cluster suites skipped: ${err.message}`);
-    project.provide("realCluster", { skipReason: err.message });
+  const skipReason = goMissingReason();
+  if (skipReason) {
+    console.log(`real-cluster suites skipped: ${skipReason}`);
+    project.provide("realCluster", { skipReason });
     return undefined;
   }
   const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-realsuites-"));

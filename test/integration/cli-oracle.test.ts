@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { RolloutWorkload } from "@/lib/contracts/rollout-workload";
-import { checkGo, GoMissingError } from "@/realcluster/build";
+import { goMissingReason } from "@/realcluster/build";
 import { CLUSTER_NAME, startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { DEMO_ROLLOUTS, imageFor } from "@/realcluster/demo-workloads";
 import { DEMO_NAMESPACE, toYaml, type K8sObject } from "@/realcluster/manifests";
@@ -24,16 +24,6 @@ import { argoRolloutsCli, type ArgoRolloutsCli, type CliRolloutView } from "@/te
  * Both sides read the cluster at slightly different moments, so each comparison first waits for the state it is
  * about (the CLI showing it), then for the two to agree; a lasting difference fails with both views.
  */
-
-function goMissingReason(): string | null {
-  try {
-    checkGo();
-    return null;
-  } catch (err) {
-    if (err instanceof GoMissingError) return err.message;
-    throw err;
-  }
-}
 
 const skipReason = goMissingReason();
 if (skipReason) console.log(`CLI oracle test skipped: ${skipReason}`);

@@ -14,7 +14,7 @@ import type { WatchedKind } from "@/lib/fleet/cluster-watcher";
 import type { AppContext } from "@/lib/server/app-context";
 import { listFleetPage } from "@/lib/services/fleet-page";
 import { getRolloutDetailOrThrow } from "@/lib/services/rollout-detail";
-import { checkGo, GoMissingError } from "@/realcluster/build";
+import { goMissingReason } from "@/realcluster/build";
 import { startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { CONTROLLER_NAMESPACE, DEMO_NAMESPACE } from "@/realcluster/manifests";
 import { waitUntil } from "@/realcluster/net";
@@ -56,16 +56,6 @@ import { ensureChartTools, type ChartTools } from "@/tools/go/tools";
  * Rollscope running on nothing but the chart's ServiceAccount token does everything a user needs, and taking away any
  * single permission the chart grants breaks something a user sees, with a message saying what is missing.
  */
-
-function goMissingReason(): string | null {
-  try {
-    checkGo();
-    return null;
-  } catch (err) {
-    if (err instanceof GoMissingError) return err.message;
-    throw err;
-  }
-}
 
 const skipReason = goMissingReason();
 if (skipReason) console.log(`Helm chart test skipped: ${skipReason}`);

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import type { RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
-import { checkGo, GoMissingError } from "@/realcluster/build";
+import { goMissingReason } from "@/realcluster/build";
 import { CLUSTER_NAME, startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { CANARY_WEIGHT_ANNOTATION, DEMO_ROLLOUTS, routedCanaryIngress } from "@/realcluster/demo-workloads";
 import { DEMO_NAMESPACE } from "@/realcluster/manifests";
@@ -17,16 +17,6 @@ import { waitUntil } from "@/realcluster/net";
  * The first run builds the binaries from their Go modules (15–40 minutes on 2 cores, hence the hour for beforeAll);
  * later runs take them from the cache.
  */
-
-function goMissingReason(): string | null {
-  try {
-    checkGo();
-    return null;
-  } catch (err) {
-    if (err instanceof GoMissingError) return err.message;
-    throw err;
-  }
-}
 
 const skipReason = goMissingReason();
 if (skipReason) console.log(`real-cluster smoke test skipped: ${skipReason}`);

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { checkGo } from "../../realcluster/build";
+import { buildIntoCache, checkGo, goEnv } from "../../realcluster/build";
 
 /**
  * helm and kubeconform for the Helm chart's tests, built from their Go modules (this folder's go.mod, a dependency
@@ -54,10 +54,9 @@ function cacheRoot(): string {
 
 function goBuild(name: string, out: string, log: (line: string) => void): Promise<void> {
   const { pkg, ldflags } = RECIPE[name];
-  const env = { ...process.env, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-mod=readonly -trimpath -buildvcs=false", GOTOOLCHAIN: "local" };
   return new Promise((resolve, reject) => {
     // nice: the machine's cores are shared with everything else.
-    const child = spawn("nice", ["-n", "10", "go", "build", "-ldflags", ldflags, "-o", out, pkg], { cwd: MODULE_DIR, env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("nice", ["-n", "10", "go", "build", "-ldflags", ldflags, "-o", out, pkg], { cwd: MODULE_DIR, env: goEnv(), stdio: ["ignore", "ignore", "pipe"] });
     let output = "";
     child.stderr.on("data", (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
@@ -81,17 +80,8 @@ export async function ensureChartTools(log: (line: string) => void = console.log
   if (existsSync(path.join(dir, "complete.json"))) return result(false);
   const go = checkGo();
   log(`No cached helm/kubeconform in ${dir}: building them with ${go}.`);
-  const staging = `${dir}.partial-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(path.join(staging, "bin"), { recursive: true });
-  try {
+  await buildIntoCache(dir, go, started, async (staging) => {
     for (const name of Object.keys(RECIPE)) await goBuild(name, path.join(staging, "bin", name), log);
-    writeFileSync(path.join(staging, "complete.json"), JSON.stringify({ go, seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2));
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(staging, dir);
-  } catch (err) {
-    rmSync(staging, { recursive: true, force: true });
-    throw err;
-  }
+  });
   return result(true);
 }
