@@ -12,6 +12,7 @@ import { DEMO_ROLLOUTS, imageFor } from "@/realcluster/demo-workloads";
 import { DEMO_NAMESPACE, toYaml, type K8sObject } from "@/realcluster/manifests";
 import { waitUntil } from "@/realcluster/net";
 import { argoRolloutsCli, type ArgoRolloutsCli, type CliRolloutView } from "@/test/harness/cli-get-rollout";
+import { openInProcessSession, stopInProcessApp } from "@/test/harness/in-process-session";
 
 /*
  * Upstream's CLI as the oracle for Rollscope on the real controller (issue 14). `kubectl-argo-rollouts` is built from
@@ -197,19 +198,13 @@ describe.skipIf(skipReason !== null)("Rollscope vs upstream's CLI on the real co
     process.env.ROLLSCOPE_CONFIG = cluster.rollscopeConfigPath;
     workloadRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/replicasets/route");
     actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
-    const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
     const { getAppContext } = await import("@/lib/server/app-context");
     fleetRollout = (name) => getAppContext().fleet.cluster(CLUSTER_NAME)?.rollout(DEMO_NAMESPACE, name);
-    const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
-    const body = (await res.json()) as { csrfToken: string };
-    csrf = { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
+    csrf = await openInProcessSession(ORIGIN);
   }, 60 * 60_000);
 
   afterAll(async () => {
-    if (process.env.ROLLSCOPE_CONFIG) {
-      const { getAppContext } = await import("@/lib/server/app-context");
-      await getAppContext().fleet.stop();
-    }
+    await stopInProcessApp();
     await cluster?.stop();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   }, 60_000);

@@ -9,6 +9,7 @@ import { CLUSTER_NAME, startRealCluster, type RealCluster } from "@/realcluster/
 import { CANARY_WEIGHT_ANNOTATION, DEMO_ROLLOUTS, routedCanaryIngress } from "@/realcluster/demo-workloads";
 import { DEMO_NAMESPACE } from "@/realcluster/manifests";
 import { waitUntil } from "@/realcluster/net";
+import { openInProcessSession, stopInProcessApp } from "@/test/harness/in-process-session";
 
 /*
  * The real control plane (etcd, kube-apiserver, controller manager, scheduler, kwok) with the real Argo Rollouts
@@ -58,19 +59,13 @@ describe.skipIf(skipReason !== null)("real cluster: Argo Rollouts controller and
     process.env.DATABASE_URL = createMigratedDatabase();
     process.env.ROLLSCOPE_CONFIG = cluster.rollscopeConfigPath;
     actions = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
-    const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
     const { getAppContext } = await import("@/lib/server/app-context");
     cachedVersion = () => getAppContext().fleet.cluster(CLUSTER_NAME)?.rollout(DEMO_NAMESPACE, ROUTED)?.resourceVersion ?? null;
-    const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
-    const body = (await res.json()) as { csrfToken: string };
-    csrf = { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
+    csrf = await openInProcessSession(ORIGIN);
   }, 60 * 60_000);
 
   afterAll(async () => {
-    if (process.env.ROLLSCOPE_CONFIG) {
-      const { getAppContext } = await import("@/lib/server/app-context");
-      await getAppContext().fleet.stop();
-    }
+    await stopInProcessApp();
     await cluster?.stop();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   }, 60_000);
