@@ -85,6 +85,17 @@ export class WorkloadSimulator {
     return notReady + Date.parse(pod.metadata.creationTimestamp ?? "0");
   }
 
+  /** A new pod of the ReplicaSet, as its controller names and labels it (the template's labels and annotations). */
+  private podMetadata(rs: ReplicaSet, namespace: string) {
+    return {
+      name: `${rs.metadata.name}-${randomSuffix(() => this.prng.next())}`,
+      namespace,
+      labels: { ...(rs.spec.template.metadata?.labels ?? {}) },
+      annotations: { ...(rs.spec.template.metadata?.annotations ?? {}) },
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true }],
+    };
+  }
+
   private createPod(rs: ReplicaSet): KubeObject {
     const namespace = rs.metadata.namespace ?? "default";
     const now = this.clock.iso();
@@ -93,13 +104,7 @@ export class WorkloadSimulator {
     const pod = this.store.create(T.pods, namespace, {
       apiVersion: "v1",
       kind: "Pod",
-      metadata: {
-        name: `${rs.metadata.name}-${randomSuffix(() => this.prng.next())}`,
-        namespace,
-        labels: { ...(rs.spec.template.metadata?.labels ?? {}) },
-        annotations: { ...(rs.spec.template.metadata?.annotations ?? {}) },
-        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true }],
-      },
+      metadata: this.podMetadata(rs, namespace),
       spec: { ...(rs.spec.template.spec ?? {}), containers, nodeName: `node-${this.prng.int(1, 6)}` },
       status: {
         phase: "Pending",
@@ -118,12 +123,7 @@ export class WorkloadSimulator {
     const pod = this.store.create(T.pods, namespace, {
       apiVersion: "v1",
       kind: "Pod",
-      metadata: {
-        name: `${rs.metadata.name}-${randomSuffix(() => this.prng.next())}`,
-        namespace,
-        labels: { ...(rs.spec.template.metadata?.labels ?? {}) },
-        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true }],
-      },
+      metadata: this.podMetadata(rs, namespace),
       spec: { ...(rs.spec.template.spec ?? {}), containers },
       status: {
         phase: "Pending",
