@@ -7,7 +7,8 @@ import { startRealCluster } from "@/realcluster/cluster";
 
 /**
  * Global set-up of the `real-cluster` project: one real control plane with the real Argo Rollouts controller for
- * every file of the project (a start costs 15–40 s of both cores). Builds the binaries first when they are not
+ * every file of the project (a start costs 10–40 s of both cores): Rollscope's suites, the CLI oracle and the Helm
+ * chart, each in its own namespace (the CLI oracle owns the demo workloads). Builds the binaries first when they are not
  * cached. Without Go, the files are skipped and say why.
  */
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -19,7 +20,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-realsuites-"));
   const cluster = await startRealCluster({ workDir, demo: false, log: (line) => console.log(`[real cluster] ${line}`) });
-  project.provide("realCluster", { skipReason: null, cluster: cluster.name, kubeconfigPath: cluster.kubeconfigPath, prometheusUrl: cluster.prometheusUrl! });
+  project.provide("realCluster", {
+    skipReason: null,
+    cluster: cluster.name,
+    kubeconfigPath: cluster.kubeconfigPath,
+    prometheusUrl: cluster.prometheusUrl!,
+    adminKubeconfigPath: cluster.adminKubeconfigPath,
+    binDir: cluster.toolchain.binDir,
+    rollscopeConfigPath: cluster.rollscopeConfigPath,
+    controllerMetricsUrl: cluster.controllerMetricsUrl,
+  });
   return async () => {
     await cluster.stop();
     rmSync(workDir, { recursive: true, force: true });

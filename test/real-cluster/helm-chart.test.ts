@@ -14,11 +14,10 @@ import type { WatchedKind } from "@/lib/fleet/cluster-watcher";
 import type { AppContext } from "@/lib/server/app-context";
 import { listFleetPage } from "@/lib/services/fleet-page";
 import { getRolloutDetailOrThrow } from "@/lib/services/rollout-detail";
-import { goMissingReason } from "@/realcluster/build";
-import { startRealCluster, type RealCluster } from "@/realcluster/cluster";
 import { CONTROLLER_NAMESPACE, DEMO_NAMESPACE } from "@/realcluster/manifests";
 import { waitUntil } from "@/realcluster/net";
 import { writeKubeconformSchemas } from "@/test/harness/kubeconform-schemas";
+import { realBackendSkipReason, sharedRealCluster, type SharedRealCluster } from "@/test/harness/real-backend";
 import {
   CHART_DIR,
   isRole,
@@ -52,13 +51,10 @@ import { ensureChartTools, type ChartTools } from "@/tools/go/tools";
 
 /*
  * The Helm chart (charts/rollscope) with helm and kubeconform built from their Go modules, against the real control
- * plane of realcluster/: lint, render, schema checks, `helm install` (kwok runs the pod), and least privilege proven —
+^ * plane of realcluster/ (the `real-cluster` project's one cluster): lint, render, schema checks, `helm install` (kwok runs the pod), and least privilege proven —
  * Rollscope running on nothing but the chart's ServiceAccount token does everything a user needs, and taking away any
  * single permission the chart grants breaks something a user sees, with a message saying what is missing.
  */
-
-const skipReason = goMissingReason();
-if (skipReason) console.log(`Helm chart test skipped: ${skipReason}`);
 
 /**
  * Not `rollscope`: realcluster/ binds the simulator's dashboard identity, a static token named
@@ -100,7 +96,7 @@ const ALL_FEATURES = {
 };
 
 let tools: ChartTools;
-let cluster: RealCluster;
+let cluster: SharedRealCluster;
 let workDir: string;
 let schemaDir: string;
 let db: PrismaClient;
@@ -165,7 +161,7 @@ async function exposeControllerMetrics(): Promise<boolean> {
     .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
   if (!address) return false;
   const pod = "argo-rollouts-metrics-stand-in";
-  const port = cluster.ports.controllerMetrics;
+  const port = Number(new URL(cluster.controllerMetricsUrl).port);
   await apply([{ apiVersion: "v1", kind: "Pod", metadata: { name: pod, namespace: CONTROLLER_NAMESPACE }, spec: { containers: [{ name: "c", image: "stand-in" }] } }]);
   await kubectl(["wait", "--for=condition=Ready", `pod/${pod}`, "-n", CONTROLLER_NAMESPACE, "--timeout=60s"]);
   await kubectl(["patch", "pod", pod, "-n", CONTROLLER_NAMESPACE, "--subresource=status", "--type=merge", "-p", JSON.stringify({ status: { podIP: address, podIPs: [{ ip: address }] } })]);
@@ -261,7 +257,7 @@ const WITHOUT: Record<string, { config: Record<string, unknown>; check: Check; s
   },
 };
 
-describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and least-privilege RBAC on the real API server", () => {
+describe.skipIf(realBackendSkipReason() !== null)("Helm chart: lint, schemas, install and least-privilege RBAC on the real API server", () => {
   beforeAll(async () => {
     const log = (line: string) => console.log(`[helm chart] ${line}`);
     tools = await ensureChartTools(log);
@@ -269,7 +265,7 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
     workDir = mkdtempSync(path.join(tmpdir(), "rollscope-helm-"));
     // helm's own cache, configuration and data stay in the work folder too.
     for (const home of ["CACHE", "CONFIG", "DATA"]) process.env[`HELM_${home}_HOME`] = path.join(workDir, `helm-${home.toLowerCase()}`);
-    cluster = await startRealCluster({ workDir: path.join(workDir, "cluster"), demo: false, prometheus: false, log });
+    cluster = sharedRealCluster();
     schemaDir = path.join(workDir, "schemas");
     writeKubeconformSchemas(JSON.parse(await kubectl(["get", "--raw", "/openapi/v2"])), schemaDir);
     db = createDbClient(createMigratedDatabase());
@@ -278,7 +274,6 @@ describe.skipIf(skipReason !== null)("Helm chart: lint, schemas, install and lea
   afterAll(async () => {
     await Promise.all(started.map((app) => app.fleet.stop()));
     await db?.$disconnect();
-    await cluster?.stop();
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   }, 60_000);
 
