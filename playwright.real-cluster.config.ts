@@ -11,4 +11,6 @@ export default defineConfig({
   testDir: "e2e/real-cluster",
   testIgnore: [],
   globalSetup: "./e2e/real-cluster/global-setup.ts",
+  // Its own folder: npm test runs it beside the simulator's pass, which empties test-results/ when it starts.
+  outputDir: "test-results-real-cluster",
 });
