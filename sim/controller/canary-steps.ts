@@ -2,7 +2,7 @@ import type { ReconcileContext } from "./context";
 import { experimentPhase } from "./experiments";
 import { completedCanaryPauseStep } from "./pause-context";
 import { isStepPluginCompleted } from "./step-plugins";
-import { atDesiredReplicaCountsForCanary } from "./steps";
+import { atDesiredReplicaCountsForCanary } from "./canary-replicas";
 import type { CanaryStep } from "./types";
 
 /** The step-type switch of `completedCurrentCanaryStep` (`rollout/canary.go`). */

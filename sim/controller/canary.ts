@@ -1,6 +1,6 @@
 import { analysisAndPauseCompleted } from "./canary-steps";
 import { Message, Reason } from "./conditions";
-import { podHashOf, type ReconcileContext } from "./context";
+import { podHashOf, revisionOf, SCALE_DOWN_DEADLINE_ANNOTATION, type ReconcileContext } from "./context";
 import { reconcileAnalysisRuns } from "./analysis";
 import { durationSeconds } from "./duration";
 import { reconcileExperiments } from "./experiments";
@@ -16,7 +16,8 @@ import {
 import { ensureSVCTargets } from "./services";
 import { computeStepHash } from "./hash";
 import { reconcileStepPlugin } from "./step-plugins";
-import { canaryStepString, currentStepOf, desiredCanaryCounts, stepsOf } from "./steps";
+import { checkStableRSExists, desiredCanaryCounts, maxUnavailableOf, totalAvailableReplicas } from "./canary-replicas";
+import { availableReplicas, canaryStepString, currentStepOf, replicasOf, specReplicas, stepsOf } from "./steps";
 import {
   calculateBaseStatus,
   calculateRolloutConditions,
@@ -26,6 +27,7 @@ import {
   shouldFullPromoteCanary,
 } from "./sync-status";
 import { reconcileTrafficRouting } from "./traffic-routing";
+import type { ReplicaSet, Rollout } from "./types";
 
 const DEFAULT_SCALE_DOWN_DELAY_SECONDS = 30;
 const DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS = 30;
@@ -51,37 +53,87 @@ function reconcileCanaryPause(ctx: ReconcileContext): void {
   if (seconds !== null) ctx.requeueAfter(seconds - ctx.elapsedSince(`pause:${cond.reason}`, cond.startTime) + 0.001);
 }
 
-/** Scales one ReplicaSet per pass, as upstream does: stable first, then new, then the others. */
-function reconcileCanaryReplicaSets(ctx: ReconcileContext): boolean {
-  removeScaleDownDeadlines(ctx);
-  const desired = desiredCanaryCounts(ctx.ro);
-  const routed = !!ctx.ro.spec.strategy.canary?.trafficRouting;
-  if (ctx.stableRS && ctx.stableRS !== ctx.newRS && scaleReplicaSet(ctx, ctx.stableRS, desired.stable)) return true;
-  if (ctx.newRS) {
-    let target = desired.newRS;
-    if (ctx.pause.isAborted() && routed && (ctx.newRS.spec.replicas ?? 0) > 0 && ctx.newRS !== ctx.stableRS) {
-      const delay = ctx.ro.spec.strategy.canary?.abortScaleDownDelaySeconds ?? DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
-      const left = delay > 0 ? scaleDownDeadline(ctx, ctx.newRS, delay) : 0;
-      if (left > 0) {
-        target = ctx.newRS.spec.replicas ?? 0;
-        ctx.requeueAfter(left);
-      } else target = 0;
-    }
-    if (scaleReplicaSet(ctx, ctx.newRS, target)) return true;
-  }
-  let scaledDown = false;
-  for (const rs of ctx.otherRSs) {
-    if ((rs.spec.replicas ?? 0) === 0) continue;
-    if (routed && rs.metadata.annotations?.["scale-down-deadline"]) {
-      const left = scaleDownDeadline(ctx, rs, 0);
-      if (left > 0) {
-        ctx.requeueAfter(left);
-        continue;
-      }
-    }
-    scaledDown = scaleReplicaSet(ctx, rs, 0) || scaledDown;
+/** `reconcileNewReplicaSet`'s target: an aborted routed canary stays up until its abortScaleDownDelaySeconds pass. */
+function newReplicaSetTarget(ctx: ReconcileContext, newRS: ReplicaSet, desired: number): number {
+  const canary = ctx.ro.spec.strategy.canary;
+  if (!ctx.pause.isAborted() || !canary?.trafficRouting || specReplicas(newRS) === 0 || newRS === ctx.stableRS) return desired;
+  const delay = canary.abortScaleDownDelaySeconds ?? DEFAULT_ABORT_SCALE_DOWN_DELAY_SECONDS;
+  if (delay === 0) return desired;
+  const left = scaleDownDeadline(ctx, newRS, delay);
+  if (left <= 0) return 0;
+  ctx.requeueAfter(left);
+  return specReplicas(newRS);
+}
+
+/** `cleanupUnhealthyReplicas`: old ReplicaSets with pods that are not available are scaled down to the available ones. */
+function cleanupUnhealthyReplicas(ctx: ReconcileContext, oldRSs: ReplicaSet[]): number {
+  const byCreation = [...oldRSs].sort(
+    (a, b) => Date.parse(a.metadata.creationTimestamp ?? "0") - Date.parse(b.metadata.creationTimestamp ?? "0") || a.metadata.name.localeCompare(b.metadata.name),
+  );
+  let scaledDown = 0;
+  for (const rs of byCreation) {
+    const spec = specReplicas(rs);
+    if (spec === 0 || spec === availableReplicas(rs)) continue;
+    scaleReplicaSet(ctx, rs, availableReplicas(rs));
+    scaledDown += spec - availableReplicas(rs);
   }
   return scaledDown;
+}
+
+/** A routed canary's old ReplicaSet waits for its scale-down deadline (the sim sets it when the canary is promoted). */
+function routedOldReplicaSetTarget(ctx: ReconcileContext, rs: ReplicaSet): number {
+  if (!rs.metadata.annotations?.[SCALE_DOWN_DEADLINE_ANNOTATION]) return 0;
+  const left = scaleDownDeadline(ctx, rs, 0);
+  if (left <= 0) return 0;
+  ctx.requeueAfter(left);
+  return specReplicas(rs);
+}
+
+/**
+ * `scaleDownOldReplicaSetsForCanary`: unhealthy pods first, then the newest old ReplicaSets down while more than
+ * replicas − maxUnavailable pods stay available (a basic canary's by at most that many, a routed one's to 0 once its
+ * deadline passed). Returns the pods scaled down.
+ */
+function scaleDownOldReplicaSetsForCanary(ctx: ReconcileContext, oldRSs: ReplicaSet[]): number {
+  let totalScaledDown = cleanupUnhealthyReplicas(ctx, oldRSs);
+  const minAvailable = replicasOf(ctx.ro) - maxUnavailableOf(ctx.ro);
+  let maxScaleDown = totalAvailableReplicas(ctx.allRSs) - minAvailable;
+  if (maxScaleDown <= 0) return 0;
+  const routed = !!ctx.ro.spec.strategy.canary?.trafficRouting;
+  const current = ctx.otherRSs.filter((rs) => oldRSs.some((old) => old.metadata.name === rs.metadata.name));
+  for (const rs of current.sort((a, b) => revisionOf(b) - revisionOf(a))) {
+    if (maxScaleDown <= 0) break;
+    const spec = specReplicas(rs);
+    if (spec === 0) continue;
+    const target = routed ? routedOldReplicaSetTarget(ctx, rs) : Math.max(spec - maxScaleDown, 0);
+    if (target === spec) continue;
+    scaleReplicaSet(ctx, rs, target);
+    maxScaleDown -= spec - target;
+    totalScaledDown += spec - target;
+  }
+  return totalScaledDown;
+}
+
+/** `reconcileOtherReplicaSets`: whether any ReplicaSet but the new and the stable one was scaled down. */
+function reconcileOtherReplicaSets(ctx: ReconcileContext): boolean {
+  const active = ctx.otherRSs.filter((rs) => specReplicas(rs) > 0);
+  if (active.length === 0) return false;
+  return scaleDownOldReplicaSetsForCanary(ctx, active) > 0;
+}
+
+/** `haltProgress`: no scaling while the user paused the Rollout (spec.paused) or an inconclusive analysis did. */
+function haltProgress(ro: Rollout): boolean {
+  return !!ro.spec.paused || !!getPauseCondition(ro, "InconclusiveAnalysisRun");
+}
+
+/** `reconcileCanaryReplicaSets`: scales one ReplicaSet per pass, as upstream does: stable first, then new, then the others. */
+function reconcileCanaryReplicaSets(ctx: ReconcileContext): boolean {
+  if (haltProgress(ctx.ro)) return false;
+  removeScaleDownDeadlines(ctx);
+  const desired = desiredCanaryCounts(ctx.ro, ctx.newRS, ctx.stableRS, ctx.otherRSs);
+  if (checkStableRSExists(ctx.newRS, ctx.stableRS) && scaleReplicaSet(ctx, ctx.stableRS, desired.stable)) return true;
+  if (ctx.newRS && scaleReplicaSet(ctx, ctx.newRS, newReplicaSetTarget(ctx, ctx.newRS, desired.newRS))) return true;
+  return reconcileOtherReplicaSets(ctx);
 }
 
 function completedCurrentCanaryStep(ctx: ReconcileContext): boolean {

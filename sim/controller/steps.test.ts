@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canaryStepString, currentSetWeight, currentStepOf, desiredCanaryCounts, previousSetWeight } from "./steps";
+import { desiredCanaryCounts as countsWith } from "./canary-replicas";
+import { canaryStepString, currentSetWeight, currentStepOf, previousSetWeight } from "./steps";
 import type { CanaryStep, Rollout, RolloutStatus } from "./types";
 
 const STEPS: CanaryStep[] = [
@@ -72,7 +73,10 @@ describe("CanaryStepString", () => {
   });
 });
 
-describe("replica counts", () => {
+/** The routed counts need no ReplicaSets. */
+const desiredCanaryCounts = (r: Rollout) => countsWith(r, undefined, undefined, []);
+
+describe("replica counts with traffic routing", () => {
   it("traffic-routed: canary = ceil(replicas × weight / max), stable stays full", () => {
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 3 }))).toEqual({ newRS: 3, stable: 10 });
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 0 }, { replicas: 4 }))).toEqual({ newRS: 1, stable: 4 });
@@ -89,9 +93,5 @@ describe("replica counts", () => {
     const steps: CanaryStep[] = [{ setWeight: 10 }, { setCanaryScale: { replicas: 2 } }, { setWeight: 40 }];
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 2 }, { steps })).newRS).toBe(2);
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 2, abort: true }, { steps })).newRS).toBe(0);
-  });
-
-  it("basic canary splits the replicas", () => {
-    expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 3 }, { routed: false }))).toEqual({ newRS: 3, stable: 7 });
   });
 });

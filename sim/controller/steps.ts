@@ -1,7 +1,7 @@
 import { durationSeconds, formatGoDuration } from "./duration";
 import type { CanaryStep, ReplicaSet, Rollout } from "./types";
 
-/** Pure ports of `utils/replicaset/canary.go` and `utils/rollout/rolloututil.go` step helpers. */
+/** Pure ports of `utils/replicaset/canary.go` and `utils/rollout/rolloututil.go` step helpers (the replica counts: canary-replicas.ts). */
 
 export const DEFAULT_MAX_TRAFFIC_WEIGHT = 100;
 
@@ -74,11 +74,14 @@ export function canaryStepString(step: CanaryStep): string {
   return "invalid";
 }
 
-/** `UseSetCanaryScale`: the last setCanaryScale at or before the current step (traffic routing only). */
+/**
+ * `UseSetCanaryScale`: the last setCanaryScale at or before the current step (traffic routing only); ignored once
+ * aborted unless `abortScaleDownDelaySeconds: 0` leaves the canary up.
+ */
 export function activeSetCanaryScale(ro: Rollout): CanaryStep["setCanaryScale"] | null {
   const canary = ro.spec.strategy.canary;
   if (!canary?.trafficRouting) return null;
-  if (ro.status?.abort) return null;
+  if (ro.status?.abort && canary.abortScaleDownDelaySeconds !== 0) return null;
   const { step, index } = currentStepOf(ro);
   if (!step || index === null) return null;
   const steps = stepsOf(ro);
@@ -89,54 +92,12 @@ export function activeSetCanaryScale(ro: Rollout): CanaryStep["setCanaryScale"] 
   return null;
 }
 
-export interface DesiredCounts {
-  newRS: number;
-  stable: number;
-}
-
-/** `CalculateReplicaCountsForTrafficRoutedCanary` (dynamicStableScale off) and a simplified basic canary. */
-export function desiredCanaryCounts(ro: Rollout): DesiredCounts {
-  const replicas = replicasOf(ro);
-  const max = maxTrafficWeight(ro);
-  const status = ro.status ?? {};
-  const fullyPromoting = status.promoteFull || !status.stableRS || status.currentPodHash === status.stableRS;
-  if (fullyPromoting) return { newRS: replicas, stable: replicas };
-  let newRS: number;
-  const scs = activeSetCanaryScale(ro);
-  if (scs?.replicas !== undefined) newRS = scs.replicas;
-  else {
-    const weight = scs?.weight ?? currentSetWeight(ro);
-    newRS = Math.ceil((weight * replicas) / max);
-  }
-  newRS = Math.min(Math.max(newRS, 0), replicas);
-  if (ro.spec.strategy.canary?.trafficRouting) return { newRS, stable: replicas };
-  return { newRS, stable: Math.max(replicas - newRS, status.abort ? replicas : 0) };
-}
-
 export function specReplicas(rs: ReplicaSet | undefined): number {
   return rs?.spec.replicas ?? 0;
 }
 
 export function availableReplicas(rs: ReplicaSet | undefined): number {
   return rs?.status?.availableReplicas ?? 0;
-}
-
-/** `AtDesiredReplicaCountsForCanary`. */
-export function atDesiredReplicaCountsForCanary(
-  ro: Rollout,
-  newRS: ReplicaSet | undefined,
-  stableRS: ReplicaSet | undefined,
-  otherRSs: ReplicaSet[],
-): boolean {
-  const desired = desiredCanaryCounts(ro);
-  if (!newRS || specReplicas(newRS) !== desired.newRS || availableReplicas(newRS) !== desired.newRS) return false;
-  if (stableRS && stableRS !== newRS) {
-    if (specReplicas(stableRS) !== desired.stable || availableReplicas(stableRS) !== desired.stable) return false;
-  }
-  if (!ro.spec.strategy.canary?.trafficRouting) {
-    if (otherRSs.some((rs) => availableReplicas(rs) > 0)) return false;
-  }
-  return true;
 }
 
 /** `BeforeStartingStep`: background analysis waits for `analysis.startingStep`. */

@@ -1,7 +1,7 @@
 import { Message, Reason } from "./conditions";
 import { podHashOf, revisionOf, type ReconcileContext } from "./context";
+import { atDesiredReplicaCountsForCanary } from "./canary-replicas";
 import {
-  atDesiredReplicaCountsForCanary,
   availableReplicas,
   currentSetWeight,
   currentStepOf,

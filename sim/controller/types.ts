@@ -51,6 +51,11 @@ export interface CanaryStrategy {
   scaleDownDelaySeconds?: number;
   abortScaleDownDelaySeconds?: number;
   dynamicStableScale?: boolean;
+  /** IntOrString; default "25" (25 %). */
+  maxSurge?: number | string;
+  /** IntOrString; default "25" (25 %). */
+  maxUnavailable?: number | string;
+  minPodsPerReplicaSet?: number;
 }
 
 export interface BlueGreenStrategy {

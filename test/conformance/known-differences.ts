@@ -23,36 +23,6 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       "and are retried; the simulator's in-process store applies its writes in order and never conflicts.",
   },
   {
-    scenario: "basic-canary",
-    match: /^events only on (sim|real): Normal ScalingReplicaSet: Scaled down ReplicaSet web-<hash> \(revision 1\) from (2 to 0|2 to 1|1 to 0)$/,
-    why:
-      "After a full promotion without traffic routing the simulator scales the old ReplicaSet down in one step (2 → 0); " +
-      "upstream's CalculateReplicaCountsForBasicCanary and scaleDownOldReplicaSetsForCanary keep maxSurge/maxUnavailable " +
-      "and go 2 → 1 → 0. The simulator's replica arithmetic is simplified (same end state, same status at every recorded " +
-      "step; only the intermediate scaling events differ).",
-  },
-  {
-    scenario: "progress-deadline",
-    step: /^2 /,
-    match: /^(conditions only on (sim: Available=False|real: Available=True) \(AvailableReason\)|replicas sim=.* real=.*|events only on sim: Normal ScalingReplicaSet: Scaled down ReplicaSet web-<hash> \(revision 1\) from 1 to 0)$/,
-    why:
-      "Found, not fixed: the simulator's canary replica counts without traffic routing are stable = replicas − canary, " +
-      "without upstream's approximateWeightedCanaryStableReplicaCounts and maxSurge. With 1 replica at setWeight 50 the " +
-      "real controller surges to 1 canary + 1 stable and keeps the stable pod; the simulator scales the stable down to 0 " +
-      "before the canary is available (an outage the real controller avoids). Phase, message and the " +
-      "ProgressDeadlineExceeded condition are the same.",
-  },
-  {
-    scenario: "background-analysis-failure",
-    step: /^2 /,
-    match: /^events only on sim: Normal ScalingReplicaSet: Scaled (down|up) ReplicaSet web-<hash> \(revision 1\) from (2 to 1|1 to 2)$/,
-    sometimes: true,
-    why:
-      "The same simplified canary arithmetic as in progress-deadline: the simulator scales the stable ReplicaSet down " +
-      "(2 → 1) as soon as the canary is scaled up, the real controller only once the canary pods are available; when the " +
-      "analysis aborts the update before that, only the simulator shows the stable going down and back up.",
-  },
-  {
     scenario: "plugin-failure",
     step: /^1 /,
     match: /^(replicas|message) sim=.* real=.*$/,

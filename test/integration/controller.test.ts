@@ -131,6 +131,25 @@ function atIndefinitePause(env: Env): void {
   env.settle("the indefinite pause", () => env.ro().status?.currentStepIndex === 4 && env.ro().status?.phase === "Paused");
 }
 
+/** Watches the ReplicaSets: the most pods ever asked for and the fewest ever available, and their current sizes. */
+function trackPods(env: Env) {
+  const replicaSets = () => env.store.list(T.replicaSets, { namespace: NS }).items as ReplicaSet[];
+  const sum = (f: (rs: ReplicaSet) => number) => replicaSets().reduce((n, rs) => n + f(rs), 0);
+  const extremes = { maxPods: 0, minAvailable: Infinity };
+  const unsubscribe = env.store.subscribe((e) => {
+    if (e.resource !== T.replicaSets) return;
+    extremes.maxPods = Math.max(extremes.maxPods, sum((rs) => rs.spec.replicas));
+    extremes.minAvailable = Math.min(extremes.minAvailable, sum((rs) => rs.status?.availableReplicas ?? 0));
+  });
+  return {
+    specs: () => replicaSets().map((rs) => rs.spec.replicas).sort((a, b) => a - b),
+    stop() {
+      unsubscribe();
+      return extremes;
+    },
+  };
+}
+
 function messages(events: KubeObject[]): string[] {
   return events.map((e) => String(e.message));
 }
@@ -547,6 +566,72 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     expect(env.ro("indexer").status?.blueGreen?.activeSelector).toBe(status.currentPodHash);
     const active = env.store.get(T.services, NS, "indexer-active").spec as { selector: Record<string, string> };
     expect(active.selector["rollouts-pod-template-hash"]).toBe(status.currentPodHash);
+  });
+
+  it("a basic canary (no traffic routing) stays within maxSurge and maxUnavailable (25 %) through the update and the promotion", async () => {
+    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const pods = trackPods(env);
+    const scaledFrom = env.ctl.eventLog.length;
+    env.newRevision();
+    env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused");
+    expect(pods.specs()).toEqual([2, 2]);
+    env.patchStatus({ status: { pauseConditions: null } });
+    env.settle("completion", () => env.ro().status?.phase === "Healthy" && env.ro().status?.stableRS === env.ro().status?.currentPodHash);
+    env.settle("the old ReplicaSet scaled away", () => pods.specs().join() === "0,4");
+    // 4 replicas: at most 4 + 1 pods, at least 4 − 1 available; upstream scales the old ReplicaSet 2 → 1 → 0.
+    expect(pods.stop()).toEqual({ maxPods: 5, minAvailable: 3 });
+    const scaling = env.ctl.eventLog.slice(scaledFrom).filter((e) => e.reason === "ScalingReplicaSet").map((e) => e.message.replace(/checkout-\w+ /, ""));
+    // The same arithmetic on paper: 4 → 3 frees room for 2 canaries (3 + 2 = 5); the stable goes to 2 once they are available.
+    expect(scaling).toEqual([
+      "Scaled down ReplicaSet (revision 1) from 4 to 3",
+      "Scaled up ReplicaSet (revision 2) from 0 to 2",
+      "Scaled down ReplicaSet (revision 1) from 3 to 2",
+      "Scaled down ReplicaSet (revision 1) from 2 to 1",
+      "Scaled up ReplicaSet (revision 2) from 2 to 4",
+      "Scaled down ReplicaSet (revision 1) from 1 to 0",
+    ]);
+  });
+
+  it("a new revision in the middle of a basic canary scales the intermediate ReplicaSet away within maxUnavailable", async () => {
+    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    env.newRevision();
+    env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused");
+    const pods = trackPods(env);
+    const scaledFrom = env.ctl.eventLog.length;
+    const revision2Hash = env.ro().status?.currentPodHash;
+    env.newRevision();
+    env.settle("the pause at 50 % of revision 3", () => {
+      const status = env.ro().status;
+      return status?.currentPodHash !== revision2Hash && status?.currentStepIndex === 1 && status.phase === "Paused" && status.availableReplicas === 4;
+    });
+    expect(pods.specs()).toEqual([0, 2, 2]);
+    expect(pods.stop()).toEqual({ maxPods: 5, minAvailable: 3 });
+    const revision2 = env.ctl.eventLog.slice(scaledFrom).filter((e) => e.reason === "ScalingReplicaSet" && e.message.includes("(revision 2)"));
+    expect(revision2.map((e) => e.message.replace(/checkout-\w+ /, ""))).toEqual([
+      "Scaled down ReplicaSet (revision 2) from 2 to 1",
+      "Scaled down ReplicaSet (revision 2) from 1 to 0",
+    ]);
+  });
+
+  it("a paused Rollout (spec.paused) scales nothing: the new ReplicaSet waits at 0 until it is resumed", async () => {
+    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    env.patchMain({ spec: { paused: true } });
+    env.newRevision();
+    for (let i = 0; i < 20; i++) env.step();
+    const pods = trackPods(env);
+    expect(pods.specs()).toEqual([0, 4]);
+    env.patchMain({ spec: { paused: false } });
+    env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused" && pods.specs().join() === "2,2");
+    pods.stop();
+  });
+
+  it("a basic canary of one replica surges to 1 + 1 at setWeight 50: the stable pod stays while the canary's is not available", async () => {
+    const env = await setup({ blueprints: [checkout({ replicas: 1, router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const pods = trackPods(env);
+    env.newRevision();
+    env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused");
+    expect(pods.specs()).toEqual([1, 1]);
+    expect(pods.stop()).toEqual({ maxPods: 2, minAvailable: 1 });
   });
 
   it("the transition log has one entry per controller status write that changed step, phase, weight, verified or revision", async () => {
