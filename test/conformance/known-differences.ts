@@ -23,6 +23,18 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       "and are retried; the simulator's in-process store applies its writes in order and never conflicts.",
   },
   {
+    scenario: "background-analysis-failure",
+    step: /^2 /,
+    match: /^events only on real: Normal ScalingReplicaSet: Scaled (down|up) ReplicaSet web-<hash> \(revision 1\) from (2 to 1|1 to 2)$/,
+    sometimes: true,
+    why:
+      "A race between the canary pod becoming available (1 s on both back-ends) and the failing background analysis " +
+      "aborting the update. The simulator measures a new AnalysisRun in-process at once, so it always aborts first; the " +
+      "real analysis controller asks the web provider over HTTP and under load can take longer than the pod. Once the " +
+      "canary pod is available both controllers scale the stable down within maxUnavailable (2 → 1) and, after the " +
+      "abort, back up (1 → 2). Phase, message, conditions and the final replica counts are the same.",
+  },
+  {
     scenario: "plugin-failure",
     step: /^1 /,
     match: /^(replicas|message) sim=.* real=.*$/,
