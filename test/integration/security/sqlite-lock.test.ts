@@ -12,12 +12,15 @@ import { lostTransitions, readStoredStates, resourceVersions } from "@/test/harn
 /*
  * Another process holding the database (an operator's sqlite3 shell in BEGIN EXCLUSIVE, a backup) must not freeze
  * the server: pages and the live stream keep answering while it holds the lock, and the recorder stores what
- * changed meanwhile once it lets go. Not a latency test: "answers" means within a few seconds, while the lock is
- * held for ten.
+ * changed meanwhile once it lets go. Not a latency test: the lock is held (at least LOCK_MS, so the recorder has to
+ * wait for it) until every check has its answer, so a server that froze on the lock would never answer while it is
+ * held; the bound on each answer only ends such a test, and is generous for a machine under load.
  */
 
-const LOCK_MS = 10_000;
-const ANSWER_MS = 5_000;
+const LOCK_MS = 6_000;
+const ANSWER_MS = 30_000;
+/** Stream chunks to see while the lock is held: the simulated fleet moves every second or so. */
+const CHUNKS_DURING_LOCK = 3;
 const DETAIL = "/api/clusters/prod-eu/rollouts/shop/checkout";
 
 let sim: SimulationHandle;
@@ -39,11 +42,12 @@ afterAll(async () => {
 
 /** GETs a path and fails unless a 200 answer arrives within ANSWER_MS. */
 async function answers(pathname: string): Promise<void> {
-  const res = await fetch(`${app.url}${pathname}`, { signal: AbortSignal.timeout(ANSWER_MS) }).catch((err: unknown) => {
-    throw new Error(`${pathname} did not answer within ${ANSWER_MS} ms: ${String(err)}`);
-  });
-  const body = await res.text();
-  expect(res.status, `${pathname}: ${body.slice(0, 300)}`).toBe(200);
+  const answer = await fetch(`${app.url}${pathname}`, { signal: AbortSignal.timeout(ANSWER_MS) })
+    .then(async (res) => ({ status: res.status, body: await res.text() }))
+    .catch((err: unknown) => {
+      throw new Error(`${pathname} did not answer within ${ANSWER_MS} ms while the lock was held: ${String(err)}`);
+    });
+  expect(answer.status, `${pathname}: ${answer.body.slice(0, 300)}`).toBe(200);
 }
 
 /** Reads the live stream, noting when each chunk arrived, until `signal` aborts. */
@@ -73,27 +77,29 @@ describe("a lock held on the database by another process", () => {
     shell.prepare("BEGIN EXCLUSIVE").run();
     const lockedAt = Date.now();
     let rounds = 0;
+    let chunksDuringLock = 0;
     try {
-      while (Date.now() - lockedAt < LOCK_MS) {
+      while (Date.now() - lockedAt < LOCK_MS || rounds < 2) {
         await answers("/api/rollouts");
         await answers(DETAIL);
         await answers(`${DETAIL}/history?range=1h`);
         rounds++;
       }
+      await waitFor(
+        `${CHUNKS_DURING_LOCK} live stream chunks while the lock is held`,
+        async () => (chunksDuringLock = arrivals.filter((t) => t > lockedAt).length) >= CHUNKS_DURING_LOCK,
+        ANSWER_MS,
+      );
     } finally {
       shell.prepare("COMMIT").run();
       shell.close();
     }
-    const releasedAt = Date.now();
     const to = resourceVersions(sim);
     stopStream.abort();
     await streaming;
 
     expect(rounds).toBeGreaterThanOrEqual(2);
-    // The simulated fleet moves every second or so: a stream that is not frozen delivers something every few seconds.
-    const during = [lockedAt, ...arrivals.filter((t) => t > lockedAt && t < releasedAt), releasedAt];
-    const longestSilence = Math.max(...during.slice(1).map((t, i) => t - during[i]));
-    expect(longestSilence, `stream chunks during the lock at +${during.map((t) => t - lockedAt).join(", +")} ms`).toBeLessThan(ANSWER_MS);
+    expect(chunksDuringLock).toBeGreaterThanOrEqual(CHUNKS_DURING_LOCK);
 
     const caughtUp = await waitFor("the recorder to store every transition made during the lock", async () => {
       const result = lostTransitions(sim, app.databaseUrl, from, to);
