@@ -44,7 +44,7 @@ async function pageAs(browser: Browser, identity: Record<string, string>): Promi
 
 async function openRollout(page: Page, cluster: string, name: string, weight: string): Promise<void> {
   await page.goto(`/rollouts/${cluster}/shop/${name}`);
-  await expect(appliedCanary(page)).toHaveAttribute("data-value", weight, { timeout: 15_000 });
+  await expect(appliedCanary(page)).toHaveAttribute("data-value", weight, { timeout: 30_000 });
   await expect(page.getByTestId("rollout-actions")).toBeVisible();
 }
 
@@ -70,8 +70,8 @@ test.describe("rollout actions", () => {
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "60", { timeout: 20_000 });
 
     const chart = page.getByTestId("weight-chart");
-    await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-    await expect(chart.locator('[data-testid="chart-marker"][data-kind="action"]')).toHaveCount(1, { timeout: 10_000 });
+    await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    await expect(chart.locator('[data-testid="chart-marker"][data-kind="action"]')).toHaveCount(1, { timeout: 30_000 });
     const [entry] = await auditOf(page, "cluster=staging&rollout=e2e-act-promote");
     expect(entry).toMatchObject({ user: "alice", action: "promote", outcome: "done", before: { canaryPercent: 20, stepIndex: 1 }, after: { paused: false } });
     await page.goto("/audit?rollout=e2e-act-promote");

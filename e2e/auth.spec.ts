@@ -50,7 +50,7 @@ async function signInThroughProvider(page: Page, login: string, returnTo: string
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill("any password");
   await page.locator('button[type="submit"]').click();
-  await page.waitForURL((url) => url.origin === app.url && url.pathname === new URL(returnTo, app.url).pathname, { timeout: 15_000 });
+  await page.waitForURL((url) => url.origin === app.url && url.pathname === new URL(returnTo, app.url).pathname, { timeout: 30_000 });
 }
 
 test.describe("sign-in and security headers", () => {
@@ -68,7 +68,7 @@ test.describe("sign-in and security headers", () => {
     expect(await page.evaluate(() => document.cookie)).toBe("");
 
     await page.goto(`${app.url}/rollouts/staging/shop/e2e-auth-oidc`);
-    await expect(appliedCanary(page)).toHaveAttribute("data-value", "20", { timeout: 15_000 });
+    await expect(appliedCanary(page)).toHaveAttribute("data-value", "20", { timeout: 30_000 });
     await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText("Actions run as alice@example.com (impersonated): the cluster's RBAC decides");
     await expect(page.getByTestId("action-promote")).toBeEnabled();
 
@@ -80,7 +80,7 @@ test.describe("sign-in and security headers", () => {
   test("a viewer signed in with OIDC sees why the buttons are disabled", async ({ page }) => {
     await createTestRollout("staging", "shop", "e2e-auth-viewer", TEST_STEPS);
     await signInThroughProvider(page, "bob", "/rollouts/staging/shop/e2e-auth-viewer");
-    await expect(page.getByTestId("action-promote")).toBeDisabled({ timeout: 15_000 });
+    await expect(page.getByTestId("action-promote")).toBeDisabled({ timeout: 30_000 });
     await expect(page.getByTestId("rollout-actions-denied")).toContainText("bob@example.com, groups viewers");
   });
 
@@ -102,7 +102,7 @@ test.describe("sign-in and security headers", () => {
     await signInThroughProvider(page, "alice", "/audit");
     await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
     await page.goto(`${app.url}/`);
-    await expect(page.getByTestId("rollout-row").first()).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("rollout-row").first()).toBeVisible({ timeout: 30_000 });
     expect(violations).toStrictEqual([]);
   });
 });
