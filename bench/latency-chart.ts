@@ -29,15 +29,16 @@ export function latencyCdfChart(samples: LatencySamples, caption: string): strin
   const ticks = xTicks(samples);
   const max = ticks.at(-1)!;
   return renderChart({
-    title: "Latency from a controller's status write, cumulative share of samples",
+    title: "Latency after a controller's status write: share of samples at or below",
     caption,
     columns: 1,
     legend: true,
+    panelSize: { width: 900, height: 420 },
     panels: [
       {
         title: `CDF, up to ${max} ms (slower samples beyond the right edge)`,
         x: { label: "latency (ms)", min: 0, max, ticks, format: (v) => `${v} ms` },
-        y: { label: "share of samples at or below", min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 0.95, 1], format: (v) => `${Math.round(v * 100)} %` },
+        y: { label: "share of samples at or below", min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 0.9, 1], format: (v) => `${Math.round(v * 100)} %` },
         series: [series("write → raw watch (floor)", samples.floor), series("write → SSE", samples.sse), series("write → DOM", samples.dom)],
       },
     ],

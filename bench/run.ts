@@ -52,7 +52,8 @@ const P = {
   clusters: num(args.clusters, short ? 2 : 20),
   rollouts: num(args.rollouts, short ? 25 : 250),
   rate: num(args.rate, short ? 20 : 50),
-  churnSeconds: num(args["churn-seconds"], short ? 5 : 600),
+  // The cost curve runs every size in turn: a minute of churn each unless asked for more.
+  churnSeconds: num(args["churn-seconds"], short ? 5 : args.sizes ? 60 : 600),
   recorderRate: num(args["recorder-rate"], short ? 100 : 500),
   recorderSeconds: short ? 4 : 20,
   samples: num(args.samples, short ? 30 : 300),

@@ -18,6 +18,8 @@ const { values: args } = parseArgs({
     rate: { type: "string", default: "50" },
     "churn-seconds": { type: "string", default: "60" },
     "settle-seconds": { type: "string", default: "600" },
+    /** With `node --expose-gc`: the heap after a full GC, and what dropping the watch history and the metrics frees. */
+    breakdown: { type: "boolean", default: false },
   },
 });
 const clusters = Number(args.clusters);
@@ -71,6 +73,19 @@ function census(cs: SimulatedCluster[]): Record<string, { count: number; jsonMiB
   return out;
 }
 
+/** Heap after a full GC, then what the watch history and the controllers' metrics hold (each dropped in turn). */
+function heapBreakdown(cs: SimulatedCluster[]): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("--breakdown needs node --expose-gc");
+  const live = () => (gc(), process.memoryUsage().heapUsed);
+  const all = live();
+  for (const c of cs) c.store.compact();
+  const withoutHistory = live();
+  for (const c of cs) for (const m of c.controller.metrics.registry.getMetricsAsArray()) (m as { reset?: () => void }).reset?.();
+  const withoutMetrics = live();
+  console.log(`heap after GC ${mib(all)}: watch history ${mib(all - withoutHistory)}, metric series ${mib(withoutHistory - withoutMetrics)}, the rest ${mib(withoutMetrics)}`);
+}
+
 /** CPU share of one core and memory since the last call. */
 function sampler() {
   let lastCpu = process.cpuUsage();
@@ -121,6 +136,7 @@ async function main(): Promise<void> {
   );
   console.log(JSON.stringify(result));
   console.log(`held: ${JSON.stringify(census(sim.clusters))}`);
+  if (args.breakdown) heapBreakdown(sim.clusters);
   clearInterval(scrape);
   stopWatches.forEach((stop) => stop());
   await sim.stop();

@@ -36,9 +36,9 @@ export interface Panel {
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "4 4"];
-const PANEL_W = 460;
-const PANEL_H = 300;
-const MARGIN = { left: 64, right: 20, top: 34, bottom: 48 };
+/** Default panel size; a chart with one panel may ask for a larger one. */
+const PANEL = { width: 460, height: 300 };
+const MARGIN = { left: 64, right: 32, top: 34, bottom: 48 };
 
 export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -98,12 +98,13 @@ function scaleOf(axis: Axis, values: number[]): Scale {
 const defaultFormat = (v: number) => (Math.abs(v) >= 10_000 ? `${v / 1000}k` : String(v));
 
 /** One panel's SVG elements, its top-left corner at (ox, oy). */
-function renderPanel(panel: Panel, ox: number, oy: number): string {
+function renderPanel(panel: Panel, ox: number, oy: number, size: { width: number; height: number }): string {
+  const { width, height } = size;
   const points = panel.series.flatMap((s) => s.points);
   const xs = scaleOf(panel.x, points.map((p) => p.x));
   const ys = scaleOf(panel.y, [...points.map((p) => p.y), ...(panel.guide ? [panel.guide.y] : [])]);
-  const plotW = PANEL_W - MARGIN.left - MARGIN.right;
-  const plotH = PANEL_H - MARGIN.top - MARGIN.bottom;
+  const plotW = width - MARGIN.left - MARGIN.right;
+  const plotH = height - MARGIN.top - MARGIN.bottom;
   const left = ox + MARGIN.left;
   const top = oy + MARGIN.top;
   const px = (x: number) => round(left + ((x - xs.min) / (xs.max - xs.min || 1)) * plotW);
@@ -111,7 +112,7 @@ function renderPanel(panel: Panel, ox: number, oy: number): string {
   const fx = panel.x.format ?? defaultFormat;
   const fy = panel.y.format ?? defaultFormat;
   const out: string[] = [];
-  out.push(`<text x="${ox + PANEL_W / 2}" y="${oy + 20}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(panel.title)}</text>`);
+  out.push(`<text x="${ox + width / 2}" y="${oy + 20}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(panel.title)}</text>`);
   for (const t of ys.ticks) {
     out.push(`<line x1="${left}" x2="${left + plotW}" y1="${py(t)}" y2="${py(t)}" stroke="#e0e0e0"/>`);
     out.push(`<text x="${left - 6}" y="${py(t) + 4}" text-anchor="end" font-size="11">${escapeXml(fy(t))}</text>`);
@@ -122,7 +123,7 @@ function renderPanel(panel: Panel, ox: number, oy: number): string {
   }
   out.push(`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#333"/>`);
   out.push(`<line x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}" stroke="#333"/>`);
-  out.push(`<text x="${left + plotW / 2}" y="${oy + PANEL_H - 8}" text-anchor="middle" font-size="12">${escapeXml(panel.x.label)}</text>`);
+  out.push(`<text x="${left + plotW / 2}" y="${oy + height - 8}" text-anchor="middle" font-size="12">${escapeXml(panel.x.label)}</text>`);
   out.push(`<text x="${ox + 14}" y="${top + plotH / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 ${ox + 14} ${top + plotH / 2})">${escapeXml(panel.y.label)}</text>`);
   if (panel.guide) {
     const gy = py(panel.guide.y);
@@ -170,21 +171,29 @@ function legend(series: readonly Series[], x: number, y: number): string {
  * An SVG of panels in a grid (`columns` wide), a title and a caption line; the legend (series of the first panel)
  * goes under the panels when `legend` is set.
  */
-export function renderChart(opts: { title: string; caption?: string; panels: readonly Panel[]; columns?: number; legend?: boolean }): string {
+export function renderChart(opts: {
+  title: string;
+  caption?: string;
+  panels: readonly Panel[];
+  columns?: number;
+  legend?: boolean;
+  panelSize?: { width: number; height: number };
+}): string {
+  const size = opts.panelSize ?? PANEL;
   const columns = Math.min(opts.columns ?? 2, opts.panels.length);
   const rows = Math.ceil(opts.panels.length / columns);
   const head = opts.caption ? 48 : 32;
   const legendSeries = opts.legend ? (opts.panels[0]?.series ?? []) : [];
-  const width = columns * PANEL_W;
-  const height = head + rows * PANEL_H + (legendSeries.length ? legendSeries.length * 18 + 12 : 0);
-  const body = opts.panels.map((p, i) => renderPanel(p, (i % columns) * PANEL_W, head + Math.floor(i / columns) * PANEL_H));
+  const width = columns * size.width;
+  const height = head + rows * size.height + (legendSeries.length ? legendSeries.length * 18 + 12 : 0);
+  const body = opts.panels.map((p, i) => renderPanel(p, (i % columns) * size.width, head + Math.floor(i / columns) * size.height, size));
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" fill="#222">`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${width / 2}" y="20" text-anchor="middle" font-size="16" font-weight="bold">${escapeXml(opts.title)}</text>`,
     opts.caption ? `<text x="${width / 2}" y="38" text-anchor="middle" font-size="11" fill="#555">${escapeXml(opts.caption)}</text>` : "",
     ...body,
-    legendSeries.length ? legend(legendSeries, MARGIN.left, head + rows * PANEL_H + 6) : "",
+    legendSeries.length ? legend(legendSeries, MARGIN.left, head + rows * size.height + 6) : "",
     "</svg>",
   ]
     .filter((l) => l !== "")
