@@ -19,6 +19,15 @@ export function distribution(values: readonly number[]): Distribution {
   return { n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99) };
 }
 
+/** A distribution that keeps its samples (ms), for the latency charts and the results JSON. */
+export interface Sampled extends Distribution {
+  samples: number[];
+}
+
+export function sampled(values: readonly number[]): Sampled {
+  return { ...distribution(values), samples: [...values] };
+}
+
 /** Resident set size of a process in bytes, from /proc. */
 export function readRss(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -19,8 +19,10 @@ import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
+import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
-import { distribution, formatTable, mb, ms, readTreeRss, sleep, type Distribution, type Row } from "./measure";
+import { latencyCdfChart, type LatencySamples } from "./latency-chart";
+import { distribution, formatTable, mb, ms, readTreeRss, sampled, sleep, type Distribution, type Row, type Sampled } from "./measure";
 
 const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
 const repoRoot = path.resolve(import.meta.dirname, "..");
@@ -40,6 +42,8 @@ const { values: args } = parseArgs({
     "recorder-only": { type: "boolean", default: false },
     /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
     only: { type: "string" },
+    /** The cost curve: the fleet at each of these sizes (e.g. 1000,5000,10000,20000), the curve's four figures per size. */
+    sizes: { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -48,7 +52,8 @@ const P = {
   clusters: num(args.clusters, short ? 2 : 20),
   rollouts: num(args.rollouts, short ? 25 : 250),
   rate: num(args.rate, short ? 20 : 50),
-  churnSeconds: num(args["churn-seconds"], short ? 5 : 600),
+  // The cost curve runs every size in turn: a minute of churn each unless asked for more.
+  churnSeconds: num(args["churn-seconds"], short ? 5 : args.sizes ? 60 : 600),
   recorderRate: num(args["recorder-rate"], short ? 100 : 500),
   recorderSeconds: short ? 4 : 20,
   samples: num(args.samples, short ? 30 : 300),
@@ -63,11 +68,11 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(opts: { rollouts: number; rate: number; env?: Record<string, string>; prometheus?: boolean }): Promise<Stack & { prometheus?: PrometheusHandle }> {
+async function startStack(opts: { clusters?: number; rollouts: number; rate: number; env?: Record<string, string>; prometheus?: boolean }): Promise<Stack & { prometheus?: PrometheusHandle }> {
   const dir = mkdtempSync(path.join(tmpdir(), "rollscope-bench-"));
   const sim = await startSimulation({
     scenario: "scale",
-    scale: { clusters: P.clusters, rolloutsPerCluster: opts.rollouts, changesPerSecond: opts.rate, seed: 1 },
+    scale: { clusters: opts.clusters ?? P.clusters, rolloutsPerCluster: opts.rollouts, changesPerSecond: opts.rate, seed: 1 },
     timeScale: P.timeScale,
     seed: 1,
     kubeconfigPath: path.join(dir, "kubeconfig"),
@@ -105,12 +110,14 @@ async function startStack(opts: { rollouts: number; rate: number; env?: Record<s
 }
 
 async function waitForFleet(app: AppProcess, expected: number): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  // 2 minutes, and more for fleets over 6,000 Rollouts (the simulator settles them at a few hundred per second).
+  const limitMs = Math.max(120_000, expected * 20);
+  const deadline = Date.now() + limitMs;
   for (;;) {
     const res = await fetch(`${app.url}/api/rollouts`);
     const body = (await res.json()) as { total: number };
     if (body.total >= expected) return;
-    if (Date.now() > deadline) throw new Error(`the app shows ${body.total} of ${expected} Rollouts after 120 s`);
+    if (Date.now() > deadline) throw new Error(`the app shows ${body.total} of ${expected} Rollouts after ${limitMs / 1000} s`);
     await sleep(500);
   }
 }
@@ -211,7 +218,7 @@ async function createProbes(sim: SimulationHandle, count: number, prefix = "benc
   return names;
 }
 
-async function measureDomLatency(stack: Stack, samples: number): Promise<Distribution> {
+async function measureDomLatency(stack: Stack, samples: number): Promise<Sampled> {
   const probes = await createProbes(stack.sim, 5);
   const c = stack.sim.clusters[0];
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -248,7 +255,7 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Distrib
       const shown = log.find((l) => l.key === w.key && l.at >= w.at && new RegExp(`(^|\\D)${w.percent}\\s*%`).test(l.text));
       if (shown) values.push(shown.at - w.at);
     }
-    return distribution(values);
+    return sampled(values);
   } finally {
     await browser.close();
   }
@@ -404,6 +411,22 @@ async function measureRecorder(): Promise<{ storedPerSecond: number; lost: numbe
   }
 }
 
+/** Write → SSE and write → bare watch (the floor) for the same status writes, until `P.samples` arrived over SSE. */
+async function measureLiveLatency(stack: Stack): Promise<{ sseLat: Sampled; floorLat: Sampled }> {
+  const writes = trackWrites(stack.sim);
+  const floor = await startFloorWatches(stack.sim);
+  const sse = startSseClient(stack.app);
+  await sleep(1_000);
+  writes.writes.clear();
+  const liveStart = Date.now();
+  while (latencies(writes.writes, sse.seen).length < P.samples && Date.now() - liveStart < 120_000) await sleep(500);
+  await sleep(1_000);
+  writes.stop();
+  floor.stop();
+  sse.stop();
+  return { sseLat: sampled(latencies(writes.writes, sse.seen)), floorLat: sampled(latencies(writes.writes, floor.seen)) };
+}
+
 /**
  * The main stack (Prometheus, the app, Chromium): live latency against the floor, first load, DOM latency, the
  * overview and plugin-health APIs, RSS before and after the churn; rows for the table and figures for the JSON.
@@ -422,19 +445,7 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
     await sleep(3_000);
     const warmRss = readTreeRss(stack.app.pid()!);
 
-    const writes = trackWrites(stack.sim);
-    const floor = await startFloorWatches(stack.sim);
-    const sse = startSseClient(stack.app);
-    await sleep(1_000);
-    writes.writes.clear();
-    const liveStart = Date.now();
-    while (latencies(writes.writes, sse.seen).length < P.samples && Date.now() - liveStart < 120_000) await sleep(500);
-    await sleep(1_000);
-    writes.stop();
-    floor.stop();
-    sse.stop();
-    const sseLat = distribution(latencies(writes.writes, sse.seen));
-    const floorLat = distribution(latencies(writes.writes, floor.seen));
+    const { sseLat, floorLat } = await measureLiveLatency(stack);
     // A browser measurement that times out is reported as missing rather than ending the run. First load comes
     // first: it is what an SRE opening the dashboard gets, before the probes of the DOM measurement exist.
     const firstLoad = await measureFirstLoad(stack.app).catch((err: unknown) => {
@@ -443,7 +454,7 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
     });
     const domLat = await measureDomLatency(stack, P.samples).catch((err: unknown) => {
       console.error(`DOM latency not measured: ${String(err).split("\n")[0]}`);
-      return distribution([]);
+      return sampled([]);
     });
     const detail = await measureDetailDomLatency(stack, Math.min(P.samples, 60)).catch((err: unknown) => {
       console.error(`detail-page latency not measured: ${String(err).split("\n")[0]}`);
@@ -491,9 +502,72 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
     );
     Object.assign(figures, { sseLat, floorLat, domLat, detail, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
+    const chartName = short ? "short-latency-cdf.svg" : "latency-cdf.svg";
+    writeChart(chartName, latencyCdfChart({ floor: floorLat.samples, sse: sseLat.samples, dom: domLat.samples }, `${total} Rollouts, ${P.rate} weight changes/s, ${new Date().toISOString().slice(0, 16)} UTC`));
   } finally {
     await stack.stop();
   }
+}
+
+/** One size of the cost curve: its stack with no Prometheus and no baseline, only the curve's four figures. */
+async function measureCurvePoint(shape: CurveShape): Promise<{ point: CurvePoint; latency: LatencySamples }> {
+  const rollouts = shape.clusters * shape.rolloutsPerCluster;
+  const stack = await startStack({ clusters: shape.clusters, rollouts: shape.rolloutsPerCluster, rate: P.rate });
+  try {
+    await waitForFleet(stack.app, rollouts);
+    await sleep(3_000);
+    const rssWarmBytes = readTreeRss(stack.app.pid()!);
+    const { sseLat, floorLat } = await measureLiveLatency(stack);
+    const firstLoad = await measureFirstLoad(stack.app).catch((err: unknown) => {
+      console.error(`first load not measured: ${String(err).split("\n")[0]}`);
+      return { firstRowMs: Number.NaN };
+    });
+    const domLat = await measureDomLatency(stack, P.samples).catch(() => sampled([]));
+    const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
+    await sleep(P.churnSeconds * 1000);
+    const point: CurvePoint = {
+      ...shape,
+      rollouts,
+      rssWarmBytes,
+      rssAfterChurnBytes: readTreeRss(stack.app.pid()!),
+      overviewP95Ms: api.p95,
+      firstRowMs: firstLoad.firstRowMs,
+      domP95Ms: domLat.p95,
+    };
+    return { point, latency: { floor: floorLat.samples, sse: sseLat.samples, dom: domLat.samples } };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** The cost curve: every size in turn (a size that fails is reported as n/a); the table and the chart. */
+async function addCostCurve(sizes: number[], figures: Record<string, unknown>): Promise<string> {
+  const points: CurvePoint[] = [];
+  const latencyBySize: Record<number, LatencySamples> = {};
+  for (const size of sizes) {
+    const shape = curveShape(size);
+    console.log(`cost curve: ${shape.clusters} clusters × ${shape.rolloutsPerCluster} Rollouts, ${P.rate} weight changes/s…`);
+    const measured = await measureCurvePoint(shape).catch((err: unknown) => {
+      console.error(`cost curve at ${size}: not measured: ${String(err).split("\n")[0]}`);
+      return null;
+    });
+    points.push(measured?.point ?? missingPoint(shape));
+    if (measured) latencyBySize[size] = measured.latency;
+  }
+  const caption = `${P.rate} weight changes/s fleet-wide, ${P.churnSeconds} s of churn per size, ${new Date().toISOString().slice(0, 16)} UTC`;
+  writeChart("cost-curve.svg", costCurveChart(points, caption));
+  const largest = Math.max(...Object.keys(latencyBySize).map(Number));
+  if (Number.isFinite(largest)) writeChart("cost-curve-latency-cdf.svg", latencyCdfChart(latencyBySize[largest], `${largest} Rollouts (cost curve run)`));
+  Object.assign(figures, { curve: points, curveLatency: latencyBySize });
+  return formatCurveTable(points);
+}
+
+/** Writes a chart next to the results JSON. */
+function writeChart(name: string, svg: string): void {
+  const file = path.join(path.dirname(outputFile()), name);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, svg);
+  console.log(`wrote ${path.relative(repoRoot, file)}`);
 }
 
 /** The recorder's stack: rows for the table; its figures go into the JSON. */
@@ -520,7 +594,7 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
 
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.sizes ? "cost-curve" : args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
@@ -529,7 +603,10 @@ async function main(): Promise<void> {
   if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
-  if (args.only === "failover") {
+  let curveTable: string | undefined;
+  if (args.sizes) {
+    curveTable = await addCostCurve(parseSizes(args.sizes), result);
+  } else if (args.only === "failover") {
     await addFailoverRows(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
@@ -540,7 +617,7 @@ async function main(): Promise<void> {
   }
   result.rows = rows;
 
-  const table = formatTable(rows);
+  const table = curveTable ?? formatTable(rows);
   console.log(`\n${table}\n`);
   const out = outputFile();
   mkdirSync(path.dirname(out), { recursive: true });

@@ -96,4 +96,38 @@ describe("ObjectStore", () => {
     store.compact();
     expect(errorOf(() => store.watch(configmaps, { resourceVersion: rv }, () => {})).code).toBe(410);
   });
+
+  it("stores a write that changes nothing as no write: same object, no new resourceVersion, no watch event", () => {
+    const store = new ObjectStore();
+    const created = store.create(rollouts, "default", rollout("a"));
+    const events: StoreEvent[] = [];
+    store.subscribe((e) => events.push(e));
+    // Key order and undefined-valued keys do not make a change (JSON has neither).
+    const same = store.update(rollouts, "default", "a", (d) => ({ ...d, spec: { strategy: { canary: { steps: [{ setWeight: 10 }] } }, paused: undefined } }));
+    expect(same).toBe(created);
+    expect(store.resourceVersion).toBe(created.metadata.resourceVersion);
+    expect(events).toEqual([]);
+  });
+
+  it("keeps the parts a write did not change shared with the version before it (the watch history holds both)", () => {
+    const store = new ObjectStore();
+    store.create(rollouts, "default", rollout("a"));
+    const before = store.patch(rollouts, "default", "a", "merge", { status: { phase: "Progressing", canary: { weight: 10 } } }, { subresource: "status" });
+    const after = store.update(rollouts, "default", "a", (d) => void ((d.status as { phase: string }).phase = "Healthy"), { subresource: "status" });
+    expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+    expect(after.spec).toBe(before.spec);
+    expect(after.metadata.labels).toBe(before.metadata.labels);
+    expect((after.status as { canary: unknown }).canary).toBe((before.status as { canary: unknown }).canary);
+    expect(after.status).toEqual({ phase: "Healthy", canary: { weight: 10 } });
+    expect(Object.isFrozen(after) && Object.isFrozen(after.status)).toBe(true);
+    expect(before.status).toEqual({ phase: "Progressing", canary: { weight: 10 } });
+  });
+
+  it("bumps generation when a spec key is removed", () => {
+    const store = new ObjectStore();
+    store.create(rollouts, "default", { ...rollout("a"), extra: { x: 1 } });
+    const removed = store.update(rollouts, "default", "a", (d) => void delete d.extra);
+    expect(removed.metadata.generation).toBe(2);
+    expect(removed.extra).toBeUndefined();
+  });
 });

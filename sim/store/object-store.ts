@@ -108,10 +108,53 @@ function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** Everything but metadata and status: a change here bumps metadata.generation. */
-function specOf(obj: KubeObject): string {
-  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
-  return JSON.stringify(rest);
+/** A copy of a JSON-like value (stored objects are plain data); faster than structuredClone for small objects. */
+function cloneJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = cloneJson((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
+/**
+ * `next` with every part equal to the same part of `prev` replaced by prev's own (frozen) one, and without
+ * undefined-valued keys (what JSON drops). A write then shares what it did not change with the version before it
+ * (which the watch history still holds), and an unchanged write gives `prev` itself: equality is identity after.
+ */
+function shareUnchanged<T>(next: T, prev: unknown): T {
+  if (next === prev || typeof next !== "object" || next === null || typeof prev !== "object" || prev === null) return next;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return next.map((v) => shareUnchanged(v, undefined)) as T;
+    const out = next.map((v, i) => shareUnchanged(v, prev[i]));
+    return (out.length === prev.length && out.every((v, i) => v === prev[i]) ? prev : out) as T;
+  }
+  if (Array.isArray(prev)) return next;
+  const before = prev as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  let same = true;
+  let kept = 0;
+  for (const key in next) {
+    const value = (next as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    out[key] = shareUnchanged(value, before[key]);
+    if (out[key] !== before[key]) same = false;
+    kept++;
+  }
+  if (same) for (const key in before) if (before[key] !== undefined) kept--;
+  return (same && kept === 0 ? prev : out) as T;
+}
+
+const NOT_SPEC = new Set(["metadata", "status", "apiVersion", "kind"]);
+
+/**
+ * Whether anything but metadata and status differs (a change there bumps metadata.generation); `next` went through
+ * shareUnchanged with `prev`, so an unchanged part is the same object.
+ */
+function specChanged(next: KubeObject, prev: KubeObject): boolean {
+  for (const key in next) if (!NOT_SPEC.has(key) && next[key] !== prev[key]) return true;
+  for (const key in prev) if (!NOT_SPEC.has(key) && prev[key] !== undefined && !(key in next)) return true;
+  return false;
 }
 
 function fieldAllowed(type: ResourceType) {
@@ -244,7 +287,8 @@ export class ObjectStore {
     const event: StoreEvent = { type: eventType, resource: type, object, resourceVersion: this.revision };
     this.history.push(event);
     const limit = this.options.historyLimit ?? 20_000;
-    if (this.history.length > limit) {
+    // Trimmed in batches (the history may run a tenth over its limit): trimming on every write copied it each time.
+    if (this.history.length > limit + Math.ceil(limit / 10)) {
       const dropped = this.history.splice(0, this.history.length - limit);
       this.oldestRetained = dropped[dropped.length - 1].resourceVersion + 1;
     }
@@ -298,11 +342,11 @@ export class ObjectStore {
       });
     }
     const obj: KubeObject = {
-      ...structuredClone(input),
+      ...cloneJson(input),
       apiVersion: groupVersion(type),
       kind: type.kind,
       metadata: {
-        ...structuredClone(meta),
+        ...cloneJson(meta),
         name,
         ...(ns ? { namespace: ns } : {}),
         uid: randomUUID(),
@@ -358,18 +402,17 @@ export class ObjectStore {
       resourceVersion: current.metadata.resourceVersion,
     };
     if (current.metadata.namespace) merged.metadata.namespace = current.metadata.namespace;
-    if (type.hasGeneration) {
-      const bumped = specOf(merged) !== specOf(current);
-      merged.metadata.generation = (current.metadata.generation ?? 1) + (bumped ? 1 : 0);
-    }
-    if (JSON.stringify(merged) === JSON.stringify(current)) return current;
-    if (opts.dryRun) return deepFreeze(merged);
+    if (type.hasGeneration) merged.metadata.generation = current.metadata.generation ?? 1;
+    const stored = shareUnchanged(merged, current);
+    if (stored === current) return current;
+    if (type.hasGeneration && specChanged(stored, current)) stored.metadata = { ...stored.metadata, generation: (current.metadata.generation ?? 1) + 1 };
+    if (opts.dryRun) return deepFreeze(stored);
     this.revision++;
-    merged.metadata.resourceVersion = String(this.revision);
-    deepFreeze(merged);
-    this.bucket(type).set(objectKey(current.metadata.namespace, name), merged);
-    this.record(type, "MODIFIED", merged);
-    return merged;
+    stored.metadata = { ...stored.metadata, resourceVersion: String(this.revision) };
+    deepFreeze(stored);
+    this.bucket(type).set(objectKey(current.metadata.namespace, name), stored);
+    this.record(type, "MODIFIED", stored);
+    return stored;
   }
 
   private conflict(type: ResourceType, name: string): StoreError {
@@ -386,7 +429,7 @@ export class ObjectStore {
     const current = this.get(type, namespace, name);
     const expected = input.metadata?.resourceVersion;
     if (expected && expected !== current.metadata.resourceVersion) throw this.conflict(type, name);
-    return this.write(type, current, structuredClone(input), opts);
+    return this.write(type, current, cloneJson(input), opts);
   }
 
   patch(
@@ -425,7 +468,7 @@ export class ObjectStore {
     opts: WriteOptions = {},
   ): KubeObject {
     const current = this.get(type, namespace, name);
-    const draft = structuredClone(current);
+    const draft = cloneJson(current);
     const next = mutate(draft) ?? draft;
     return this.write(type, current, next, opts);
   }
