@@ -147,6 +147,14 @@ describe("compaction of old history", () => {
     expect((await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now)).compacted).toBe(0);
   });
 
+  it("thins every Rollout, however many there are", async () => {
+    const names = Array.from({ length: 230 }, (_, i) => `many-${i}`);
+    const states = names.flatMap((name, i) => [0, 1, 2].map((j) => sample(name, daysAgo(12, j), { resourceVersion: String(10_000 + i * 3 + j), canaryWeight: 10 * j })));
+    await repos.transaction(batchWrites(repos, states, []));
+    expect((await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now)).compacted).toBe(names.length);
+    for (const name of [names[0], names[names.length - 1]]) expect((await read(name)).map((s) => s.canaryWeight)).toEqual([0, 20]);
+  });
+
   it("leaves every sample when compactAfterDays is not set", async () => {
     const states = [0, 1, 2].map((i) => sample("uncompacted", daysAgo(10, i), { resourceVersion: String(200 + i), canaryWeight: 10 * i }));
     await repos.transaction(batchWrites(repos, states, []));
