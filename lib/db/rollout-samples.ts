@@ -92,6 +92,16 @@ const STEP_STATE = Prisma.raw(
   `COALESCE("revision", '') || '|' || COALESCE(CAST("stepIndex" AS TEXT), '') || '|' || CAST("totalSteps" AS TEXT) || '|' || "phase" || '|' || CAST("aborted" AS TEXT) || '|' || CAST("paused" AS TEXT)`,
 );
 
+/**
+ * A message is stored to this many characters: each text is a key of a unique index, and a PostgreSQL index entry
+ * holds at most about 2,700 bytes (600 characters are at most 2,400 bytes of UTF-8).
+ */
+export const MAX_MESSAGE_CHARS = 600;
+
+function storedMessage(message: string | null): string | null {
+  return message === null || message.length <= MAX_MESSAGE_CHARS ? message : [...message].slice(0, MAX_MESSAGE_CHARS).join("");
+}
+
 /** Rollouts thinned per statement by compactBefore. */
 const COMPACT_ROLLOUTS_PER_STATEMENT = 100;
 
@@ -134,7 +144,7 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
 
   function insertSamples(samples: readonly RolloutSampleInput[]): PendingWrite {
     const rows = jsonRows(
-      samples.map((s) => [s.cluster, s.namespace, s.name, s.at.getTime(), s.revision, s.stepIndex, s.totalSteps, s.phase, s.message, s.requestedWeight, s.canaryWeight, s.stableWeight, bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion]),
+      samples.map((s) => [s.cluster, s.namespace, s.name, s.at.getTime(), s.revision, s.stepIndex, s.totalSteps, s.phase, storedMessage(s.message), s.requestedWeight, s.canaryWeight, s.stableWeight, bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion]),
     );
     return db.$executeRaw`
       INSERT INTO "RolloutSample" ("rolloutId", "atMs", "revision", "stepIndex", "totalSteps", "phase", "messageId", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion")
@@ -163,7 +173,7 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
   return {
     insertMany(samples) {
       if (samples.length === 0) return [];
-      const messages = samples.flatMap((s) => (s.message === null ? [] : [s.message]));
+      const messages = samples.flatMap((s) => (s.message === null ? [] : [storedMessage(s.message)!]));
       return [insertKeys(samples), ...(messages.length > 0 ? [insertMessages(messages)] : []), insertSamples(samples)];
     },
 

@@ -73,6 +73,13 @@ describe("recorder batch writes", () => {
     expect(await read("checkout", new Date(at.getTime() + 1))).toEqual(await read("checkout"));
   });
 
+  it("keep a long message to its first 600 characters", async () => {
+    const long = "é".repeat(3_000);
+    await repos.transaction(batchWrites(repos, [sample("long-message", new Date("2026-11-30T03:56:00Z"), { message: long })], []));
+    const [stored] = await repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name: "long-message" });
+    expect(stored.message).toBe("é".repeat(600));
+  });
+
   it("keep the order of a large flush", async () => {
     const base = Date.parse("2026-11-30T04:00:00Z");
     const many = Array.from({ length: 1_234 }, (_, i) => sample("bulk", new Date(base + i * 1000), { resourceVersion: String(1000 + i) }));
@@ -178,6 +185,7 @@ describe("the migration to the compact sample layout", () => {
     sample("checkout", new Date("2026-11-29T10:00:01.999Z"), { resourceVersion: "42", stepIndex: 1, message: null, canaryWeight: 30, verified: false }),
     sample("checkout", new Date("2026-11-29T10:05:00.000Z"), { resourceVersion: "43", stepIndex: 2, message: "CanaryPauseStep", aborted: true }),
     sample("cart", new Date("2026-11-29T11:00:00.001Z"), { cluster: "staging", namespace: "web", resourceVersion: null, revision: null, stepIndex: null, requestedWeight: null, canaryWeight: null, stableWeight: null }),
+    sample("verbose", new Date("2026-11-29T12:00:00.000Z"), { resourceVersion: "7", message: "ü".repeat(3_000) }),
   ];
   const OLD_COLUMNS = `"cluster", "namespace", "name", "at", "revision", "stepIndex", "totalSteps", "phase", "message", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion"`;
   const oldValues = (s: RolloutSampleInput, at: string, bool: (v: boolean) => boolean | number) => [s.cluster, s.namespace, s.name, at, s.revision, s.stepIndex, s.totalSteps, s.phase, s.message, s.requestedWeight, s.canaryWeight, s.stableWeight, s.verified === null ? null : bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion];
@@ -222,7 +230,8 @@ describe("the migration to the compact sample layout", () => {
         { at: oldRows[2].at, verified: true },
       ]);
       const latest = await after.rolloutSamples.listLatestPerRollout();
-      expect(latest.sort((a, b) => a.name.localeCompare(b.name))).toEqual([oldRows[3], oldRows[2]]);
+      // A message longer than the recorder stores now keeps its first 600 characters.
+      expect(latest.sort((a, b) => a.name.localeCompare(b.name))).toEqual([oldRows[3], oldRows[2], { ...oldRows[4], message: "ü".repeat(600) }]);
 
       // A state stored before the migration is still stored once; a new one is added after the old ones.
       const next = sample("checkout", new Date("2026-11-29T10:06:00.000Z"), { resourceVersion: "44", stepIndex: 3, message: "CanaryPauseStep" });

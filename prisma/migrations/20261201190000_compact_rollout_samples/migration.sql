@@ -18,8 +18,9 @@ CREATE TABLE "SampleMessage" (
 -- The Rollouts and messages of the existing samples
 INSERT INTO "RolloutKey" ("cluster", "namespace", "name")
     SELECT DISTINCT "cluster", "namespace", "name" FROM "RolloutSample" ORDER BY "cluster", "namespace", "name";
+-- (a message is kept to its first 600 characters, as the recorder stores it: see lib/db/rollout-samples.ts)
 INSERT INTO "SampleMessage" ("text")
-    SELECT DISTINCT "message" FROM "RolloutSample" WHERE "message" IS NOT NULL ORDER BY "message";
+    SELECT DISTINCT substr("message", 1, 600) FROM "RolloutSample" WHERE "message" IS NOT NULL ORDER BY 1;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "RolloutKey_cluster_namespace_name_key" ON "RolloutKey"("cluster", "namespace", "name");
@@ -57,7 +58,7 @@ INSERT INTO "new_RolloutSample" ("id", "rolloutId", "atMs", "revision", "stepInd
         s."revision", s."stepIndex", s."totalSteps", s."phase", m."id", s."requestedWeight", s."canaryWeight", s."stableWeight", s."verified", s."maxWeight", s."aborted", s."paused", s."resourceVersion"
     FROM "RolloutSample" s
     JOIN "RolloutKey" k ON k."cluster" = s."cluster" AND k."namespace" = s."namespace" AND k."name" = s."name"
-    LEFT JOIN "SampleMessage" m ON m."text" = s."message"
+    LEFT JOIN "SampleMessage" m ON m."text" = substr(s."message", 1, 600)
     ORDER BY s."id";
 DROP TABLE "RolloutSample";
 ALTER TABLE "new_RolloutSample" RENAME TO "RolloutSample";

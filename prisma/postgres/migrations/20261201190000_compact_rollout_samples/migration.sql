@@ -22,8 +22,9 @@ CREATE TABLE "SampleMessage" (
 -- The Rollouts and messages of the existing samples
 INSERT INTO "RolloutKey" ("cluster", "namespace", "name")
     SELECT DISTINCT "cluster", "namespace", "name" FROM "RolloutSample" ORDER BY "cluster", "namespace", "name";
+-- (a message is kept to its first 600 characters, as the recorder stores it: a unique index entry holds ~2,700 bytes)
 INSERT INTO "SampleMessage" ("text")
-    SELECT DISTINCT "message" FROM "RolloutSample" WHERE "message" IS NOT NULL ORDER BY "message";
+    SELECT DISTINCT LEFT("message", 600) FROM "RolloutSample" WHERE "message" IS NOT NULL ORDER BY 1;
 
 -- CreateIndex
 CREATE UNIQUE INDEX "RolloutKey_cluster_namespace_name_key" ON "RolloutKey"("cluster", "namespace", "name");
@@ -36,7 +37,7 @@ ALTER TABLE "RolloutSample" ADD COLUMN "rolloutId" INTEGER, ADD COLUMN "atMs" BI
 UPDATE "RolloutSample" s SET
     "rolloutId" = k."id",
     "atMs" = ROUND(EXTRACT(EPOCH FROM s."at") * 1000)::bigint,
-    "messageId" = (SELECT m."id" FROM "SampleMessage" m WHERE m."text" = s."message")
+    "messageId" = (SELECT m."id" FROM "SampleMessage" m WHERE m."text" = LEFT(s."message", 600))
     FROM "RolloutKey" k WHERE k."cluster" = s."cluster" AND k."namespace" = s."namespace" AND k."name" = s."name";
 ALTER TABLE "RolloutSample" ALTER COLUMN "rolloutId" SET NOT NULL, ALTER COLUMN "atMs" SET NOT NULL;
 
