@@ -11,7 +11,7 @@ import { sampleSignature } from "../lib/rollouts/recorded-sample";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { waitFor } from "../test/harness/free-port";
 import { postgresAvailable, startPostgres } from "../test/harness/postgres";
-import type { StoredState } from "../test/harness/lost-transitions";
+import { STORED_STATES_SQL, type StoredState } from "../test/harness/lost-transitions";
 import { compareRecorded, churn, readiness, resourceVersions } from "../test/harness/replica-fleet";
 import { sleep, type Row } from "./measure";
 
@@ -26,7 +26,7 @@ async function checkRecorded(sim: SimulationHandle, databaseUrl: string, from: M
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<SampleRow>('SELECT * FROM "RolloutSample" ORDER BY id');
+    const { rows } = await client.query<SampleRow>(STORED_STATES_SQL);
     return compareRecorded(sim, rows, from, to);
   } finally {
     await client.end();

@@ -17,7 +17,7 @@ import { startSimulation, type SimulationHandle } from "../sim/cluster";
 import { findResourceType } from "../sim/resources";
 import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
-import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
+import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
@@ -374,7 +374,18 @@ async function measureApi(url: string, seconds: number, connections = 10): Promi
   return { ...distribution(times), errors };
 }
 
-async function measureRecorder(): Promise<{ storedPerSecond: number; lost: number; compared: number; achievedPerSecond: number; bytesPerMillion: number; drainSeconds: number }> {
+/**
+ * The pages of the sample tables and their indexes (SQLite's dbstat): what a million samples cost, apart from the
+ * events, the other tables and the write-ahead log, which a short run's few samples cannot amortise.
+ */
+function sampleTableBytes(db: Database.Database): number {
+  const tables = ["RolloutSample", "RolloutKey", "SampleMessage"];
+  const names = db.prepare(`SELECT name FROM sqlite_master WHERE tbl_name IN (${tables.map(() => "?").join(", ")})`).all(...tables) as Array<{ name: string }>;
+  const query = db.prepare(`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN (${names.map(() => "?").join(", ")})`);
+  return (query.get(...names.map((n) => n.name)) as { bytes: number }).bytes;
+}
+
+async function measureRecorder(): Promise<{ storedPerSecond: number; lost: number; compared: number; achievedPerSecond: number; bytesPerMillion: number; fileBytesPerMillion: number; drainSeconds: number }> {
   const stack = await startStack({ rollouts: P.rollouts, rate: P.recorderRate });
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
@@ -393,7 +404,7 @@ async function measureRecorder(): Promise<{ storedPerSecond: number; lost: numbe
     const stoppedAt = Date.now();
     const clusters = stack.sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! }));
     const compare = () => {
-      const stored = db.prepare("SELECT cluster, namespace, name, resourceVersion, stepIndex, canaryWeight, verified, revision, phase FROM RolloutSample").all() as StoredState[];
+      const stored = db.prepare(STORED_STATES_SQL).all() as StoredState[];
       return { rows: stored, ...findLostTransitions(clusters, stored) };
     };
     let { rows, compared, lost } = compare();
@@ -403,9 +414,11 @@ async function measureRecorder(): Promise<{ storedPerSecond: number; lost: numbe
     }
     const drainSeconds = (Date.now() - stoppedAt) / 1000;
     if (lost.length > 0) console.error(`recorder: ${lost.length} transitions still missing after 60 s, e.g. ${lost.slice(0, 5).join("; ")}`);
+    const sampleBytes = sampleTableBytes(db);
     db.close();
     const size = statSync(dbFile).size + (existsSync(`${dbFile}-wal`) ? statSync(`${dbFile}-wal`).size : 0);
-    return { storedPerSecond: (mid - before) / elapsed, lost: lost.length, compared, achievedPerSecond: compared / elapsed, bytesPerMillion: (size / Math.max(1, rows.length)) * 1e6, drainSeconds };
+    const perMillion = (bytes: number) => (bytes / Math.max(1, rows.length)) * 1e6;
+    return { storedPerSecond: (mid - before) / elapsed, lost: lost.length, compared, achievedPerSecond: compared / elapsed, bytesPerMillion: perMillion(sampleBytes), fileBytesPerMillion: perMillion(size), drainSeconds };
   } finally {
     await stack.stop();
   }
@@ -577,8 +590,9 @@ async function addRecorderRows(rows: Row[], figures: Record<string, unknown>): P
     { metric: `Recorder: transitions stored per second (at ${P.recorderRate} changes/s)`, value: recorder.storedPerSecond.toFixed(0), target: "", met: null },
     { metric: `Recorder: transitions the simulator wrote per second (asked for ${P.recorderRate})`, value: recorder.achievedPerSecond.toFixed(0), target: "", met: null },
     { metric: `Recorder: transitions lost (of ${recorder.compared})`, value: String(recorder.lost), target: "0", met: recorder.lost === 0 },
-    { metric: "Recorder: every transition stored, after the changes stopped", value: recorder.lost === 0 ? `${recorder.drainSeconds.toFixed(0)} s` : "not within 60 s", target: "", met: null },
-    { metric: "Recorder: database bytes per million samples", value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "", met: null },
+    { metric: "Recorder: every transition stored, after the changes stopped", value: recorder.lost === 0 ? `${recorder.drainSeconds.toFixed(0)} s` : "not within 60 s", target: "≤ 5 s", met: recorder.lost === 0 && recorder.drainSeconds <= 5 },
+    { metric: "Recorder: database bytes per million samples (sample tables and their indexes)", value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "≤ 150 MB", met: recorder.bytesPerMillion / 1024 / 1024 <= 150 },
+    { metric: "Recorder: whole database file and WAL per sample stored, × 1 million (events included)", value: `${(recorder.fileBytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "", met: null },
   );
   figures.recorder = recorder;
 }

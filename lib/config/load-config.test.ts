@@ -21,6 +21,7 @@ describe("parseConfig", () => {
     expect(config.clusters[1].controllerNamespace).toBe("argo-rollouts");
     expect(config.clusters[0].prometheus?.timeoutMs).toBe(5000);
     expect(config.recorder.retentionDays).toBe(30);
+    expect(config.recorder.compactAfterDays).toBe(7);
   });
 
   it("names the field and the problem", () => {

@@ -48,8 +48,12 @@ export const rollscopeConfigSchema = z
   .strictObject({
     clusters: z.array(clusterConfigSchema).min(1, { message: "list at least one cluster" }),
     recorder: z
-      .strictObject({ retentionDays: z.number().int().min(1).max(3650).default(30) })
-      .default({ retentionDays: 30 }),
+      .strictObject({
+        retentionDays: z.number().int().min(1).max(3650).default(30),
+        /** Beyond this age a Rollout's history keeps one sample per step, phase, revision, abort or pause change. */
+        compactAfterDays: z.number().int().min(1).max(3650).default(7),
+      })
+      .default({ retentionDays: 30, compactAfterDays: 7 }),
     readOnly: z.boolean().default(false),
     /** The needs-attention queue: a Progressing Rollout unchanged for this many minutes is flagged. */
     attention: z.strictObject({ noProgressMinutes: z.number().int().min(1).max(1_440).default(10) }).default({ noProgressMinutes: 10 }),

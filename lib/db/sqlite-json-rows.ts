@@ -23,10 +23,10 @@ export function jsonRows(rows: ReadonlyArray<ReadonlyArray<string | number | nul
 }
 
 /** What a JSON row's field becomes in its table column. */
-export type JsonColumn = "text" | "int" | "float" | "bool" | "timestamp";
+export type JsonColumn = "text" | "int" | "bigint" | "float" | "bool" | "timestamp";
 
 /** PostgreSQL converts nothing implicitly from the text `->>` yields; SQLite's columns take it as it is. */
-const POSTGRES_CASTS: Record<JsonColumn, string> = { text: "", int: "::integer", float: "::double precision", bool: "::integer::boolean", timestamp: "::timestamp(3)" };
+const POSTGRES_CASTS: Record<JsonColumn, string> = { text: "", int: "::integer", bigint: "::bigint", float: "::double precision", bool: "::integer::boolean", timestamp: "::timestamp(3)" };
 
 /**
  * `SELECT <each column> FROM <the rows> WHERE true ORDER BY <their order>`, for `INSERT INTO t (…) <this>`.
@@ -39,4 +39,17 @@ export function selectJsonRows(dialect: DatabaseDialect, rows: string, columns: 
   }
   const fields = columns.map((type, i) => `(value ->> ${i})${POSTGRES_CASTS[type]}`).join(", ");
   return Prisma.sql`SELECT ${Prisma.raw(fields)} FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS r(value, key) WHERE true ORDER BY key`;
+}
+
+/**
+ * The rows as a derived table `r` whose columns have the given names, plus `position` (their order), for an
+ * `INSERT … SELECT` that joins them with other tables.
+ */
+export function jsonRowsTable(dialect: DatabaseDialect, rows: string, columns: ReadonlyArray<readonly [name: string, type: JsonColumn]>): Prisma.Sql {
+  if (dialect === "sqlite") {
+    const fields = columns.map(([name], i) => `value ->> ${i} AS "${name}"`).join(", ");
+    return Prisma.sql`(SELECT ${Prisma.raw(fields)}, key AS "position" FROM json_each(${rows})) r`;
+  }
+  const fields = columns.map(([name, type], i) => `(value ->> ${i})${POSTGRES_CASTS[type]} AS "${name}"`).join(", ");
+  return Prisma.sql`(SELECT ${Prisma.raw(fields)}, e.key AS "position" FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS e(value, key)) r`;
 }

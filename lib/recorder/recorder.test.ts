@@ -39,7 +39,7 @@ function fakeStore(latest: RolloutSampleInput[] = []) {
   const state = { failing: false };
   const store: RecorderStore = {
     rolloutSamples: {
-      insertMany: (samples: readonly RolloutSampleInput[]) => ({ samples }) as unknown as PendingWrite,
+      insertMany: (samples: readonly RolloutSampleInput[]) => [{ samples } as unknown as PendingWrite],
       listLatestPerRollout: async () => latest,
       deleteBefore: async () => 0,
     } as unknown as RecorderStore["rolloutSamples"],

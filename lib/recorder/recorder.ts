@@ -14,6 +14,8 @@ import { sampleSignature, toRolloutSample, type RolloutSampleInput } from "@/lib
 
 export interface RecorderOptions {
   retentionDays: number;
+  /** Samples older than this many days are thinned to the first of each step (see compactBefore); none when unset. */
+  compactAfterDays?: number;
   flushIntervalMs?: number;
   pruneIntervalMs?: number;
   /** Wait before the first retry of a failed write; doubles with each failure up to `maxRetryDelayMs`. */
@@ -63,7 +65,7 @@ const eventKey = (e: RolloutEventRow) => `${e.cluster}/${e.eventUid}`;
 /**
  * Stores every change of a Rollout's traffic state and every Rollout event, batched so bursts of hundreds of
  * changes per second cost one transaction of a few statements per flush. Unchanged states are not written again;
- * rows older than the retention are pruned. A failed write keeps its rows (up to a bound) and is retried with
+ * rows older than the retention are pruned, and older than `compactAfterDays` thinned to one sample per step. A failed write keeps its rows (up to a bound) and is retried with
  * backoff; `status()` says whether writes are failing, what is pending and what had to be dropped.
  *
  * With several replicas only the leader writes (see RecorderLeadership). A standby observes exactly as the leader
@@ -253,16 +255,18 @@ export class Recorder {
     this.health.dropped(Math.max(0, excessSamples), Math.max(0, excessEvents));
   }
 
-  async prune(now = new Date()): Promise<{ samples: number; events: number }> {
-    const cutoff = new Date(now.getTime() - this.options.retentionDays * 86_400_000);
-    const samples = await this.store.rolloutSamples.deleteBefore(cutoff);
-    const events = await this.store.rolloutEvents.deleteBefore(cutoff);
-    return { samples, events };
+  async prune(now = new Date()): Promise<{ samples: number; events: number; compacted: number }> {
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const samples = await this.store.rolloutSamples.deleteBefore(daysAgo(this.options.retentionDays));
+    const events = await this.store.rolloutEvents.deleteBefore(daysAgo(this.options.retentionDays));
+    const { compactAfterDays } = this.options;
+    const compacted = compactAfterDays === undefined ? 0 : await this.store.rolloutSamples.compactBefore(daysAgo(compactAfterDays));
+    return { samples, events, compacted };
   }
 
   private pruneInBackground(): void {
     if (!this.leadership.isLeader()) return;
-    this.prune().catch((err: unknown) => console.warn("recorder: pruning old rows failed; will try again at the next prune", err));
+    this.prune().catch((err: unknown) => console.warn("recorder: pruning or compacting old rows failed; will try again at the next prune", err));
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,12 @@
 import type { TransitionEntry } from "../../sim/controller/transition-log";
 
-/** What the recorder stored for one state of a Rollout (a RolloutSample row, as Prisma or SQLite returns it). */
+/**
+ * Every stored state with its Rollout's cluster, namespace and name, in the order written (a RolloutSample row
+ * refers to its Rollout by id), for a test's or the benchmark's own connection to either database.
+ */
+export const STORED_STATES_SQL = `SELECT k."cluster", k."namespace", k."name", s.* FROM "RolloutSample" s JOIN "RolloutKey" k ON k."id" = s."rolloutId" ORDER BY s."id"`;
+
+/** What the recorder stored for one state of a Rollout (a row of {@link STORED_STATES_SQL}). */
 export interface StoredState {
   cluster: string;
   namespace: string;

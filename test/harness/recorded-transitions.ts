@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import type { SimulationHandle } from "../../sim/cluster";
 import { databaseFile } from "./failing-commits";
-import { findLostTransitions, type StoredState } from "./lost-transitions";
+import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "./lost-transitions";
 
 /** Every cluster's store resourceVersion now: marks the start or end of a stretch of transitions. */
 export function resourceVersions(sim: SimulationHandle): Map<string, number> {
@@ -12,7 +12,7 @@ export function resourceVersions(sim: SimulationHandle): Map<string, number> {
 export function readStoredStates(databaseUrl: string): StoredState[] {
   const db = new Database(databaseFile(databaseUrl), { readonly: true, timeout: 10_000 });
   try {
-    return db.prepare(`SELECT * FROM "RolloutSample" ORDER BY "id"`).all() as StoredState[];
+    return db.prepare(STORED_STATES_SQL).all() as StoredState[];
   } finally {
     db.close();
   }

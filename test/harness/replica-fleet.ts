@@ -3,7 +3,8 @@ import { Prng } from "@/sim/controller/prng";
 import { findResourceTypeByKind } from "@/sim/resources";
 import { bumpImage } from "@/sim/scenarios";
 import type { ReadinessReport } from "@/lib/contracts/readiness";
-import { findLostTransitions, type StoredState } from "./lost-transitions";
+import type { sampleSignature } from "@/lib/rollouts/recorded-sample";
+import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "./lost-transitions";
 
 const rollouts = findResourceTypeByKind("argoproj.io/v1alpha1", "Rollout")!;
 
@@ -53,7 +54,7 @@ export async function checkRecorded(sim: SimulationHandle, databaseUrl: string, 
   const { createDbClient } = await import("@/lib/db/client");
   const db = createDbClient(databaseUrl);
   try {
-    return compareRecorded(sim, await db.rolloutSample.findMany({ orderBy: { id: "asc" } }), from, to);
+    return compareRecorded(sim, await db.$queryRawUnsafe<Array<StoredState & Parameters<typeof sampleSignature>[0]>>(STORED_STATES_SQL), from, to);
   } finally {
     await db.$disconnect();
   }

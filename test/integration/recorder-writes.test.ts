@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
@@ -6,7 +10,8 @@ import type { RolloutEventRow as EventRow } from "@/lib/db/rollout-events";
 import { batchWrites } from "@/lib/recorder/batch-writes";
 import { Recorder } from "@/lib/recorder/recorder";
 import type { RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
-import { createTestDatabase } from "../harness/test-database";
+import { STORED_STATES_SQL, type StoredState } from "../harness/lost-transitions";
+import { createTestDatabase, freshDatabaseUrl, testDatabaseDialect } from "../harness/test-database";
 
 const sample = (name: string, at: Date, over: Partial<RolloutSampleInput> = {}): RolloutSampleInput => ({
   cluster: "prod",
@@ -45,6 +50,11 @@ const event = (uid: string, lastAt: Date, count = 1): EventRow => ({
 let db: PrismaClient;
 let repos: Repositories;
 
+/** The stored states of one Rollout of cluster prod, namespace shop, in the order they were written. */
+async function storedStates(name: string): Promise<StoredState[]> {
+  return (await db.$queryRawUnsafe<StoredState[]>(STORED_STATES_SQL)).filter((r) => r.cluster === "prod" && r.namespace === "shop" && r.name === name);
+}
+
 beforeAll(async () => {
   await createTestDatabase();
   db = createDbClient();
@@ -52,24 +62,29 @@ beforeAll(async () => {
 });
 
 describe("recorder batch writes", () => {
-  it("store rows Prisma reads back with the same types and values", async () => {
+  it("store rows the readers give back with the same types and values", async () => {
     const at = new Date("2026-11-30T03:55:04.123Z");
     await repos.transaction(batchWrites(repos, [sample("checkout", at), sample("cart", at, { verified: null, aborted: true, message: "aborted" })], []));
-    const rows = await db.rolloutSample.findMany({ where: { name: { in: ["checkout", "cart"] } }, orderBy: { name: "asc" } });
-    expect(rows.map((r) => ({ name: r.name, at: r.at, verified: r.verified, aborted: r.aborted, paused: r.paused, canary: r.canaryWeight, message: r.message }))).toEqual([
-      { name: "cart", at, verified: null, aborted: true, paused: true, canary: 20, message: "aborted" },
-      { name: "checkout", at, verified: true, aborted: false, paused: true, canary: 20, message: null },
-    ]);
-    // Date filters compare the stored text: they must agree with rows Prisma wrote itself.
-    expect(await db.rolloutSample.count({ where: { at: { gte: at } } })).toBe(2);
-    expect(await db.rolloutSample.count({ where: { at: { gt: at } } })).toBe(0);
+    const read = async (name: string, from?: Date) => (await repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name }, from)).map((r) => ({ at: r.at, verified: r.verified, aborted: r.aborted, paused: r.paused, canary: r.canaryWeight, message: r.message }));
+    expect(await read("cart")).toEqual([{ at, verified: null, aborted: true, paused: true, canary: 20, message: "aborted" }]);
+    expect(await read("checkout")).toEqual([{ at, verified: true, aborted: false, paused: true, canary: 20, message: null }]);
+    // A range starting at the sample holds it; one starting a millisecond later holds it as the state in force.
+    expect(await read("checkout", at)).toHaveLength(1);
+    expect(await read("checkout", new Date(at.getTime() + 1))).toEqual(await read("checkout"));
+  });
+
+  it("keep a long message to its first 600 characters", async () => {
+    const long = "é".repeat(3_000);
+    await repos.transaction(batchWrites(repos, [sample("long-message", new Date("2026-11-30T03:56:00Z"), { message: long })], []));
+    const [stored] = await repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name: "long-message" });
+    expect(stored.message).toBe("é".repeat(600));
   });
 
   it("keep the order of a large flush", async () => {
     const base = Date.parse("2026-11-30T04:00:00Z");
     const many = Array.from({ length: 1_234 }, (_, i) => sample("bulk", new Date(base + i * 1000), { resourceVersion: String(1000 + i) }));
     await repos.transaction(batchWrites(repos, many, []));
-    const rows = await db.rolloutSample.findMany({ where: { name: "bulk" }, orderBy: { id: "asc" } });
+    const rows = await storedStates("bulk");
     expect(rows).toHaveLength(1_234);
     expect(rows.map((r) => r.resourceVersion)).toEqual(many.map((s) => s.resourceVersion));
   });
@@ -79,7 +94,7 @@ describe("recorder batch writes", () => {
     const states = [sample("twice", at, { resourceVersion: "71" }), sample("twice", new Date(at.getTime() + 1000), { resourceVersion: "72", stepIndex: 2 })];
     await repos.transaction(batchWrites(repos, states.slice(0, 1), []));
     await repos.transaction(batchWrites(repos, states, []));
-    const rows = await db.rolloutSample.findMany({ where: { name: "twice" }, orderBy: { id: "asc" } });
+    const rows = await storedStates("twice");
     expect(rows.map((r) => [r.resourceVersion, r.stepIndex])).toEqual([
       ["71", 1],
       ["72", 2],
@@ -99,8 +114,131 @@ describe("recorder batch writes", () => {
   it("are pruned by the retention like any other row", async () => {
     await repos.transaction(batchWrites(repos, [sample("old", new Date("2026-01-01T00:00:00Z"))], [event("uid-old", new Date("2026-01-01T00:00:00Z"))]));
     const pruned = await new Recorder({ retentionDays: 30 }, repos).prune(new Date("2026-11-30T12:00:00Z"));
-    expect(pruned).toEqual({ samples: 1, events: 1 });
-    expect(await db.rolloutSample.count({ where: { name: "old" } })).toBe(0);
+    expect(pruned).toEqual({ samples: 1, events: 1, compacted: 0 });
+    expect(await storedStates("old")).toEqual([]);
     expect(await db.rolloutEvent.count({ where: { eventUid: "uid-2" } })).toBe(1);
+  });
+});
+
+describe("compaction of old history", () => {
+  const now = new Date("2026-11-30T12:00:00Z");
+  const daysAgo = (days: number, minutes = 0) => new Date(now.getTime() - days * 86_400_000 + minutes * 60_000);
+  const stored = ({ cluster: _c, namespace: _n, name: _name, resourceVersion: _rv, ...state }: RolloutSampleInput) => state;
+  const read = (name: string) => repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name });
+
+  it("keeps beyond compactAfterDays one sample per step, phase, revision, abort or pause change, and the state in force at the cutoff", async () => {
+    const step0 = { stepIndex: 0, paused: false, requestedWeight: 0, canaryWeight: 0, stableWeight: 100 };
+    const thin = [
+      sample("thin", daysAgo(10, 0), { resourceVersion: "1", ...step0 }),
+      sample("thin", daysAgo(10, 1), { resourceVersion: "2", ...step0, requestedWeight: 10, canaryWeight: 10, stableWeight: 90 }),
+      sample("thin", daysAgo(10, 2), { resourceVersion: "3", ...step0, requestedWeight: 10, canaryWeight: 10, stableWeight: 90, verified: false }),
+      sample("thin", daysAgo(10, 3), { resourceVersion: "4", stepIndex: 1, message: "CanaryPauseStep" }),
+      sample("thin", daysAgo(10, 4), { resourceVersion: "5", stepIndex: 1, message: "CanaryPauseStep", canaryWeight: 30 }),
+      sample("thin", daysAgo(9), { resourceVersion: "6", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100 }),
+      sample("thin", daysAgo(8), { resourceVersion: "7", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0 }),
+      sample("thin", daysAgo(1), { resourceVersion: "8", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0, verified: null }),
+      sample("thin", daysAgo(1, 1), { resourceVersion: "9", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0, verified: true }),
+    ];
+    const idle = [10, 20, 30].map((weight, i) => sample("idle", daysAgo(20 - i), { resourceVersion: String(100 + i), canaryWeight: weight, stableWeight: 100 - weight }));
+    await repos.transaction(batchWrites(repos, [...thin, ...idle], []));
+
+    const pruned = await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now);
+
+    // Gone: a weight change and a verification change within step 0, a weight change within step 1 (thin), and
+    // idle's middle weight change.
+    expect(pruned).toEqual({ samples: 0, events: 0, compacted: 4 });
+    // Kept: the start of step 0, of step 1, the abort, the newest state before the cutoff, and everything recent.
+    expect(await read("thin")).toEqual([thin[0], thin[3], thin[5], thin[6], thin[7], thin[8]].map(stored));
+    expect(await read("idle")).toEqual([idle[0], idle[2]].map(stored));
+    // Nothing left to thin: a second pass removes nothing.
+    expect((await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now)).compacted).toBe(0);
+  });
+
+  it("thins every Rollout, however many there are", async () => {
+    const names = Array.from({ length: 230 }, (_, i) => `many-${i}`);
+    const states = names.flatMap((name, i) => [0, 1, 2].map((j) => sample(name, daysAgo(12, j), { resourceVersion: String(10_000 + i * 3 + j), canaryWeight: 10 * j })));
+    await repos.transaction(batchWrites(repos, states, []));
+    expect((await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now)).compacted).toBe(names.length);
+    for (const name of [names[0], names[names.length - 1]]) expect((await read(name)).map((s) => s.canaryWeight)).toEqual([0, 20]);
+  });
+
+  it("leaves every sample when compactAfterDays is not set", async () => {
+    const states = [0, 1, 2].map((i) => sample("uncompacted", daysAgo(10, i), { resourceVersion: String(200 + i), canaryWeight: 10 * i }));
+    await repos.transaction(batchWrites(repos, states, []));
+    expect((await new Recorder({ retentionDays: 30 }, repos).prune(now)).compacted).toBe(0);
+    expect(await read("uncompacted")).toEqual(states.map(stored));
+  });
+});
+
+describe("the migration to the compact sample layout", () => {
+  const NEW_LAYOUT = "20261201190000_compact_rollout_samples";
+  const dir = path.join(import.meta.dirname, "../..", testDatabaseDialect() === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations");
+  const migrationSql = (name: string) => readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+  const migrationsBefore = () =>
+    readdirSync(dir)
+      .filter((name) => /^\d{14}_/.test(name) && name < NEW_LAYOUT)
+      .sort();
+
+  /** Rows as the previous layout stored them: texts repeated, the time as Prisma's date. */
+  const oldRows = [
+    sample("checkout", new Date("2026-11-29T10:00:00.125Z"), { resourceVersion: "41", stepIndex: 0, message: "CanaryPauseStep", verified: null }),
+    sample("checkout", new Date("2026-11-29T10:00:01.999Z"), { resourceVersion: "42", stepIndex: 1, message: null, canaryWeight: 30, verified: false }),
+    sample("checkout", new Date("2026-11-29T10:05:00.000Z"), { resourceVersion: "43", stepIndex: 2, message: "CanaryPauseStep", aborted: true }),
+    sample("cart", new Date("2026-11-29T11:00:00.001Z"), { cluster: "staging", namespace: "web", resourceVersion: null, revision: null, stepIndex: null, requestedWeight: null, canaryWeight: null, stableWeight: null }),
+    sample("verbose", new Date("2026-11-29T12:00:00.000Z"), { resourceVersion: "7", message: "ü".repeat(3_000) }),
+  ];
+  const OLD_COLUMNS = `"cluster", "namespace", "name", "at", "revision", "stepIndex", "totalSteps", "phase", "message", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion"`;
+  const oldValues = (s: RolloutSampleInput, at: string, bool: (v: boolean) => boolean | number) => [s.cluster, s.namespace, s.name, at, s.revision, s.stepIndex, s.totalSteps, s.phase, s.message, s.requestedWeight, s.canaryWeight, s.stableWeight, s.verified === null ? null : bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion];
+
+  /** A database at the previous migration holding `oldRows`, then migrated to the new layout. */
+  async function migratedDatabase(): Promise<string> {
+    const url = await freshDatabaseUrl();
+    if (testDatabaseDialect() === "sqlite") {
+      const sqlite = new Database(url.slice("file:".length));
+      for (const name of migrationsBefore()) sqlite.exec(migrationSql(name));
+      const insert = sqlite.prepare(`INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${OLD_COLUMNS.split(",").map(() => "?").join(", ")})`);
+      // Prisma's SQLite dates: ISO text with an explicit offset.
+      for (const s of oldRows) insert.run(...oldValues(s, s.at.toISOString().replace("Z", "+00:00"), (v) => (v ? 1 : 0)));
+      sqlite.exec(migrationSql(NEW_LAYOUT));
+      sqlite.close();
+      return url;
+    }
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const name of migrationsBefore()) await client.query(migrationSql(name));
+      const placeholders = OLD_COLUMNS.split(",").map((_, i) => (i === 3 ? `$${i + 1}::timestamp(3)` : `$${i + 1}`));
+      // PostgreSQL's: TIMESTAMP(3) without a zone, in UTC.
+      for (const s of oldRows) await client.query(`INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${placeholders.join(", ")})`, oldValues(s, s.at.toISOString().replace("Z", ""), (v) => v));
+      await client.query(migrationSql(NEW_LAYOUT));
+    } finally {
+      await client.end();
+    }
+    return url;
+  }
+
+  it("keeps every existing sample: the readers return what they returned before, and new writes follow them", async () => {
+    const migrated = createDbClient(await migratedDatabase());
+    try {
+      const after = createRepositories(migrated);
+      const checkout = { cluster: "prod", namespace: "shop", name: "checkout" };
+      const stored = ({ cluster: _c, namespace: _n, name: _name, resourceVersion: _rv, ...state }: RolloutSampleInput) => state;
+      expect(await after.rolloutSamples.listForRollout(checkout)).toEqual(oldRows.slice(0, 3).map(stored));
+      expect(await after.rolloutSamples.listForRollout({ cluster: "staging", namespace: "web", name: "cart" })).toEqual([stored(oldRows[3])]);
+      expect(await after.rolloutSamples.listRecentVerification(checkout, 2)).toEqual([
+        { at: oldRows[1].at, verified: false },
+        { at: oldRows[2].at, verified: true },
+      ]);
+      const latest = await after.rolloutSamples.listLatestPerRollout();
+      // A message longer than the recorder stores now keeps its first 600 characters.
+      expect(latest.sort((a, b) => a.name.localeCompare(b.name))).toEqual([oldRows[3], oldRows[2], { ...oldRows[4], message: "ü".repeat(600) }]);
+
+      // A state stored before the migration is still stored once; a new one is added after the old ones.
+      const next = sample("checkout", new Date("2026-11-29T10:06:00.000Z"), { resourceVersion: "44", stepIndex: 3, message: "CanaryPauseStep" });
+      await after.transaction(batchWrites(after, [oldRows[2], next], []));
+      expect(await after.rolloutSamples.listForRollout(checkout)).toEqual([...oldRows.slice(0, 3), next].map(stored));
+    } finally {
+      await migrated.$disconnect();
+    }
   });
 });

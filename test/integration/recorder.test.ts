@@ -10,7 +10,7 @@ import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { findResourceType } from "@/sim/resources";
 import { buildRollscopeConfig } from "@/sim/rollscope-config";
 import { waitFor } from "../harness/free-port";
-import { findLostTransitions } from "../harness/lost-transitions";
+import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../harness/lost-transitions";
 import { createTestDatabase } from "../harness/test-database";
 
 const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
@@ -137,7 +137,7 @@ describe("recorder under watch faults", () => {
 
   it("lost no transition of the simulator's log and stored no unchanged state twice", async () => {
     await recorder.flush();
-    const rows = await db.rolloutSample.findMany({ orderBy: { id: "asc" } });
+    const rows = await db.$queryRawUnsafe<Array<StoredState & Parameters<typeof sampleSignature>[0]>>(STORED_STATES_SQL);
     const { compared, lost } = findLostTransitions(
       sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! })),
       rows,

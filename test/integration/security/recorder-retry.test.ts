@@ -13,6 +13,7 @@ import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { databaseFile, installCommitFailure, type CommitFailure } from "@/test/harness/failing-commits";
 import { waitFor } from "@/test/harness/free-port";
 import { assertFreshBuild } from "@/test/harness/app-process";
+import { STORED_STATES_SQL, type StoredState } from "@/test/harness/lost-transitions";
 import { lostTransitions, readStoredStates, resourceVersions } from "@/test/harness/recorded-transitions";
 import { createTestDatabase } from "@/test/harness/test-database";
 
@@ -74,7 +75,7 @@ describe("the database client after a COMMIT failed", () => {
       await within(10_000, "the next transaction", repos.transaction(batchWrites(repos, [sample("kept")], [event("uid-kept")])));
       await within(10_000, "a write on its own", repos.transaction([repos.rolloutEvents.upsertMany([event("uid-alone")])]));
       // Read through another connection: what only an open, never-committed transaction holds is not there.
-      expect(reader.prepare(`SELECT "name" FROM "RolloutSample"`).all()).toEqual([{ name: "kept" }]);
+      expect((reader.prepare(STORED_STATES_SQL).all() as StoredState[]).map((row) => row.name)).toEqual(["kept"]);
       expect(reader.prepare(`SELECT "eventUid" FROM "RolloutEvent" ORDER BY "eventUid"`).all()).toEqual([{ eventUid: "uid-alone" }, { eventUid: "uid-kept" }]);
     } finally {
       reader.close();
