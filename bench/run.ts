@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
-    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
+    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute) or `memory` (server RSS per watched Rollout). */
     only: { type: "string" },
   },
 });
@@ -496,6 +496,36 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
   }
 }
 
+/**
+ * `--only memory`: the server's RSS with an empty fleet, after warm-up and after the churn, without the browser,
+ * Prometheus or the API load of the main stack (so its rows compare runs of the same option, not with the main run's).
+ */
+async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const total = P.clusters * P.rollouts;
+  const empty = await startStack({ rollouts: 0, rate: 0 });
+  await sleep(3_000);
+  const baselineRss = readTreeRss(empty.app.pid()!);
+  await empty.stop();
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  try {
+    await waitForFleet(stack.app, total);
+    await sleep(3_000);
+    const warmRss = readTreeRss(stack.app.pid()!);
+    console.log(`churn for ${P.churnSeconds} s…`);
+    await sleep(P.churnSeconds * 1000);
+    const churnRss = readTreeRss(stack.app.pid()!);
+    rows.push(
+      { metric: "Server RSS, empty fleet (memory part)", value: mb(baselineRss), target: "", met: null },
+      { metric: `Server RSS after warm-up (${total} Rollouts, memory part)`, value: mb(warmRss), target: "", met: null },
+      { metric: `Server RSS after ${P.churnSeconds} s of churn (memory part)`, value: mb(churnRss), target: "", met: null },
+      { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts, memory part)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "≤ 10 KiB", met: warmRss - baselineRss <= total * 10 * 1024 },
+    );
+    Object.assign(figures, { memory: { baselineRss, warmRss, churnRss } });
+  } finally {
+    await stack.stop();
+  }
+}
+
 /** The recorder's stack: rows for the table; its figures go into the JSON. */
 async function addRecorderRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
   const recorder = await measureRecorder();
@@ -520,17 +550,19 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
 
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.only === "failover" || args.only === "memory" ? args.only : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
+  if (args.only !== undefined && args.only !== "failover" && args.only !== "memory") throw new Error(`--only ${args.only}: unknown part (known: failover, memory)`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   if (args.only === "failover") {
     await addFailoverRows(rows, result);
+  } else if (args.only === "memory") {
+    await addMemoryRows(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
     console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);

@@ -1,0 +1,84 @@
+/**
+ * `node --conditions=react-server --expose-gc --import tsx bench/watch-memory.ts [--clusters 4] [--rollouts 250] [--rate 50]
+ * [--snapshot file]`:
+ * what the server's fleet state keeps alive per watched Rollout. The simulator's `scale` scenario runs in a child
+ * process (its objects are not counted); this process holds only what the server holds per Rollout — the cluster
+ * watchers and the live stream's overview rows — and reports the heap after a full
+ * collection with that state and without it. `--snapshot` also writes a heap snapshot (open it in Chrome DevTools).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { writeHeapSnapshot } from "node:v8";
+import { parseConfig } from "../lib/config/load-config";
+import { Fleet } from "../lib/fleet/fleet";
+import { DeltaLog } from "../lib/live/delta-log";
+
+const { values: args } = parseArgs({
+  options: { clusters: { type: "string", default: "4" }, rollouts: { type: "string", default: "250" }, rate: { type: "string", default: "50" }, snapshot: { type: "string" } },
+});
+const clusters = Number(args.clusters);
+const rolloutsPerCluster = Number(args.rollouts);
+const total = clusters * rolloutsPerCluster;
+const repoRoot = path.resolve(import.meta.dirname, "..");
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function heapAfterGc(): number {
+  if (!global.gc) throw new Error("run with --expose-gc");
+  for (let i = 0; i < 3; i++) global.gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** The simulator in a child process; resolves once it wrote the Rollscope configuration. */
+async function startSimulator(dir: string): Promise<{ configPath: string; stop(): Promise<void> }> {
+  const configPath = path.join(dir, "rollscope.yaml");
+  const cliArgs = ["--import", "tsx", "sim/cli.ts", "--scenario", "scale", "--time-scale", "60", "--rate", String(args.rate)];
+  cliArgs.push("--clusters", String(clusters), "--rollouts", String(rolloutsPerCluster), "--kubeconfig", path.join(dir, "kubeconfig"), "--rollscope-config", configPath);
+  const child = spawn(process.execPath, cliArgs, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => (chunk.toString().includes("tokens:") ? resolve() : undefined));
+    child.once("exit", (code) => reject(new Error(`the simulator exited with ${code}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    configPath,
+    async stop() {
+      child.kill("SIGINT");
+      await exited;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), "rollscope-watch-memory-"));
+  const sim = await startSimulator(dir);
+  try {
+    const config = parseConfig(readFileSync(sim.configPath, "utf8"), sim.configPath);
+    const before = heapAfterGc();
+    const fleet = new Fleet(config);
+    const deltaLog = new DeltaLog(fleet);
+    const deadline = Date.now() + 120_000;
+    while (fleet.rollouts().length < total) {
+      if (Date.now() > deadline) throw new Error(`the fleet shows ${fleet.rollouts().length} of ${total} Rollouts after 120 s`);
+      await sleep(250);
+    }
+    await sleep(2_000);
+    const after = heapAfterGc();
+    if (args.snapshot) console.log(`heap snapshot: ${writeHeapSnapshot(args.snapshot)}`);
+    console.log(`${clusters} clusters × ${rolloutsPerCluster} Rollouts = ${total}, ${deltaLog.rows().length} overview rows`);
+    console.log(`heap with the fleet's state − heap before: ${((after - before) / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(`Heap bytes per watched Rollout: ${((after - before) / total / 1024).toFixed(1)} KiB`);
+    await fleet.stop();
+  } finally {
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
