@@ -1,7 +1,9 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
+import { kubeStatusOf } from "@/lib/errors/kube-errors";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
+import { kubeRequest } from "@/lib/k8s/kube-request";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 
@@ -10,10 +12,29 @@ export function rolloutNotFound({ cluster, namespace, name }: RolloutRef): ApiEr
   return new ApiError("not_found", `Rollout ${namespace}/${name} not found in cluster ${cluster}`);
 }
 
-/** The watched Rollout as the overview shows it (`view`) and as its parsed custom resource (`raw`), or a 404. */
-export function rolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): { view: FleetRollout; raw: RolloutResource } {
+/** The watched Rollout as the overview shows it, or a 404. */
+export function watchedRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): FleetRollout {
   const view = watcher.rollout(namespace, name);
-  const parsed = parseRollout(watcher.rawRollout(namespace, name));
-  if (!view || !parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
+  if (!view) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
+  return view;
+}
+
+export function rolloutPath(namespace: string, name: string): string {
+  return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
+}
+
+/**
+ * The watched Rollout as the overview shows it (`view`) and its whole custom resource (`raw`), read from the API
+ * server now with the dashboard's identity, as the watch reads it (the watch keeps only a projection); a 404 when the
+ * watch does not show it or the cluster no longer has it.
+ */
+export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): Promise<{ view: FleetRollout; raw: RolloutResource }> {
+  const view = watchedRolloutOrThrow(watcher, namespace, name);
+  const ref = { cluster: watcher.name, namespace, name };
+  const obj = await kubeRequest<unknown>(watcher.clients.kubeConfig, rolloutPath(namespace, name)).catch((err: unknown) => {
+    throw kubeStatusOf(err) === 404 ? rolloutNotFound(ref) : err;
+  });
+  const parsed = parseRollout(obj);
+  if (!parsed.ok) throw rolloutNotFound(ref);
   return { view, raw: parsed.rollout };
 }
