@@ -17,6 +17,7 @@ import { startSimulation, type SimulationHandle } from "../sim/cluster";
 import { findResourceType } from "../sim/resources";
 import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
+import { findFreePort } from "../test/harness/free-port";
 import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { failoverRows, measureFailover } from "./failover";
@@ -496,21 +497,46 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
   }
 }
 
+interface HeapFigures {
+  used: number;
+  total: number;
+  newSpace: number;
+  external: number;
+}
+
+/** The server's V8 heap as its /metrics reports it (prom-client's default Node.js metrics). */
+async function readHeapFigures(metricsAt: string): Promise<HeapFigures> {
+  const text = await (await fetch(`http://${metricsAt}/metrics`)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+  return {
+    used: value(/^nodejs_heap_size_used_bytes (\S+)/m),
+    total: value(/^nodejs_heap_size_total_bytes (\S+)/m),
+    newSpace: value(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)/m),
+    external: value(/^nodejs_external_memory_bytes (\S+)/m),
+  };
+}
+
 /**
  * `--only memory`: the server's RSS with an empty fleet, after warm-up and after the churn, without the browser,
  * Prometheus or the API load of the main stack (so its rows compare runs of the same option, not with the main run's).
  */
 async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
   const total = P.clusters * P.rollouts;
-  const empty = await startStack({ rollouts: 0, rate: 0 });
+  const metricsAt = `127.0.0.1:${await findFreePort()}`;
+  const env = { ROLLSCOPE_METRICS_LISTEN: metricsAt };
+  const empty = await startStack({ rollouts: 0, rate: 0, env });
   await sleep(3_000);
   const baselineRss = readTreeRss(empty.app.pid()!);
+  const baselineHeap = await readHeapFigures(metricsAt);
   await empty.stop();
-  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, env });
   try {
     await waitForFleet(stack.app, total);
     await sleep(3_000);
     const warmRss = readTreeRss(stack.app.pid()!);
+    const warmHeap = await readHeapFigures(metricsAt);
+    const heapRow = (label: string, pick: (h: HeapFigures) => number) => ({ metric: `${label}, empty → warm (memory part)`, value: `${mb(pick(baselineHeap))} → ${mb(pick(warmHeap))}`, target: "", met: null });
+    rows.push(heapRow("V8 heap used", (h) => h.used), heapRow("V8 heap total", (h) => h.total), heapRow("V8 new space", (h) => h.newSpace), heapRow("External memory", (h) => h.external));
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
     const churnRss = readTreeRss(stack.app.pid()!);
@@ -520,7 +546,7 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
       { metric: `Server RSS after ${P.churnSeconds} s of churn (memory part)`, value: mb(churnRss), target: "", met: null },
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts, memory part)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "≤ 10 KiB", met: warmRss - baselineRss <= total * 10 * 1024 },
     );
-    Object.assign(figures, { memory: { baselineRss, warmRss, churnRss } });
+    Object.assign(figures, { memory: { baselineRss, warmRss, churnRss, baselineHeap, warmHeap } });
   } finally {
     await stack.stop();
   }

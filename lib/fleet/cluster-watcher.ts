@@ -13,6 +13,7 @@ import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } fr
 import { summarizeClusterConnection } from "./cluster-connection";
 import { projectRollout, type RolloutProjection } from "./rollout-projection";
 import { slimObject } from "./slim-object";
+import { StringPool } from "./string-pool";
 import { rolloutKey, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
 
 /** Everything a cluster watches; Rollouts first, as the cluster's main watch. */
@@ -81,6 +82,7 @@ export class ClusterWatcher {
     controllerPods: new Map(),
   };
   private readonly views = new Map<string, FleetRollout>();
+  private readonly strings = new StringPool();
   private readonly watchStates = new Map<WatchedKind, WatchState>();
   private readonly listedAt = new Map<WatchedKind, string>();
   private readonly watches: ResourceWatch[] = [];
@@ -160,7 +162,7 @@ export class ClusterWatcher {
   private upsert(kind: WatchedKind, obj: KubernetesObject): void {
     if (kind === "rollouts") this.upsertRollout(obj);
     else {
-      this.store[kind].set(objKey(obj), slimObject(kind, obj));
+      this.store[kind].set(objKey(obj), this.strings.internAll(slimObject(kind, obj)));
       this.refreshAfter(kind, obj, false);
     }
     this.onRaw?.(kind, "upsert", obj);
@@ -171,7 +173,7 @@ export class ClusterWatcher {
     if (previous && previous.resourceVersion === (obj.metadata?.resourceVersion ?? null)) return;
     const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date());
     this.store.rollouts.set(objKey(obj), projection);
-    const view = this.signals.apply(built, projection.progressDeadlineSeconds, Date.now(), true);
+    const view = this.signals.apply(this.strings.internAll(built), projection.progressDeadlineSeconds, Date.now(), true);
     this.views.set(view.key, view);
     this.emit({ type: "upsert", rollout: view });
     if (!previous) this.publishState();

@@ -10,7 +10,7 @@ import type { RolloutResource } from "@/lib/rollouts/schema";
  * and the workload card read it from the API server when asked (lib/services/rollout-lookup.ts).
  */
 export interface RolloutProjection {
-  /** The plugin and analysis-template references the plugins page counts; null when the object did not parse. */
+  /** The plugin and analysis-template references the plugins page counts; null when it has none or did not parse. */
   usage: RolloutLike | null;
   /** `spec.progressDeadlineSeconds` (600 when unset), for the progress-deadline attention reasons. */
   progressDeadlineSeconds: number;
@@ -26,36 +26,52 @@ export function fingerprintToken(rollout: RolloutResource): string {
 }
 
 type AnalysisRefs = { templates?: readonly AnalysisTemplateRef[] | null } | null | undefined;
+type CanaryStep = NonNullable<NonNullable<NonNullable<RolloutResource["spec"]>["strategy"]>["canary"]>["steps"];
+type StepUsage = NonNullable<NonNullable<NonNullable<NonNullable<RolloutLike["spec"]>["strategy"]>["canary"]>["steps"]>[number];
+
+/** Drops the properties whose value is undefined (each costs a slot in every kept object). */
+function defined<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, value]) => value !== undefined)) as T;
+}
 
 function templateRefs(refs: AnalysisRefs): { templates: AnalysisTemplateRef[] } | undefined {
   if (!refs?.templates?.length) return undefined;
-  return { templates: refs.templates.map(({ templateName, clusterScope }) => ({ templateName, clusterScope })) };
+  return { templates: refs.templates.map(({ templateName, clusterScope }) => defined({ templateName, clusterScope })) };
 }
 
-/** The parts of the spec collectPluginUsage reads: router plugin names, step plugins, analysis template references. */
-export function projectPluginUsage(rollout: RolloutResource): RolloutLike {
+const NO_USE: StepUsage = Object.freeze({});
+
+/** Each step's plugin and analysis references (one shared empty entry for the others); undefined when none has any. */
+function stepUses(steps: CanaryStep): StepUsage[] | undefined {
+  const uses = (steps ?? []).map((step): StepUsage => {
+    const analyses = templateRefs({ templates: step.experiment?.analyses })?.templates;
+    const use = defined({ plugin: step.plugin ? { name: step.plugin.name } : undefined, analysis: templateRefs(step.analysis), experiment: analyses && { analyses } });
+    return Object.keys(use).length ? use : NO_USE;
+  });
+  return uses.some((use) => use !== NO_USE) ? uses : undefined;
+}
+
+/**
+ * The parts of the spec collectPluginUsage reads (router plugin names, step plugins, analysis template references);
+ * null when the Rollout references none, so it cannot use a plugin.
+ */
+export function projectPluginUsage(rollout: RolloutResource): RolloutLike | null {
   const { canary, blueGreen } = rollout.spec?.strategy ?? {};
-  const metadata = { name: rollout.metadata.name, namespace: rollout.metadata.namespace };
   const routerPlugins = Object.keys(canary?.trafficRouting?.plugins ?? {});
+  const canaryUse = canary
+    ? defined({
+        trafficRouting: routerPlugins.length ? { plugins: Object.fromEntries(routerPlugins.map((name) => [name, true])) } : undefined,
+        analysis: templateRefs(canary.analysis),
+        steps: stepUses(canary.steps),
+      })
+    : {};
+  const blueGreenUse = blueGreen
+    ? defined({ prePromotionAnalysis: templateRefs(blueGreen.prePromotionAnalysis), postPromotionAnalysis: templateRefs(blueGreen.postPromotionAnalysis) })
+    : {};
+  if (Object.keys(canaryUse).length === 0 && Object.keys(blueGreenUse).length === 0) return null;
   return {
-    metadata,
-    spec: {
-      strategy: {
-        canary: canary && {
-          trafficRouting: routerPlugins.length ? { plugins: Object.fromEntries(routerPlugins.map((name) => [name, true])) } : undefined,
-          analysis: templateRefs(canary.analysis),
-          steps: canary.steps?.map((step) => ({
-            plugin: step.plugin ? { name: step.plugin.name } : undefined,
-            analysis: templateRefs(step.analysis),
-            experiment: step.experiment?.analyses?.length ? { analyses: templateRefs({ templates: step.experiment.analyses })?.templates } : undefined,
-          })),
-        },
-        blueGreen: blueGreen && {
-          prePromotionAnalysis: templateRefs(blueGreen.prePromotionAnalysis),
-          postPromotionAnalysis: templateRefs(blueGreen.postPromotionAnalysis),
-        },
-      },
-    },
+    metadata: defined({ name: rollout.metadata.name, namespace: rollout.metadata.namespace }),
+    spec: { strategy: { canary: canaryUse, blueGreen: blueGreenUse } },
   };
 }
 
@@ -63,7 +79,7 @@ export function projectPluginUsage(rollout: RolloutResource): RolloutLike {
 export function projectRollout(obj: unknown, parsed: RolloutResource | null): RolloutProjection {
   const nginx = parsed?.spec?.strategy?.canary?.trafficRouting?.nginx;
   return {
-    usage: parsed ? projectPluginUsage(parsed) : null,
+    usage: parsed && projectPluginUsage(parsed),
     progressDeadlineSeconds: readProgressDeadlineSeconds(obj),
     stableIngress: nginx?.stableIngress ?? nginx?.stableIngresses?.[0] ?? null,
     actionFingerprint: parsed ? fingerprintToken(parsed) : null,
