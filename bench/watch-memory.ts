@@ -3,8 +3,10 @@
  * [--snapshot file]`:
  * what the server's fleet state keeps alive per watched Rollout. The simulator's `scale` scenario runs in a child
  * process (its objects are not counted); this process holds only what the server holds per Rollout — the cluster
- * watchers and the live stream's overview rows — and reports the heap after a full
- * collection with that state and without it. `--snapshot` also writes a heap snapshot (open it in Chrome DevTools).
+ * watchers and the live stream's overview rows and recent deltas — and reports the heap growth after a full
+ * collection. It includes what the first watch loads and compiles (a few MiB whatever the fleet's size): compare two
+ * sizes (`--rollouts 50` and `250`) for the part that grows with the fleet. `--snapshot` also writes a heap snapshot
+ * (open it in Chrome DevTools).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -24,6 +26,7 @@ const rolloutsPerCluster = Number(args.rollouts);
 const total = clusters * rolloutsPerCluster;
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 function heapAfterGc(): number {
   if (!global.gc) throw new Error("run with --expose-gc");
@@ -65,10 +68,11 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     await sleep(2_000);
+    const rows = deltaLog.rows().length;
     const after = heapAfterGc();
     if (args.snapshot) console.log(`heap snapshot: ${writeHeapSnapshot(args.snapshot)}`);
-    console.log(`${clusters} clusters × ${rolloutsPerCluster} Rollouts = ${total}, ${deltaLog.rows().length} overview rows`);
-    console.log(`heap with the fleet's state − heap before: ${((after - before) / 1024 / 1024).toFixed(1)} MiB`);
+    console.log(`${clusters} clusters × ${rolloutsPerCluster} Rollouts = ${total}, ${rows} overview rows`);
+    console.log(`heap: before ${mib(before)}, with the fleet's state ${mib(after)}`);
     console.log(`Heap bytes per watched Rollout: ${((after - before) / total / 1024).toFixed(1)} KiB`);
     await fleet.stop();
   } finally {
