@@ -1,6 +1,5 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
-import { kubeStatusOf } from "@/lib/errors/kube-errors";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
 import { kubeRequest } from "@/lib/k8s/kube-request";
@@ -25,16 +24,14 @@ export function rolloutPath(namespace: string, name: string): string {
 
 /**
  * The watched Rollout as the overview shows it (`view`) and its whole custom resource (`raw`), read from the API
- * server now with the dashboard's identity, as the watch reads it (the watch keeps only a projection); a 404 when the
- * watch does not show it or the cluster no longer has it.
+ * server now, as the watch reads it: the dashboard's identity and a list by name, the verb the watch already has
+ * (the watch keeps only a projection). A 404 when the watch does not show it or the cluster no longer has it.
  */
 export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): Promise<{ view: FleetRollout; raw: RolloutResource }> {
   const view = watchedRolloutOrThrow(watcher, namespace, name);
-  const ref = { cluster: watcher.name, namespace, name };
-  const obj = await kubeRequest<unknown>(watcher.clients.kubeConfig, rolloutPath(namespace, name)).catch((err: unknown) => {
-    throw kubeStatusOf(err) === 404 ? rolloutNotFound(ref) : err;
-  });
-  const parsed = parseRollout(obj);
-  if (!parsed.ok) throw rolloutNotFound(ref);
+  const path = `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts`;
+  const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, path, { query: { fieldSelector: `metadata.name=${name}` } });
+  const parsed = parseRollout(list.items?.[0]);
+  if (!parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
   return { view, raw: parsed.rollout };
 }
