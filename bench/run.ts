@@ -17,6 +17,7 @@ import { startSimulation, type SimulationHandle } from "../sim/cluster";
 import { findResourceType } from "../sim/resources";
 import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
+import { findFreePort } from "../test/harness/free-port";
 import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
@@ -40,7 +41,7 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
-    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
+    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute) or `memory` (server RSS per watched Rollout). */
     only: { type: "string" },
     /** The cost curve: the fleet at each of these sizes (e.g. 1000,5000,10000,20000), the curve's four figures per size. */
     sizes: { type: "string" },
@@ -553,6 +554,61 @@ async function measureCurvePoint(shape: CurveShape): Promise<{ point: CurvePoint
   }
 }
 
+interface HeapFigures {
+  used: number;
+  total: number;
+  newSpace: number;
+  external: number;
+}
+
+/** The server's V8 heap as its /metrics reports it (prom-client's default Node.js metrics). */
+async function readHeapFigures(metricsAt: string): Promise<HeapFigures> {
+  const text = await (await fetch(`http://${metricsAt}/metrics`)).text();
+  const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+  return {
+    used: value(/^nodejs_heap_size_used_bytes (\S+)/m),
+    total: value(/^nodejs_heap_size_total_bytes (\S+)/m),
+    newSpace: value(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)/m),
+    external: value(/^nodejs_external_memory_bytes (\S+)/m),
+  };
+}
+
+/**
+ * `--only memory`: the server's RSS with an empty fleet, after warm-up and after the churn, without the browser,
+ * Prometheus or the API load of the main stack (so its rows compare runs of the same option, not with the main run's).
+ */
+async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const total = P.clusters * P.rollouts;
+  const metricsAt = `127.0.0.1:${await findFreePort()}`;
+  const env = { ROLLSCOPE_METRICS_LISTEN: metricsAt };
+  const empty = await startStack({ rollouts: 0, rate: 0, env });
+  await sleep(3_000);
+  const baselineRss = readTreeRss(empty.app.pid()!);
+  const baselineHeap = await readHeapFigures(metricsAt);
+  await empty.stop();
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, env });
+  try {
+    await waitForFleet(stack.app, total);
+    await sleep(3_000);
+    const warmRss = readTreeRss(stack.app.pid()!);
+    const warmHeap = await readHeapFigures(metricsAt);
+    const heapRow = (label: string, pick: (h: HeapFigures) => number) => ({ metric: `${label}, empty → warm (memory part)`, value: `${mb(pick(baselineHeap))} → ${mb(pick(warmHeap))}`, target: "", met: null });
+    rows.push(heapRow("V8 heap used", (h) => h.used), heapRow("V8 heap total", (h) => h.total), heapRow("V8 new space", (h) => h.newSpace), heapRow("External memory", (h) => h.external));
+    console.log(`churn for ${P.churnSeconds} s…`);
+    await sleep(P.churnSeconds * 1000);
+    const churnRss = readTreeRss(stack.app.pid()!);
+    rows.push(
+      { metric: "Server RSS, empty fleet (memory part)", value: mb(baselineRss), target: "", met: null },
+      { metric: `Server RSS after warm-up (${total} Rollouts, memory part)`, value: mb(warmRss), target: "", met: null },
+      { metric: `Server RSS after ${P.churnSeconds} s of churn (memory part)`, value: mb(churnRss), target: "", met: null },
+      { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts, memory part)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "≤ 10 KiB", met: warmRss - baselineRss <= total * 10 * 1024 },
+    );
+    Object.assign(figures, { memory: { baselineRss, warmRss, churnRss, baselineHeap, warmHeap } });
+  } finally {
+    await stack.stop();
+  }
+}
+
 /** The cost curve: every size in turn (a size that fails is reported as n/a); the table and the chart. */
 async function addCostCurve(sizes: number[], figures: Record<string, unknown>): Promise<string> {
   const points: CurvePoint[] = [];
@@ -608,13 +664,13 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
 
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.sizes ? "cost-curve" : args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.sizes ? "cost-curve" : args.only === "failover" || args.only === "memory" ? args.only : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
+  if (args.only !== undefined && args.only !== "failover" && args.only !== "memory") throw new Error(`--only ${args.only}: unknown part (known: failover, memory)`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   let curveTable: string | undefined;
@@ -622,6 +678,8 @@ async function main(): Promise<void> {
     curveTable = await addCostCurve(parseSizes(args.sizes), result);
   } else if (args.only === "failover") {
     await addFailoverRows(rows, result);
+  } else if (args.only === "memory") {
+    await addMemoryRows(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
     console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
