@@ -20,6 +20,7 @@ import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { failoverRows, measureFailover } from "./failover";
+import { firstRowRows, measureFirstRows } from "./first-row";
 import { distribution, formatTable, mb, ms, readTreeRss, sleep, type Distribution, type Row } from "./measure";
 
 const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
@@ -38,8 +39,10 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
-    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
+    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute), or `first-row`. */
     only: { type: "string" },
+    /** With `--only first-row`: how many first loads (default 10). */
+    loads: { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -518,19 +521,35 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
   figures.failover = failover;
 }
 
+/** The scale scenario under its churn, the production app, `--loads` first loads of the overview in Chromium. */
+async function addFirstRowRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  try {
+    await waitForFleet(stack.app, P.clusters * P.rollouts);
+    await sleep(3_000);
+    const firstRow = await measureFirstRows(stack.app, num(args.loads, 10));
+    rows.push(...firstRowRows(firstRow));
+    figures.firstRow = firstRow;
+  } finally {
+    await stack.stop();
+  }
+}
+
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.only !== undefined ? args.only : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
+  if (args.only !== undefined && args.only !== "failover" && args.only !== "first-row") throw new Error(`--only ${args.only}: unknown part (known: failover, first-row)`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   if (args.only === "failover") {
     await addFailoverRows(rows, result);
+  } else if (args.only === "first-row") {
+    await addFirstRowRows(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
     console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
