@@ -98,6 +98,7 @@ export async function measureFirstRows(app: AppProcess, loads: number): Promise<
     // A load with no row within 60 s is reported (n counts the loads measured) rather than ending the run.
     const timing = await loadOnce(app.url).catch((err: unknown) => console.error(`first load ${i + 1}: ${String(err).split("\n")[0]}`));
     if (timing) timings.push(timing);
+    if (timing) console.log(`first load ${i + 1}: first row ${ms(timing.firstRow)}, first byte ${ms(timing.firstByte)}, last byte ${ms(timing.lastByte)}`);
     await sleep(1_000);
   }
   const of = (pick: (t: FirstLoadTiming) => number) => distribution(timings.map(pick).filter(Number.isFinite));
