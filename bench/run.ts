@@ -22,6 +22,7 @@ import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../tes
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
+import { firstRowRows, measureFirstRows } from "./first-row";
 import { latencyCdfChart, type LatencySamples } from "./latency-chart";
 import { distribution, formatTable, mb, ms, readTreeRss, sampled, sleep, type Distribution, type Row, type Sampled } from "./measure";
 
@@ -41,10 +42,12 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
-    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute) or `memory` (server RSS per watched Rollout). */
+    /** Only one part (see ONLY_PARTS): `failover`, `memory` or `first-row`. */
     only: { type: "string" },
     /** The cost curve: the fleet at each of these sizes (e.g. 1000,5000,10000,20000), the curve's four figures per size. */
     sizes: { type: "string" },
+    /** With `--only first-row`: how many first loads (default 10). */
+    loads: { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -662,24 +665,47 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
   figures.failover = failover;
 }
 
+/** The scale scenario under its churn, the production app, `--loads` first loads of the overview in Chromium. */
+async function addFirstRowRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate });
+  try {
+    await waitForFleet(stack.app, P.clusters * P.rollouts);
+    await sleep(3_000);
+    const firstRow = await measureFirstRows(stack.app, num(args.loads, 10));
+    rows.push(...firstRowRows(firstRow));
+    figures.firstRow = firstRow;
+  } finally {
+    await stack.stop();
+  }
+}
+
+/**
+ * `--only <part>`: one measurement alone, minutes instead of the whole run: the replica failover gap (two replicas on
+ * PostgreSQL, the leader killed), the server's memory per watched Rollout, the overview's first load.
+ */
+const ONLY_PARTS: Record<string, (rows: Row[], figures: Record<string, unknown>) => Promise<void>> = {
+  failover: addFailoverRows,
+  memory: addMemoryRows,
+  "first-row": addFirstRowRows,
+};
+
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.sizes ? "cost-curve" : args.only === "failover" || args.only === "memory" ? args.only : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.sizes ? "cost-curve" : (args.only ?? (short ? "short" : args["recorder-only"] ? "recorder" : "latest"));
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  if (args.only !== undefined && args.only !== "failover" && args.only !== "memory") throw new Error(`--only ${args.only}: unknown part (known: failover, memory)`);
+  const onlyPart = args.only === undefined ? undefined : ONLY_PARTS[args.only];
+  if (args.only !== undefined && !onlyPart) throw new Error(`--only ${args.only}: unknown part (known: ${Object.keys(ONLY_PARTS).join(", ")})`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   let curveTable: string | undefined;
   if (args.sizes) {
     curveTable = await addCostCurve(parseSizes(args.sizes), result);
-  } else if (args.only === "failover") {
-    await addFailoverRows(rows, result);
-  } else if (args.only === "memory") {
-    await addMemoryRows(rows, result);
+  } else if (onlyPart) {
+    await onlyPart(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
     console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
