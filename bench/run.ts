@@ -38,11 +38,15 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     /** Only the recorder's stack (500 changes/s, transitions lost): minutes instead of the whole run. */
     "recorder-only": { type: "boolean", default: false },
-    /** Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute). */
+    /**
+     * Only one part: `failover` (two replicas on PostgreSQL, the leader killed; about a minute) or `plugin-health`
+     * (the scale scenario at --clusters × --rollouts with Prometheus; the cold report and the steady state).
+     */
     only: { type: "string" },
   },
 });
 const short = args.short ?? false;
+const ONLY_PARTS = ["failover", "plugin-health"];
 const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
 const P = {
   clusters: num(args.clusters, short ? 2 : 20),
@@ -450,15 +454,7 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       return { latency: distribution([]), requests: Number.NaN, changes: 0 };
     });
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-    // The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has
-    // been scraping every simulated cluster since the stack started. The first report is computed on request (what
-    // the first visitor waits for); the steady state is what everyone after gets.
-    const coldStart = performance.now();
-    const cold = await fetch(`${stack.app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
-      .then(async (res) => (await res.arrayBuffer(), res.ok))
-      .catch(() => false);
-    const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
-    const pluginHealth = await measureApi(`${stack.app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
+    const { pluginHealth, pluginHealthColdMs } = await measurePluginHealth(stack.app);
 
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
@@ -477,13 +473,7 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       { metric: `Detail page: API requests per status change (${detail.requests} for ${detail.changes} weight changes)`, value: detail.changes ? (detail.requests / detail.changes).toFixed(2) : "not measured", target: "", met: null },
       { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
       { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
-      {
-        metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
-        value: `${ms(pluginHealth.p50)} / ${ms(pluginHealth.p95)}`,
-        target: "p95 ≤ 500 ms",
-        met: pluginHealth.p95 <= 500 && pluginHealth.errors === 0,
-      },
-      { metric: "Plugin health: the first (cold) report", value: Number.isFinite(pluginHealthColdMs) ? ms(pluginHealthColdMs) : "failed", target: "", met: null },
+      ...pluginHealthRows(pluginHealth, pluginHealthColdMs),
       { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.5 s", met: firstLoad.firstRowMs <= 1500 },
       { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
@@ -491,6 +481,52 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
     );
     Object.assign(figures, { sseLat, floorLat, domLat, detail, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
+  } finally {
+    await stack.stop();
+  }
+}
+
+/**
+ * The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has been
+ * scraping every simulated cluster since the stack started. The first report is computed on request (what the first
+ * visitor waits for); the steady state is what everyone after gets.
+ */
+async function measurePluginHealth(app: AppProcess): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number }> {
+  const coldStart = performance.now();
+  const cold = await fetch(`${app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
+    .then(async (res) => (await res.arrayBuffer(), res.ok))
+    .catch(() => false);
+  const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
+  const pluginHealth = await measureApi(`${app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
+  return { pluginHealth, pluginHealthColdMs };
+}
+
+function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldMs: number): Row[] {
+  return [
+    {
+      metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
+      value: `${ms(pluginHealth.p50)} / ${ms(pluginHealth.p95)}`,
+      target: "p95 ≤ 300 ms",
+      met: pluginHealth.p95 <= 300 && pluginHealth.errors === 0,
+    },
+    { metric: "Plugin health: the first (cold) report", value: Number.isFinite(coldMs) ? ms(coldMs) : "failed", target: "≤ 1.5 s", met: Number.isFinite(coldMs) ? coldMs <= 1500 : false },
+  ];
+}
+
+/**
+ * `--only plugin-health`: the scale scenario with Prometheus and the production app, the fleet loaded, a minute of
+ * scrapes and churn, then the same cold request and steady-state load as the full run.
+ */
+async function addPluginHealthRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true });
+  try {
+    await waitForFleet(stack.app, P.clusters * P.rollouts);
+    const settleSeconds = short ? 5 : 60;
+    console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
+    await sleep(settleSeconds * 1000);
+    const { pluginHealth, pluginHealthColdMs } = await measurePluginHealth(stack.app);
+    rows.push(...pluginHealthRows(pluginHealth, pluginHealthColdMs));
+    Object.assign(figures, { pluginHealth, pluginHealthColdMs });
   } finally {
     await stack.stop();
   }
@@ -520,17 +556,19 @@ async function addFailoverRows(rows: Row[], figures: Record<string, unknown>): P
 
 function outputFile(): string {
   if (args.out) return args.out;
-  const name = args.only === "failover" ? "failover" : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
+  const name = args.only ? args.only : short ? "short" : args["recorder-only"] ? "recorder" : "latest";
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
-  if (args.only !== undefined && args.only !== "failover") throw new Error(`--only ${args.only}: unknown part (known: failover)`);
+  if (args.only !== undefined && !ONLY_PARTS.includes(args.only)) throw new Error(`--only ${args.only}: unknown part (known: ${ONLY_PARTS.join(", ")})`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   if (args.only === "failover") {
     await addFailoverRows(rows, result);
+  } else if (args.only === "plugin-health") {
+    await addPluginHealthRows(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
     console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
