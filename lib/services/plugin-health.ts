@@ -4,15 +4,18 @@ import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
+import { GROUP_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {
+  LATENCY_PART,
   MAX_FILTER_VALUES,
   PLUGIN_EVENT_REASONS,
+  SIGNAL_PARTS,
   buildSignalFilter,
   emptyClusterSignals,
+  emptyScopeSignals,
   groupControllerSignals,
-  seriesRefKey,
+  readGroupedSignals,
   type ClusterSignals,
   type RolloutRef,
 } from "@/lib/plugins/controller-signals";
@@ -75,9 +78,8 @@ async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: 
   const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
-  const refs = [...new Map(mine.flatMap((s) => toRolloutRefs(s.rollouts)).map((r) => [`${r.namespace}/${r.name}`, r])).values()];
   const [signals, perRpc] = await Promise.all([
-    querySignals(source, refs, window),
+    querySignals(source, mine, window),
     settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
   ]);
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
@@ -86,35 +88,53 @@ async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: 
   return { signals, perRpc, sourceSignal: source.signal, settings };
 }
 
-/** The derived signals of every given Rollout of one cluster, over the range and the two burn windows, and latency. */
-async function querySignals(source: MetricsSource, rollouts: readonly RolloutRef[], window: HealthWindow): Promise<ClusterSignals> {
+/**
+ * The derived signals of one cluster's plugin scopes, each summed over its Rollouts by the source (one grouped query
+ * per window: the range, the two burn windows, the latency buckets), and per Rollout at the latest point only.
+ */
+async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
   const result = emptyClusterSignals();
-  if (rollouts.length === 0) return result;
-  const filter = buildSignalFilter(rollouts);
-  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
-  const collect = async (range: RangeSpec) => {
-    const [events, reconcileErrors, reconciles] = await Promise.all([
-      source.increase({ metric: "rollout_events_total", filter: { ...filter, reason: PLUGIN_EVENT_REASONS }, by: ["namespace", "name", "reason"] }, range),
-      source.increase({ metric: "rollout_reconcile_error", filter, by: ["namespace", "name"] }, range),
-      source.increase({ metric: "rollout_reconcile_count", filter, by: ["namespace", "name"] }, range),
-    ]);
-    return groupControllerSignals({ events, reconcileErrors, reconciles, wanted, length: rangeTimestamps(range).length });
-  };
+  const length = window.timestamps.length;
+  for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
+  const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
+  if (groups.every((g) => g.rollouts.length === 0)) return result;
+  const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
+  const signalsOver = async (range: RangeSpec) => readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
   try {
     // The widest window first: a scrape-mode source then answers the other two from the rows it just read.
-    result.burn24h = await collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
-    [result.byRollout, result.burn1h] = await Promise.all([collect(window.query), collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 })]);
+    const burn24h = await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
+    const [series, burn1h, latest] = await Promise.all([
+      signalsOver(window.query),
+      signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
+      queryLatestSignals(source, groups.flatMap((g) => g.rollouts), window.query),
+    ]);
+    for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
+    for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
+    for (const [key, signals] of series) scopeOf(key)!.series = signals;
+    result.latest = latest;
   } catch (err) {
     result.error = messageOf(err);
   }
   try {
-    const buckets = await source.increase({ metric: "rollout_reconcile_bucket", filter, by: ["namespace", "name", "le"] }, window.query);
-    result.latencyBuckets = buckets.filter((s) => wanted.has(seriesRefKey(s.labels)));
+    const buckets = await source.increaseByGroup({ parts: [LATENCY_PART], groups }, window.query);
+    for (const s of buckets) scopeOf(s.labels[GROUP_LABEL])?.latencyBuckets.push({ labels: { le: s.labels.le ?? "" }, values: s.values });
   } catch (err) {
     result.latencyError = messageOf(err);
   }
   return result;
+}
+
+/** Each Rollout's failure signals in the range's latest window only: which Rollouts the plugin fails now. */
+async function queryLatestSignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec): Promise<ClusterSignals["latest"]> {
+  const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
+  const filter = buildSignalFilter(rollouts);
+  const [events, reconcileErrors] = await Promise.all([
+    source.increase({ metric: "rollout_events_total", filter: { ...filter, reason: PLUGIN_EVENT_REASONS }, by: ["namespace", "name", "reason"] }, latest),
+    source.increase({ metric: "rollout_reconcile_error", filter, by: ["namespace", "name"] }, latest),
+  ]);
+  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+  return groupControllerSignals({ events, reconcileErrors, reconciles: [], wanted, length: 1 });
 }
 
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
@@ -200,7 +220,7 @@ async function loadUnverified(repos: Repositories, cluster: string, rollouts: re
 /**
  * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
  * best, while a report costs ten range queries per cluster (seconds at 20 clusters × 250 Rollouts on the benchmark
- * machine). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
+ * machine before Prometheus summed per plugin). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
  * (the page shows `computedAt` and asks again 5 s later); concurrent requests share the computation in flight.
  */
 const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>();
