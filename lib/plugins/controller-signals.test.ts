@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GROUP_LABEL, PART_LABEL, type IncreaseSeries } from "@/lib/metrics/types";
-import { MAX_FILTER_VALUES, buildSignalFilter, groupControllerSignals, readGroupedSignals } from "./controller-signals";
+import { groupControllerSignals, readGroupedSignals } from "./controller-signals";
 
 const series = (labels: Record<string, string>, values: Array<number | null>): IncreaseSeries => ({ labels, values });
 
@@ -33,14 +33,6 @@ describe("groupControllerSignals", () => {
 
   it("drops Rollouts that were not asked for (a cluster-wide answer narrowed here)", () => {
     expect([...grouped.keys()]).toEqual(["shop/storefront", "shop/checkout"]);
-  });
-});
-
-describe("buildSignalFilter", () => {
-  it("filters on namespace and name, leaving out a label with too many values", () => {
-    expect(buildSignalFilter([{ namespace: "shop", name: "a" }, { namespace: "shop", name: "b" }])).toEqual({ namespace: ["shop"], name: ["a", "b"] });
-    const many = Array.from({ length: MAX_FILTER_VALUES + 1 }, (_, i) => ({ namespace: "shop", name: `r${i}` }));
-    expect(buildSignalFilter(many)).toEqual({ namespace: ["shop"] });
   });
 });
 

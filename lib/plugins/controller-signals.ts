@@ -6,9 +6,8 @@ import type { DerivedSignalSeries } from "./health";
 export const PLUGIN_EVENT_REASONS = ["TrafficWeightUpdated", "TrafficRoutingError", "WeightVerifyError"];
 
 /**
- * The most values a one-of label filter sends to the source. Beyond it the query asks for every series of the metric
- * in the cluster and the answer is narrowed afterwards: a 250-name `name=~"a|b|…"` is slow for Prometheus to match,
- * and 5,000 Rollouts made the health page time out.
+ * The most Rollouts a query of the recorded warnings names; beyond it the cluster's warnings in the window are read
+ * and narrowed afterwards (a query of hundreds of OR terms is slow).
  */
 export const MAX_FILTER_VALUES = 50;
 
@@ -49,6 +48,12 @@ export const SIGNAL_PARTS: readonly IncreaseQuery[] = [
   { metric: "rollout_events_total", filter: { reason: PLUGIN_EVENT_REASONS }, by: ["reason"] },
   { metric: "rollout_reconcile_error", by: [] },
   { metric: "rollout_reconcile_count", by: [] },
+];
+
+/** The failure signals per Rollout (events as part 0, reconcile errors as part 1), for the latest window only. */
+export const LATEST_PARTS: readonly IncreaseQuery[] = [
+  { metric: "rollout_events_total", filter: { reason: ["TrafficRoutingError", "WeightVerifyError"] }, by: ["namespace", "name", "reason"] },
+  { metric: "rollout_reconcile_error", by: ["namespace", "name"] },
 ];
 
 /** The reconcile histogram's buckets by `le`, as the one part of a grouped query. */
@@ -96,15 +101,6 @@ export function seriesRefKey(labels: Record<string, string>): string {
   return `${labels.namespace ?? ""}/${labels.name ?? ""}`;
 }
 
-/** The label filter for the Rollouts' series; a label with too many values is left out (see MAX_FILTER_VALUES). */
-export function buildSignalFilter(rollouts: readonly RolloutRef[]): Record<string, string[]> {
-  const filter: Record<string, string[]> = {};
-  const namespaces = [...new Set(rollouts.map((r) => r.namespace))];
-  const names = [...new Set(rollouts.map((r) => r.name))];
-  if (namespaces.length <= MAX_FILTER_VALUES) filter.namespace = namespaces;
-  if (names.length <= MAX_FILTER_VALUES) filter.name = names;
-  return filter;
-}
 
 /**
  * The derived signal series of each wanted Rollout, from the three controller metrics grouped by namespace and name

@@ -4,14 +4,13 @@ import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { GROUP_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
+import { GROUP_LABEL, PART_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec, type RolloutGroup } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {
   LATENCY_PART,
+  LATEST_PARTS,
   MAX_FILTER_VALUES,
-  PLUGIN_EVENT_REASONS,
   SIGNAL_PARTS,
-  buildSignalFilter,
   emptyClusterSignals,
   emptyScopeSignals,
   groupControllerSignals,
@@ -59,8 +58,8 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const window = planHealthWindow(input.range, app.now());
   const scopes = listPluginScopes(app.fleet.clusters, input);
-  const clusters = await collectClusters(app, scopes, window);
-  const records = await loadScopeRecords(app.repos, scopes, window);
+  // Prometheus and the database answer at once: neither waits for the other.
+  const [clusters, records] = await Promise.all([collectClusters(app, scopes, window), loadScopeRecords(app.repos, scopes, window)]);
   const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
   const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
   return assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
@@ -69,36 +68,64 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
 // ── Collect: every cluster's metrics, concurrently ──────────────────────────────────────────────────────────────
 
 async function collectClusters(app: AppContext, scopes: readonly Scope[], window: HealthWindow): Promise<Map<string, ClusterHealthData>> {
-  const clusters = [...new Set(scopes.map((s) => s.cluster))];
-  const collected = await Promise.all(clusters.map((cluster) => collectCluster(app, app.fleet.clusterOrThrow(cluster), scopes, window)));
-  return new Map(clusters.map((cluster, i) => [cluster, collected[i]]));
+  const clusters = [...new Set(scopes.map((s) => s.cluster))].map((name) => ({ name, source: app.metricsSource(name) }));
+  const [answers, collected] = await Promise.all([
+    Promise.all(batchByServer(clusters).map((batch) => querySignals(batch, scopes, window))),
+    Promise.all(clusters.map(({ name, source }) => collectCluster(app, app.fleet.clusterOrThrow(name), source, scopes, window))),
+  ]);
+  const signals = new Map(answers.flatMap((answer) => [...answer]));
+  return new Map(
+    clusters.map(({ name }, i) => {
+      const { noScrapeYet, ...data } = collected[i];
+      const mine = signals.get(name)!;
+      // A scrape source that never succeeded has no data rather than zero calls: say why.
+      if (noScrapeYet && mine.error === null) mine.error = noScrapeYet;
+      return [name, { ...data, signals: mine }];
+    }),
+  );
 }
 
-async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterHealthData> {
-  const source = app.metricsSource(cluster.name);
+/** A cluster's per-RPC numbers, settings and source, and why a scrape source has no data yet (null when it has). */
+async function collectCluster(app: AppContext, cluster: ClusterWatcher, source: MetricsSource, scopes: readonly Scope[], window: HealthWindow) {
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
-  const mine = scopes.filter((s) => s.cluster === cluster.name);
-  const [signals, perRpc] = await Promise.all([
-    querySignals(source, mine, window),
-    settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
-  ]);
+  const plugins = scopes.filter((s) => s.cluster === cluster.name).map((s) => s.plugin);
+  const perRpc = settings.perRpc ? await queryPerRpc(source, settings.perRpc, plugins, window.query) : null;
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
-  // A scrape source that never succeeded has no data rather than zero calls: say why.
-  if (status && !status.ok && signals.error === null && status.lastSuccessAt === null) signals.error = `no successful scrape yet: ${status.error ?? "unknown"}`;
-  return { signals, perRpc, sourceSignal: source.signal, settings };
+  const noScrapeYet = status && !status.ok && status.lastSuccessAt === null ? `no successful scrape yet: ${status.error ?? "unknown"}` : null;
+  return { perRpc, sourceSignal: source.signal, settings, noScrapeYet };
+}
+
+type ClusterSource = { name: string; source: MetricsSource };
+
+/** Clusters whose sources reach the same Prometheus go together: one grouped query answers for all of them. */
+function batchByServer(clusters: readonly ClusterSource[]): ClusterSource[][] {
+  const batches = new Map<string, ClusterSource[]>();
+  for (const cluster of clusters) {
+    const key = cluster.source.server ? `server:${cluster.source.server.key}` : `cluster:${cluster.name}`;
+    batches.set(key, [...(batches.get(key) ?? []), cluster]);
+  }
+  return [...batches.values()];
 }
 
 /**
- * The derived signals of one cluster's plugin scopes, each summed over its Rollouts by the source (one grouped query
- * per window: the range, the two burn windows, the latency buckets), and per Rollout at the latest point only.
+ * The derived signals of a batch of clusters' plugin scopes, each summed over its Rollouts by the source (one
+ * grouped query per window for the whole batch: the range, the two burn windows, the latency buckets), and per
+ * Rollout at the latest point only. A batch of several clusters shares one Prometheus: each scope's selectors carry
+ * its own cluster's label matchers.
  */
-async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
-  const result = emptyClusterSignals();
+async function querySignals(batch: readonly ClusterSource[], allScopes: readonly Scope[], window: HealthWindow): Promise<Map<string, ClusterSignals>> {
+  const results = new Map(batch.map(({ name }) => [name, emptyClusterSignals()]));
+  const scopes = allScopes.filter((s) => results.has(s.cluster));
   const length = window.timestamps.length;
-  for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
-  const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
-  if (groups.every((g) => g.rollouts.length === 0)) return result;
-  const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
+  for (const scope of scopes) results.get(scope.cluster)!.byPlugin.set(scope.plugin, emptyScopeSignals(length));
+  const matchersOf = new Map(batch.map(({ name, source }) => [name, batch.length > 1 ? source.server?.labelMatchers : undefined]));
+  const groups = scopes.map((scope, i) => ({ key: String(i), cluster: scope.cluster, rollouts: toRolloutRefs(scope.rollouts), labelMatchers: matchersOf.get(scope.cluster) }));
+  if (groups.every((g) => g.rollouts.length === 0)) return results;
+  const source = batch[0].source;
+  const scopeOf = (key: string | undefined) => {
+    const scope = scopes[Number(key)];
+    return scope ? results.get(scope.cluster)!.byPlugin.get(scope.plugin) : undefined;
+  };
   const signalsOver = async (range: RangeSpec) => readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
   try {
@@ -107,34 +134,49 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
     const [series, burn1h, latest] = await Promise.all([
       signalsOver(window.query),
       signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
-      queryLatestSignals(source, groups.flatMap((g) => g.rollouts), window.query),
+      queryLatestSignals(source, batch, groups, window.query),
     ]);
     for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
     for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
     for (const [key, signals] of series) scopeOf(key)!.series = signals;
-    result.latest = latest;
+    batch.forEach(({ name }, i) => (results.get(name)!.latest = latest.get(String(i)) ?? new Map()));
   } catch (err) {
-    result.error = messageOf(err);
+    for (const result of results.values()) result.error = messageOf(err);
   }
   try {
     const buckets = await source.increaseByGroup({ parts: [LATENCY_PART], groups }, window.query);
     for (const s of buckets) scopeOf(s.labels[GROUP_LABEL])?.latencyBuckets.push({ labels: { le: s.labels.le ?? "" }, values: s.values });
   } catch (err) {
-    result.latencyError = messageOf(err);
+    for (const result of results.values()) result.latencyError = messageOf(err);
   }
-  return result;
+  return results;
 }
 
-/** Each Rollout's failure signals in the range's latest window only: which Rollouts the plugin fails now. */
-async function queryLatestSignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec): Promise<ClusterSignals["latest"]> {
+/**
+ * Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now), per
+ * cluster of the batch (keyed by its index): one grouped query whose groups are the clusters, by namespace and name.
+ */
+async function queryLatestSignals(
+  source: MetricsSource,
+  batch: readonly ClusterSource[],
+  scopeGroups: ReadonlyArray<RolloutGroup & { cluster: string }>,
+  range: RangeSpec,
+): Promise<Map<string, ClusterSignals["latest"]>> {
   const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
-  const filter = buildSignalFilter(rollouts);
-  const [events, reconcileErrors] = await Promise.all([
-    source.increase({ metric: "rollout_events_total", filter: { ...filter, reason: PLUGIN_EVENT_REASONS }, by: ["namespace", "name", "reason"] }, latest),
-    source.increase({ metric: "rollout_reconcile_error", filter, by: ["namespace", "name"] }, latest),
-  ]);
-  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
-  return groupControllerSignals({ events, reconcileErrors, reconciles: [], wanted, length: 1 });
+  const groups = batch.map(({ name }, i) => {
+    const mine = scopeGroups.filter((g) => g.cluster === name);
+    const rollouts = [...new Map(mine.flatMap((g) => g.rollouts).map((r) => [`${r.namespace}/${r.name}`, r])).values()];
+    return { key: String(i), rollouts, labelMatchers: mine[0]?.labelMatchers };
+  });
+  const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups }, latest);
+  return new Map(
+    groups.map(({ key, rollouts }) => {
+      const mine = series.filter((s) => s.labels[GROUP_LABEL] === key);
+      const part = (index: string) => mine.filter((s) => s.labels[PART_LABEL] === index);
+      const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+      return [key, groupControllerSignals({ events: part("0"), reconcileErrors: part("1"), reconciles: [], wanted, length: 1 })];
+    }),
+  );
 }
 
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
@@ -219,9 +261,9 @@ async function loadUnverified(repos: Repositories, cluster: string, rollouts: re
 
 /**
  * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
- * best, while a report costs ten range queries per cluster (seconds at 20 clusters × 250 Rollouts on the benchmark
- * machine before Prometheus summed per plugin). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
- * (the page shows `computedAt` and asks again 5 s later); concurrent requests share the computation in flight.
+ * best, while a report costs five grouped queries per Prometheus, over every Rollout of the fleet. Fresh for 10 s; up
+ * to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs (the page shows `computedAt`
+ * and asks again 5 s later); concurrent requests share the computation in flight.
  */
 const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>();
 
