@@ -35,7 +35,5 @@ export function createPrometheusSource(config: PrometheusConfig, client: Prometh
     async status() {
       return { ok: true, error: null, lastSuccessAt: null };
     },
-    // The same URL, credentials and timeout: the same server, answering the same way.
-    server: { key: JSON.stringify([config.url, config.auth ?? null, config.timeoutMs]), labelMatchers: matcher ?? "" },
   };
 }

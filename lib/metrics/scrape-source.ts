@@ -56,7 +56,6 @@ export function createScrapeSource(
       return answers.flatMap((series, index) => sumSeriesPerGroup(series, groups, { index, by: parts[index].by }));
     },
     queryRange: null,
-    server: null,
     async status() {
       const { last, lastOkMs } = await samples.readScrapeCoverage(cluster);
       if (!last) return { ok: false, error: "no scrape has run yet", lastSuccessAt: null };

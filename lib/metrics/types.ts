@@ -20,11 +20,6 @@ export interface IncreaseQuery {
 export interface RolloutGroup {
   key: string;
   rollouts: ReadonlyArray<{ namespace: string; name: string }>;
-  /**
-   * The group's own label matchers (its cluster's, `""` for none) when one query answers for several clusters that
-   * share a Prometheus (see MetricsSource.server); otherwise the source's own apply.
-   */
-  labelMatchers?: string;
 }
 
 /**
@@ -72,12 +67,6 @@ export interface MetricsSource {
   /** Raw PromQL over the range (Prometheus mode only; scrape mode cannot evaluate PromQL). */
   queryRange: ((promql: string, range: RangeSpec) => Promise<IncreaseSeries[]>) | null;
   status(): Promise<MetricsSourceStatus>;
-  /**
-   * A Prometheus source: which server answers (sources with the same `key` reach the same server with the same
-   * credentials, so one grouped query can answer for all their clusters) and the label matchers narrowing it to this
-   * cluster. Null for the scrape mode.
-   */
-  readonly server: { key: string; labelMatchers: string } | null;
 }
 
 /** Builds a range whose timestamps are multiples of the step, so repeated requests and both sources line up. */

@@ -117,21 +117,4 @@ describe("buildGroupedIncreaseQuery", () => {
     expect(checkPromqlSyntax(query)).toBeNull();
     expect(buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" })).toBeNull();
   });
-
-  it("narrows each group to its own cluster when one query answers for several clusters of a shared Prometheus", () => {
-    const query = buildGroupedIncreaseQuery({
-      parts: parts.slice(1),
-      groups: [
-        { key: "0", rollouts: [{ namespace: "shop", name: "storefront" }], labelMatchers: 'cluster="prod-eu"' },
-        { key: "1", rollouts: [{ namespace: "shop", name: "storefront" }], labelMatchers: 'cluster="prod-us"' },
-      ],
-      windowSeconds: 60,
-      groupLabel: "g",
-      partLabel: "p",
-      labelMatchers: 'cluster="ignored"',
-    })!;
-    expect(query).toContain('rollout_reconcile_count{cluster="prod-eu", namespace="shop", name="storefront"}[1m]), "p", "0", "", ""), "g", "0"');
-    expect(query).toContain('rollout_reconcile_count{cluster="prod-us", namespace="shop", name="storefront"}[1m]), "p", "0", "", ""), "g", "1"');
-    expect(query).not.toContain("ignored");
-  });
 });

@@ -192,13 +192,12 @@ function groupSelectors(part: GroupedIncreasePart, rollouts: ReadonlyArray<{ nam
  * Each part's increase summed per group of Rollouts in ONE query: every group's series of every part are selected
  * by namespace and name, labelled with the group's key (`groupLabel`) and the part's index (`partLabel`), and
  * summed by those and the parts' `by` labels. Prometheus answers with one series per group, part and `by` value
- * rather than one per Rollout. A group's own `labelMatchers` (its cluster's) replace `labelMatchers` for its
- * selectors, so one query can answer for several clusters of a shared Prometheus. Group keys are used verbatim as label values: keep them to `[A-Za-z0-9_-]`. Null when
+ * rather than one per Rollout. Group keys are used verbatim as label values: keep them to `[A-Za-z0-9_-]`. Null when
  * no group has a Rollout (there is nothing to ask).
  */
 export function buildGroupedIncreaseQuery(input: {
   parts: readonly GroupedIncreasePart[];
-  groups: ReadonlyArray<{ key: string; rollouts: ReadonlyArray<{ namespace: string; name: string }>; labelMatchers?: string }>;
+  groups: ReadonlyArray<{ key: string; rollouts: ReadonlyArray<{ namespace: string; name: string }> }>;
   windowSeconds: number;
   groupLabel: string;
   partLabel: string;
@@ -212,11 +211,11 @@ export function buildGroupedIncreaseQuery(input: {
       if (selectors.length === 0) continue;
       const increases = selectors.map((selector) => `increase(${selector}[${window}])`).join(" or ");
       const tagged = `label_replace(${increases}, "${input.partLabel}", "${index}", "", "")`;
-      const term = `label_replace(${tagged}, "${input.groupLabel}", "${escapePromqlString(group.key)}", "", "")`;
-      terms.push(injectLabelMatchers(term, group.labelMatchers ?? input.labelMatchers));
+      terms.push(`label_replace(${tagged}, "${input.groupLabel}", "${escapePromqlString(group.key)}", "", "")`);
     }
   });
   if (terms.length === 0) return null;
   const by = [...new Set([input.groupLabel, input.partLabel, ...input.parts.flatMap((p) => p.by)])];
-  return `sum by (${by.join(", ")}) (${terms.join(" or ")})`;
+  const query = `sum by (${by.join(", ")}) (${terms.join(" or ")})`;
+  return injectLabelMatchers(query, input.labelMatchers);
 }

@@ -4,7 +4,7 @@ import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { GROUP_LABEL, PART_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec, type RolloutGroup } from "@/lib/metrics/types";
+import { GROUP_LABEL, PART_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {
   LATENCY_PART,
@@ -68,115 +68,72 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
 // ── Collect: every cluster's metrics, concurrently ──────────────────────────────────────────────────────────────
 
 async function collectClusters(app: AppContext, scopes: readonly Scope[], window: HealthWindow): Promise<Map<string, ClusterHealthData>> {
-  const clusters = [...new Set(scopes.map((s) => s.cluster))].map((name) => ({ name, source: app.metricsSource(name) }));
-  const [answers, collected] = await Promise.all([
-    Promise.all(batchByServer(clusters).map((batch) => querySignals(batch, scopes, window))),
-    Promise.all(clusters.map(({ name, source }) => collectCluster(app, app.fleet.clusterOrThrow(name), source, scopes, window))),
-  ]);
-  const signals = new Map(answers.flatMap((answer) => [...answer]));
-  return new Map(
-    clusters.map(({ name }, i) => {
-      const { noScrapeYet, ...data } = collected[i];
-      const mine = signals.get(name)!;
-      // A scrape source that never succeeded has no data rather than zero calls: say why.
-      if (noScrapeYet && mine.error === null) mine.error = noScrapeYet;
-      return [name, { ...data, signals: mine }];
-    }),
-  );
+  const clusters = [...new Set(scopes.map((s) => s.cluster))];
+  const collected = await Promise.all(clusters.map((cluster) => collectCluster(app, app.fleet.clusterOrThrow(cluster), scopes, window)));
+  return new Map(clusters.map((cluster, i) => [cluster, collected[i]]));
 }
 
-/** A cluster's per-RPC numbers, settings and source, and why a scrape source has no data yet (null when it has). */
-async function collectCluster(app: AppContext, cluster: ClusterWatcher, source: MetricsSource, scopes: readonly Scope[], window: HealthWindow) {
+async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterHealthData> {
+  const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
-  const plugins = scopes.filter((s) => s.cluster === cluster.name).map((s) => s.plugin);
-  const perRpc = settings.perRpc ? await queryPerRpc(source, settings.perRpc, plugins, window.query) : null;
+  const mine = scopes.filter((s) => s.cluster === cluster.name);
+  const [signals, perRpc] = await Promise.all([
+    querySignals(source, mine, window),
+    settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
+  ]);
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
-  const noScrapeYet = status && !status.ok && status.lastSuccessAt === null ? `no successful scrape yet: ${status.error ?? "unknown"}` : null;
-  return { perRpc, sourceSignal: source.signal, settings, noScrapeYet };
-}
-
-type ClusterSource = { name: string; source: MetricsSource };
-
-/** Clusters whose sources reach the same Prometheus go together: one grouped query answers for all of them. */
-function batchByServer(clusters: readonly ClusterSource[]): ClusterSource[][] {
-  const batches = new Map<string, ClusterSource[]>();
-  for (const cluster of clusters) {
-    const key = cluster.source.server ? `server:${cluster.source.server.key}` : `cluster:${cluster.name}`;
-    batches.set(key, [...(batches.get(key) ?? []), cluster]);
-  }
-  return [...batches.values()];
+  // A scrape source that never succeeded has no data rather than zero calls: say why.
+  if (status && !status.ok && signals.error === null && status.lastSuccessAt === null) signals.error = `no successful scrape yet: ${status.error ?? "unknown"}`;
+  return { signals, perRpc, sourceSignal: source.signal, settings };
 }
 
 /**
- * The derived signals of a batch of clusters' plugin scopes, each summed over its Rollouts by the source (one
- * grouped query per window for the whole batch: the range, the two burn windows, the latency buckets), and per
- * Rollout at the latest point only. A batch of several clusters shares one Prometheus: each scope's selectors carry
- * its own cluster's label matchers.
+ * The derived signals of one cluster's plugin scopes, each summed over its Rollouts by the source (one grouped query
+ * per window: the range, the two burn windows, the latency buckets), and per Rollout at the latest point only. The
+ * queries run at once; a failure fails only the panels that need its answer.
  */
-async function querySignals(batch: readonly ClusterSource[], allScopes: readonly Scope[], window: HealthWindow): Promise<Map<string, ClusterSignals>> {
-  const results = new Map(batch.map(({ name }) => [name, emptyClusterSignals()]));
-  const scopes = allScopes.filter((s) => results.has(s.cluster));
+async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
+  const result = emptyClusterSignals();
   const length = window.timestamps.length;
-  for (const scope of scopes) results.get(scope.cluster)!.byPlugin.set(scope.plugin, emptyScopeSignals(length));
-  const matchersOf = new Map(batch.map(({ name, source }) => [name, batch.length > 1 ? source.server?.labelMatchers : undefined]));
-  const groups = scopes.map((scope, i) => ({ key: String(i), cluster: scope.cluster, rollouts: toRolloutRefs(scope.rollouts), labelMatchers: matchersOf.get(scope.cluster) }));
-  if (groups.every((g) => g.rollouts.length === 0)) return results;
-  const source = batch[0].source;
-  const scopeOf = (key: string | undefined) => {
-    const scope = scopes[Number(key)];
-    return scope ? results.get(scope.cluster)!.byPlugin.get(scope.plugin) : undefined;
-  };
+  for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
+  const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
+  if (groups.every((g) => g.rollouts.length === 0)) return result;
+  const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
   const signalsOver = async (range: RangeSpec) => readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
-  try {
-    // The widest window first: a scrape-mode source then answers the other two from the rows it just read.
-    const burn24h = await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
-    const [series, burn1h, latest] = await Promise.all([
+  const collectSignals = async () => {
+    // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
+    const burn24hFirst = source.kind === "scrape" ? await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }) : null;
+    const [burn24h, series, burn1h, latest] = await Promise.all([
+      burn24hFirst ?? signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }),
       signalsOver(window.query),
       signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
-      queryLatestSignals(source, batch, groups, window.query),
+      queryLatestSignals(source, groups.flatMap((g) => g.rollouts), window.query),
     ]);
     for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
     for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
     for (const [key, signals] of series) scopeOf(key)!.series = signals;
-    batch.forEach(({ name }, i) => (results.get(name)!.latest = latest.get(String(i)) ?? new Map()));
-  } catch (err) {
-    for (const result of results.values()) result.error = messageOf(err);
-  }
-  try {
+    result.latest = latest;
+  };
+  const collectLatency = async () => {
     const buckets = await source.increaseByGroup({ parts: [LATENCY_PART], groups }, window.query);
     for (const s of buckets) scopeOf(s.labels[GROUP_LABEL])?.latencyBuckets.push({ labels: { le: s.labels.le ?? "" }, values: s.values });
-  } catch (err) {
-    for (const result of results.values()) result.latencyError = messageOf(err);
-  }
-  return results;
+  };
+  await Promise.all([
+    collectSignals().catch((err: unknown) => (result.error = messageOf(err))),
+    collectLatency().catch((err: unknown) => (result.latencyError = messageOf(err))),
+  ]);
+  return result;
 }
 
-/**
- * Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now), per
- * cluster of the batch (keyed by its index): one grouped query whose groups are the clusters, by namespace and name.
- */
-async function queryLatestSignals(
-  source: MetricsSource,
-  batch: readonly ClusterSource[],
-  scopeGroups: ReadonlyArray<RolloutGroup & { cluster: string }>,
-  range: RangeSpec,
-): Promise<Map<string, ClusterSignals["latest"]>> {
+/** Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now): one grouped query. */
+async function queryLatestSignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec): Promise<ClusterSignals["latest"]> {
   const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
-  const groups = batch.map(({ name }, i) => {
-    const mine = scopeGroups.filter((g) => g.cluster === name);
-    const rollouts = [...new Map(mine.flatMap((g) => g.rollouts).map((r) => [`${r.namespace}/${r.name}`, r])).values()];
-    return { key: String(i), rollouts, labelMatchers: mine[0]?.labelMatchers };
-  });
-  const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups }, latest);
-  return new Map(
-    groups.map(({ key, rollouts }) => {
-      const mine = series.filter((s) => s.labels[GROUP_LABEL] === key);
-      const part = (index: string) => mine.filter((s) => s.labels[PART_LABEL] === index);
-      const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
-      return [key, groupControllerSignals({ events: part("0"), reconcileErrors: part("1"), reconciles: [], wanted, length: 1 })];
-    }),
-  );
+  const unique = [...new Map(rollouts.map((r) => [`${r.namespace}/${r.name}`, r])).values()];
+  const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups: [{ key: "0", rollouts: unique }] }, latest);
+  const part = (index: string) => series.filter((s) => s.labels[PART_LABEL] === index);
+  const wanted = new Set(unique.map((r) => `${r.namespace}/${r.name}`));
+  return groupControllerSignals({ events: part("0"), reconcileErrors: part("1"), reconciles: [], wanted, length: 1 });
 }
 
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
@@ -261,7 +218,7 @@ async function loadUnverified(repos: Repositories, cluster: string, rollouts: re
 
 /**
  * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
- * best, while a report costs five grouped queries per Prometheus, over every Rollout of the fleet. Fresh for 10 s; up
+ * best, while a report costs five grouped queries per cluster. Fresh for 10 s; up
  * to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs (the page shows `computedAt`
  * and asks again 5 s later); concurrent requests share the computation in flight.
  */
