@@ -133,7 +133,8 @@ async function waitForEnoughCalls(timeoutMs: number): Promise<void> {
     const counts = { contour: attempts("argoproj-labs/contour"), gateway: attempts("argoproj-labs/gatewayAPI"), perRpc: perRpcCalls };
     if (counts.contour >= MIN_CALLS.contour && counts.gateway >= MIN_CALLS.gateway && counts.perRpc >= MIN_CALLS.gateway) return;
     if (Date.now() > deadline) throw new Error(`not enough plugin calls within ${timeoutMs} ms: ${JSON.stringify(counts)}, wanted ${JSON.stringify(MIN_CALLS)}`);
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // The report's points are 30 s apart: a few polls per point are plenty.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
 }
 
