@@ -18,7 +18,7 @@ import { findResourceType } from "../sim/resources";
 import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { findLostTransitions, type StoredState } from "../test/harness/lost-transitions";
-import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
+import { freePort, startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { failoverRows, measureFailover } from "./failover";
 import { distribution, formatTable, mb, ms, readTreeRss, sleep, type Distribution, type Row } from "./measure";
 
@@ -518,18 +518,35 @@ function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldM
  * scrapes and churn, then the same cold request and steady-state load as the full run.
  */
 async function addPluginHealthRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
-  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true });
+  const metricsAddress = `127.0.0.1:${await freePort()}`;
+  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true, env: { ROLLSCOPE_METRICS_LISTEN: metricsAddress } });
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     const settleSeconds = short ? 5 : 60;
     console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
     await sleep(settleSeconds * 1000);
+    const before = await readAppCounters(metricsAddress);
     const { pluginHealth, pluginHealthColdMs } = await measurePluginHealth(stack.app);
+    const after = await readAppCounters(metricsAddress);
+    // What the cold report and the steady state cost the app (its CPU, its event loop's lag), from its own /metrics.
+    const cost = { cpuSeconds: after.cpuSeconds - before.cpuSeconds, eventLoopLagP99Ms: after.lagP99Seconds * 1000 };
+    console.log(`plugin health: cold report and steady state cost the app ${JSON.stringify(cost)}`);
     rows.push(...pluginHealthRows(pluginHealth, pluginHealthColdMs));
-    Object.assign(figures, { pluginHealth, pluginHealthColdMs });
+    rows.push({ metric: "Plugin health: the app's CPU for the cold report and the steady state; event-loop lag p99", value: `${cost.cpuSeconds.toFixed(1)} s; ${cost.eventLoopLagP99Ms.toFixed(0)} ms`, target: "", met: null });
+    Object.assign(figures, { pluginHealth, pluginHealthColdMs, pluginHealthCost: cost });
   } finally {
     await stack.stop();
   }
+}
+
+/** The app's own counters from its /metrics: CPU seconds, event-loop lag. */
+async function readAppCounters(address: string): Promise<{ cpuSeconds: number; lagP99Seconds: number }> {
+  const text = await (await fetch(`http://${address}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+  return {
+    cpuSeconds: value("process_cpu_seconds_total"),
+    lagP99Seconds: value("nodejs_eventloop_lag_p99_seconds"),
+  };
 }
 
 /** The recorder's stack: rows for the table; its figures go into the JSON. */
