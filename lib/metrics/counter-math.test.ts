@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeWindowIncreases, histogramQuantile, quantileSeries, sumSeriesBy } from "./counter-math";
+import { GROUP_LABEL, PART_LABEL } from "./types";
+import { computeWindowIncreases, histogramQuantile, quantileSeries, sumSeriesBy, sumSeriesPerGroup } from "./counter-math";
 
 const S = 1000;
 
@@ -73,5 +74,23 @@ describe("quantileSeries and sumSeriesBy", () => {
     const [first, second] = quantileSeries(0.5, series, 2);
     expect(first).toBe(0.1);
     expect(second).toBeNull();
+  });
+});
+
+describe("sumSeriesPerGroup", () => {
+  it("adds each Rollout's series into every group it belongs to, by the part's labels, tagged as Prometheus tags them", () => {
+    const perRollout = [
+      { labels: { namespace: "shop", name: "storefront", le: "0.5" }, values: [1, 2] },
+      { labels: { namespace: "shop", name: "checkout", le: "0.5" }, values: [null, 3] },
+      { labels: { namespace: "shop", name: "other", le: "0.5" }, values: [9, 9] },
+    ];
+    const groups = [
+      { key: "0", rollouts: [{ namespace: "shop", name: "storefront" }, { namespace: "shop", name: "checkout" }] },
+      { key: "1", rollouts: [{ namespace: "shop", name: "storefront" }] },
+    ];
+    expect(sumSeriesPerGroup(perRollout, groups, { index: 2, by: ["le"] })).toEqual([
+      { labels: { [GROUP_LABEL]: "0", [PART_LABEL]: "2", le: "0.5" }, values: [1, 5] },
+      { labels: { [GROUP_LABEL]: "1", [PART_LABEL]: "2", le: "0.5" }, values: [1, 2] },
+    ]);
   });
 });

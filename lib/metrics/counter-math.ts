@@ -1,4 +1,4 @@
-import type { IncreaseSeries, Labels } from "./types";
+import { GROUP_LABEL, PART_LABEL, type IncreaseSeries, type Labels, type RolloutGroup } from "./types";
 
 /** One stored value of a counter series. Rows are written when the value changes (and as a periodic heartbeat). */
 export interface StoredPoint {
@@ -63,6 +63,21 @@ export function sumSeriesBy(series: readonly IncreaseSeries[], by: readonly stri
     else groups.set(key, { labels, values: [...s.values] });
   }
   return [...groups.values()];
+}
+
+/**
+ * A grouped query's answer from one part's per-Rollout series (labelled `namespace` and `name`): summed per group
+ * the Rollout belongs to and by the part's `by` labels, tagged with GROUP_LABEL and PART_LABEL as Prometheus would.
+ */
+export function sumSeriesPerGroup(series: readonly IncreaseSeries[], groups: readonly RolloutGroup[], part: { index: number; by: readonly string[] }): IncreaseSeries[] {
+  const groupsOf = new Map<string, string[]>();
+  for (const group of groups) {
+    for (const r of group.rollouts) groupsOf.set(`${r.namespace}/${r.name}`, [...(groupsOf.get(`${r.namespace}/${r.name}`) ?? []), group.key]);
+  }
+  const tagged = series.flatMap((s) =>
+    (groupsOf.get(`${s.labels.namespace ?? ""}/${s.labels.name ?? ""}`) ?? []).map((key) => ({ labels: { ...s.labels, [GROUP_LABEL]: key, [PART_LABEL]: String(part.index) }, values: s.values })),
+  );
+  return sumSeriesBy(tagged, [GROUP_LABEL, PART_LABEL, ...part.by]);
 }
 
 /** Total of a series' non-null values; null when every value is null. */

@@ -2,8 +2,8 @@ import "server-only";
 import type { PrometheusConfig } from "@/lib/config/schema";
 import { createPrometheusClient, type PrometheusClient } from "@/lib/prometheus/client";
 import { alignMatrix, listRangeTimestamps } from "@/lib/prometheus/matrix";
-import { buildIncreaseQuery, injectLabelMatchers } from "@/lib/prometheus/promql";
-import type { IncreaseQuery, IncreaseSeries, MetricsSource, RangeSpec } from "./types";
+import { buildGroupedIncreaseQuery, buildIncreaseQuery, injectLabelMatchers } from "@/lib/prometheus/promql";
+import { GROUP_LABEL, PART_LABEL, type IncreaseQuery, type IncreaseSeries, type MetricsSource, type RangeSpec } from "./types";
 
 function hasEmptySet(query: IncreaseQuery): boolean {
   return Object.values(query.filter ?? {}).some((value) => typeof value !== "string" && value.length === 0);
@@ -26,6 +26,10 @@ export function createPrometheusSource(config: PrometheusConfig, client: Prometh
       if (hasEmptySet(query)) return [];
       const promql = buildIncreaseQuery({ ...query, windowSeconds: range.stepSeconds, labelMatchers: matcher });
       return run(promql, range);
+    },
+    async increaseByGroup(query, range) {
+      const promql = buildGroupedIncreaseQuery({ ...query, windowSeconds: range.stepSeconds, groupLabel: GROUP_LABEL, partLabel: PART_LABEL, labelMatchers: matcher });
+      return promql === null ? [] : run(promql, range);
     },
     queryRange: (promql, range) => run(injectLabelMatchers(promql, matcher), range),
     async status() {

@@ -1,9 +1,9 @@
 import "server-only";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import type { MetricSampleRepository, StoredSeries } from "@/lib/db/metric-samples";
-import { computeWindowIncreases, sumSeriesBy } from "./counter-math";
+import { computeWindowIncreases, sumSeriesBy, sumSeriesPerGroup } from "./counter-math";
 import { HEARTBEAT_MS } from "./scrape-plan";
-import { matchesFilter, rangeTimestamps, type MetricsSource } from "./types";
+import { matchesFilter, rangeTimestamps, type IncreaseQuery, type IncreaseSeries, type MetricsSource, type RangeSpec } from "./types";
 
 const CACHE_MS = 5_000;
 
@@ -34,20 +34,26 @@ export function createScrapeSource(
   samples: MetricSampleRepository,
 ): MetricsSource {
   const readSeries = createCachedSeriesReader(samples, cluster);
+  async function increase(query: IncreaseQuery, range: RangeSpec): Promise<IncreaseSeries[]> {
+    const stepMs = range.stepSeconds * 1000;
+    const [stored, { coverage }] = await Promise.all([
+      readSeries(query.metric, range.startMs - stepMs - HEARTBEAT_MS - settings.intervalSeconds * 1000, range.endMs),
+      samples.readScrapeCoverage(cluster),
+    ]);
+    const timestamps = rangeTimestamps(range);
+    const series = stored
+      .filter((s) => matchesFilter(s.labels, query.filter))
+      .map((s) => ({ labels: s.labels, values: computeWindowIncreases(s.points, timestamps, stepMs, coverage) }));
+    return sumSeriesBy(series, query.by);
+  }
   return {
     kind: "scrape",
     signal: `controller /metrics (${settings.controllerNamespace}/${settings.service}) scraped by Rollscope every ${settings.intervalSeconds} s through the API server proxy`,
-    async increase(query, range) {
-      const stepMs = range.stepSeconds * 1000;
-      const [stored, { coverage }] = await Promise.all([
-        readSeries(query.metric, range.startMs - stepMs - HEARTBEAT_MS - settings.intervalSeconds * 1000, range.endMs),
-        samples.readScrapeCoverage(cluster),
-      ]);
-      const timestamps = rangeTimestamps(range);
-      const series = stored
-        .filter((s) => matchesFilter(s.labels, query.filter))
-        .map((s) => ({ labels: s.labels, values: computeWindowIncreases(s.points, timestamps, stepMs, coverage) }));
-      return sumSeriesBy(series, query.by);
+    increase,
+    async increaseByGroup({ parts, groups }, range) {
+      // The stored series are per Rollout: sum them here, as Prometheus would in the query.
+      const answers = await Promise.all(parts.map((part) => increase({ ...part, by: [...part.by, "namespace", "name"] }, range)));
+      return answers.flatMap((series, index) => sumSeriesPerGroup(series, groups, { index, by: parts[index].by }));
     },
     queryRange: null,
     async status() {

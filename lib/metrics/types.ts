@@ -16,6 +16,25 @@ export interface IncreaseQuery {
   by: readonly string[];
 }
 
+/** A named set of Rollouts (e.g. those that use one plugin) whose series a grouped query sums together. */
+export interface RolloutGroup {
+  key: string;
+  rollouts: ReadonlyArray<{ namespace: string; name: string }>;
+}
+
+/**
+ * Several increase queries (`parts`), each summed per group of Rollouts by the source: for Prometheus one query whose
+ * answer is one series per group, part and `by` labels, instead of one per Rollout.
+ */
+export interface GroupedIncreaseQuery {
+  parts: readonly IncreaseQuery[];
+  groups: readonly RolloutGroup[];
+}
+
+/** Labels a grouped query's answer carries: the group's key and the part's index. */
+export const GROUP_LABEL = "rollscope_group";
+export const PART_LABEL = "rollscope_part";
+
 /** One group's increases on the range's timestamps; null where the source has no data for that window. */
 export interface IncreaseSeries {
   labels: Labels;
@@ -43,6 +62,8 @@ export interface MetricsSource {
   /** Human-readable signal origin, e.g. `Prometheus http://prom:9090 {cluster="prod-eu"}`. */
   readonly signal: string;
   increase(query: IncreaseQuery, range: RangeSpec): Promise<IncreaseSeries[]>;
+  /** Each part's increases summed per group of Rollouts (labels GROUP_LABEL, PART_LABEL and the part's `by`). */
+  increaseByGroup(query: GroupedIncreaseQuery, range: RangeSpec): Promise<IncreaseSeries[]>;
   /** Raw PromQL over the range (Prometheus mode only; scrape mode cannot evaluate PromQL). */
   queryRange: ((promql: string, range: RangeSpec) => Promise<IncreaseSeries[]>) | null;
   status(): Promise<MetricsSourceStatus>;

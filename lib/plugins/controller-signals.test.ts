@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { IncreaseSeries } from "@/lib/metrics/types";
-import { MAX_FILTER_VALUES, buildSignalFilter, groupControllerSignals, sumSignals } from "./controller-signals";
+import { GROUP_LABEL, PART_LABEL, type IncreaseSeries } from "@/lib/metrics/types";
+import { groupControllerSignals, readGroupedSignals } from "./controller-signals";
 
 const series = (labels: Record<string, string>, values: Array<number | null>): IncreaseSeries => ({ labels, values });
 
@@ -34,17 +34,24 @@ describe("groupControllerSignals", () => {
   it("drops Rollouts that were not asked for (a cluster-wide answer narrowed here)", () => {
     expect([...grouped.keys()]).toEqual(["shop/storefront", "shop/checkout"]);
   });
-
-  it("adds the Rollouts of a scope point by point", () => {
-    expect(sumSignals(grouped, ["shop/storefront", "shop/checkout", "shop/absent"], 2).reconciles).toEqual([8, 14]);
-    expect(sumSignals(grouped, ["shop/absent"], 2).reconciles).toEqual([null, null]);
-  });
 });
 
-describe("buildSignalFilter", () => {
-  it("filters on namespace and name, leaving out a label with too many values", () => {
-    expect(buildSignalFilter([{ namespace: "shop", name: "a" }, { namespace: "shop", name: "b" }])).toEqual({ namespace: ["shop"], name: ["a", "b"] });
-    const many = Array.from({ length: MAX_FILTER_VALUES + 1 }, (_, i) => ({ namespace: "shop", name: `r${i}` }));
-    expect(buildSignalFilter(many)).toEqual({ namespace: ["shop"] });
+describe("readGroupedSignals", () => {
+  const part = (group: string, index: number, labels: Record<string, string>, values: Array<number | null>) => series({ [GROUP_LABEL]: group, [PART_LABEL]: String(index), ...labels }, values);
+
+  it("sorts each group's summed series into the derived signals by part and event reason", () => {
+    const grouped = readGroupedSignals(
+      [
+        part("0", 0, { reason: "TrafficWeightUpdated" }, [1, 2]),
+        part("0", 0, { reason: "TrafficRoutingError" }, [null, 3]),
+        part("0", 0, { reason: "WeightVerifyError" }, [1, 0]),
+        part("0", 1, {}, [0, 3]),
+        part("0", 2, {}, [4, 10]),
+        part("1", 2, {}, [4, 4]),
+      ],
+      2,
+    );
+    expect(grouped.get("0")).toEqual({ weightUpdates: [1, 2], routingErrors: [null, 3], verifyErrors: [1, 0], reconcileErrors: [0, 3], reconciles: [4, 10] });
+    expect(grouped.get("1")).toEqual({ weightUpdates: [null, null], routingErrors: [null, null], verifyErrors: [null, null], reconcileErrors: [null, null], reconciles: [4, 4] });
   });
 });

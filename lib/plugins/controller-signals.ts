@@ -1,14 +1,13 @@
 import { addValues } from "@/lib/metrics/counter-math";
-import type { IncreaseSeries } from "@/lib/metrics/types";
-import { addSignalSeries, type DerivedSignalSeries } from "./health";
+import { GROUP_LABEL, PART_LABEL, type IncreaseQuery, type IncreaseSeries } from "@/lib/metrics/types";
+import type { DerivedSignalSeries } from "./health";
 
 /** The `rollout_events_total` reasons that tell a traffic-router plugin's calls apart. */
 export const PLUGIN_EVENT_REASONS = ["TrafficWeightUpdated", "TrafficRoutingError", "WeightVerifyError"];
 
 /**
- * The most values a one-of label filter sends to the source. Beyond it the query asks for every series of the metric
- * in the cluster and the answer is narrowed afterwards: a 250-name `name=~"a|b|…"` is slow for Prometheus to match,
- * and 5,000 Rollouts made the health page time out.
+ * The most Rollouts a query of the recorded warnings names; beyond it the cluster's warnings in the window are read
+ * and narrowed afterwards (a query of hundreds of OR terms is slow).
  */
 export const MAX_FILTER_VALUES = 50;
 
@@ -17,19 +16,74 @@ export interface RolloutRef {
   name: string;
 }
 
+/** One plugin scope's signals, summed over its Rollouts by the metrics source. */
+export interface ScopeSignals {
+  series: DerivedSignalSeries;
+  burn1h: DerivedSignalSeries;
+  burn24h: DerivedSignalSeries;
+  /** Increases of the reconcile histogram's buckets, one series per `le`. */
+  latencyBuckets: IncreaseSeries[];
+}
+
 /** What one cluster's metrics source answered for the Rollouts that use traffic-router plugins there. */
 export interface ClusterSignals {
-  /** Per rollout key `ns/name`: derived signal series on the range. */
-  byRollout: Map<string, DerivedSignalSeries>;
-  burn1h: Map<string, DerivedSignalSeries>;
-  burn24h: Map<string, DerivedSignalSeries>;
-  latencyBuckets: IncreaseSeries[];
+  /** Per plugin: the signals of the Rollouts that use it in the cluster, summed (by Prometheus in its query). */
+  byPlugin: Map<string, ScopeSignals>;
+  /** Per rollout key `ns/name`: its failure signals in the range's latest window (one point), for the affected list. */
+  latest: Map<string, DerivedSignalSeries>;
   error: string | null;
   latencyError: string | null;
 }
 
 export function emptyClusterSignals(): ClusterSignals {
-  return { byRollout: new Map(), burn1h: new Map(), burn24h: new Map(), latencyBuckets: [], error: null, latencyError: null };
+  return { byPlugin: new Map(), latest: new Map(), error: null, latencyError: null };
+}
+
+export function emptyScopeSignals(length: number): ScopeSignals {
+  return { series: emptySignalSeries(length), burn1h: emptySignalSeries(1), burn24h: emptySignalSeries(1), latencyBuckets: [] };
+}
+
+/** The controller metrics the derived signals come from, as the parts of one grouped query (see readGroupedSignals). */
+export const SIGNAL_PARTS: readonly IncreaseQuery[] = [
+  { metric: "rollout_events_total", filter: { reason: PLUGIN_EVENT_REASONS }, by: ["reason"] },
+  { metric: "rollout_reconcile_error", by: [] },
+  { metric: "rollout_reconcile_count", by: [] },
+];
+
+/** The failure signals per Rollout (events as part 0, reconcile errors as part 1), for the latest window only. */
+export const LATEST_PARTS: readonly IncreaseQuery[] = [
+  { metric: "rollout_events_total", filter: { reason: ["TrafficRoutingError", "WeightVerifyError"] }, by: ["namespace", "name", "reason"] },
+  { metric: "rollout_reconcile_error", by: ["namespace", "name"] },
+];
+
+/** The reconcile histogram's buckets by `le`, as the one part of a grouped query. */
+export const LATENCY_PART: IncreaseQuery = { metric: "rollout_reconcile_bucket", by: ["le"] };
+
+const EVENT_SIGNAL: Readonly<Record<string, keyof DerivedSignalSeries>> = {
+  TrafficWeightUpdated: "weightUpdates",
+  TrafficRoutingError: "routingErrors",
+  WeightVerifyError: "verifyErrors",
+};
+
+/** Which derived signal a series of a SIGNAL_PARTS answer is. */
+function signalOf(labels: Record<string, string>): keyof DerivedSignalSeries | null {
+  const part = labels[PART_LABEL];
+  if (part === "0") return EVENT_SIGNAL[labels.reason ?? ""] ?? null;
+  return part === "1" ? "reconcileErrors" : part === "2" ? "reconciles" : null;
+}
+
+/** The derived signal series of each group, from the answer to a grouped query of SIGNAL_PARTS. */
+export function readGroupedSignals(series: readonly IncreaseSeries[], length: number): Map<string, DerivedSignalSeries> {
+  const out = new Map<string, DerivedSignalSeries>();
+  for (const s of series) {
+    const key = s.labels[GROUP_LABEL];
+    const signal = signalOf(s.labels);
+    if (key === undefined || signal === null) continue;
+    let signals = out.get(key);
+    if (!signals) out.set(key, (signals = emptySignalSeries(length)));
+    signals[signal] = addValues(signals[signal], s.values);
+  }
+  return out;
 }
 
 export function emptySignalSeries(length: number): DerivedSignalSeries {
@@ -47,15 +101,6 @@ export function seriesRefKey(labels: Record<string, string>): string {
   return `${labels.namespace ?? ""}/${labels.name ?? ""}`;
 }
 
-/** The label filter for the Rollouts' series; a label with too many values is left out (see MAX_FILTER_VALUES). */
-export function buildSignalFilter(rollouts: readonly RolloutRef[]): Record<string, string[]> {
-  const filter: Record<string, string[]> = {};
-  const namespaces = [...new Set(rollouts.map((r) => r.namespace))];
-  const names = [...new Set(rollouts.map((r) => r.name))];
-  if (namespaces.length <= MAX_FILTER_VALUES) filter.namespace = namespaces;
-  if (names.length <= MAX_FILTER_VALUES) filter.name = names;
-  return filter;
-}
 
 /**
  * The derived signal series of each wanted Rollout, from the three controller metrics grouped by namespace and name
@@ -92,12 +137,4 @@ export function groupControllerSignals(input: {
     if (signals) signals.reconciles = addValues(signals.reconciles, s.values);
   }
   return out;
-}
-
-/** The given Rollouts' signals added point by point (all null when none of them has any). */
-export function sumSignals(byRollout: ReadonlyMap<string, DerivedSignalSeries>, keys: readonly string[], length: number): DerivedSignalSeries {
-  return keys.reduce((acc, key) => {
-    const signals = byRollout.get(key);
-    return signals ? addSignalSeries(acc, signals) : acc;
-  }, emptySignalSeries(length));
 }

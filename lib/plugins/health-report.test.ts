@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { IncreaseSeries } from "@/lib/metrics/types";
 import { FIXTURE_NOW, loadRolloutFixtureWith } from "@/lib/rollouts/fixtures.test-helper";
 import { toRolloutView } from "@/lib/rollouts/view-model";
-import { emptyClusterSignals, type ClusterSignals } from "./controller-signals";
+import { sumSeriesBy } from "@/lib/metrics/counter-math";
+import { emptyClusterSignals, emptySignalSeries, type ClusterSignals } from "./controller-signals";
 import { resolvePluginSettings } from "./effective-settings";
-import type { DerivedSignalSeries, PluginWarningEvent } from "./health";
+import { addSignalSeries, type DerivedSignalSeries, type PluginWarningEvent } from "./health";
 import {
   assembleHealthReport,
   buildClusterHealthViews,
@@ -55,9 +56,18 @@ function signalsAtLastPoint(length: number, point: { weightUpdates: number; rout
   };
 }
 
-function clusterSignals(byRollout: Record<string, Parameters<typeof signalsAtLastPoint>[1]>, latencyBuckets: IncreaseSeries[] = []): ClusterSignals {
-  const map = (length: number) => new Map(Object.entries(byRollout).map(([key, point]) => [key, signalsAtLastPoint(length, point)]));
-  return { ...emptyClusterSignals(), byRollout: map(POINTS), burn1h: map(1), burn24h: map(1), latencyBuckets };
+type SignalPoint = Parameters<typeof signalsAtLastPoint>[1];
+
+/**
+ * A cluster's signals as the source answers them: per plugin, summed over the Rollouts that use it (`usage`: plugin →
+ * `ns/name` keys) — with the latency buckets summed by `le` — and per Rollout at the latest point.
+ */
+function clusterSignals(byRollout: Record<string, SignalPoint>, usage: Record<string, readonly string[]>, latencyBuckets: IncreaseSeries[] = []): ClusterSignals {
+  const sumOf = (keys: readonly string[], length: number) => keys.reduce((acc, key) => addSignalSeries(acc, signalsAtLastPoint(length, byRollout[key])), emptySignalSeries(length));
+  const bucketsOf = (keys: readonly string[]) => sumSeriesBy(latencyBuckets.filter((b) => keys.includes(`${b.labels.namespace}/${b.labels.name}`)), ["le"]);
+  const byPlugin = new Map(Object.entries(usage).map(([plugin, keys]) => [plugin, { series: sumOf(keys, POINTS), burn1h: sumOf(keys, 1), burn24h: sumOf(keys, 1), latencyBuckets: bucketsOf(keys) }]));
+  const latest = new Map(Object.entries(byRollout).map(([key, point]) => [key, signalsAtLastPoint(1, point)]));
+  return { ...emptyClusterSignals(), byPlugin, latest };
 }
 
 const bucket = (name: string, le: string, count: number): IncreaseSeries => ({ labels: { namespace: "shop", name, le }, values: tail(POINTS, [count]) });
@@ -72,6 +82,7 @@ function prodEuData(overrides: Partial<ClusterSignals> = {}): ClusterHealthData 
           "shop/storefront": { weightUpdates: 2, routingErrors: 3, verifyErrors: 0, reconcileErrors: 3, reconciles: 10 },
           "shop/checkout": { weightUpdates: 1, routingErrors: 0, verifyErrors: 0, reconcileErrors: 0, reconciles: 10 },
         },
+        { [CONTOUR]: ["shop/storefront", "shop/checkout"], [GATEWAY]: ["shop/storefront"] },
         [bucket("storefront", "0.1", 5), bucket("storefront", "0.5", 10), bucket("storefront", "+Inf", 10), bucket("checkout", "+Inf", 40)],
       ),
       ...overrides,
@@ -84,7 +95,7 @@ function prodEuData(overrides: Partial<ClusterSignals> = {}): ClusterHealthData 
 
 function prodUsData(overrides: Partial<ClusterSignals> = {}): ClusterHealthData {
   return {
-    signals: { ...clusterSignals({ "shop/storefront": { weightUpdates: 0, routingErrors: 0, verifyErrors: 1, reconcileErrors: 0, reconciles: 10 } }), ...overrides },
+    signals: { ...clusterSignals({ "shop/storefront": { weightUpdates: 0, routingErrors: 0, verifyErrors: 1, reconcileErrors: 0, reconciles: 10 } }, { [CONTOUR]: ["shop/storefront"] }), ...overrides },
     perRpc: null,
     sourceSignal: 'Prometheus http://prom:9090 {cluster="prod-us"}',
     settings: resolvePluginSettings({ slo: { target: 0.95 } }, undefined),

@@ -1,6 +1,6 @@
 import { quantileSeries, sumSeriesBy, sumValues } from "@/lib/metrics/counter-math";
 import { alignRange, rangeTimestamps, type IncreaseSeries, type RangeSpec } from "@/lib/metrics/types";
-import { emptySignalSeries, rolloutRefKey, seriesRefKey, sumSignals, type ClusterSignals, type RolloutRef } from "./controller-signals";
+import { emptyScopeSignals, rolloutRefKey, type ClusterSignals, type RolloutRef, type ScopeSignals } from "./controller-signals";
 import { sloTargetOf, type EffectivePluginSettings } from "./effective-settings";
 import {
   addSignalSeries,
@@ -75,24 +75,6 @@ export interface ClusterHealthData {
   settings: EffectivePluginSettings;
 }
 
-/** One plugin scope's signals, summed over its Rollouts: the per-cluster view's numbers and the fleet sum's input. */
-export interface ScopeSignals {
-  series: DerivedSignalSeries;
-  burn1h: DerivedSignalSeries;
-  burn24h: DerivedSignalSeries;
-  latencyBuckets: IncreaseSeries[];
-}
-
-function sumScopeSignals(scope: PluginScope, signals: ClusterSignals, length: number): ScopeSignals {
-  const keys = scope.rollouts.map(rolloutRefKey);
-  return {
-    series: sumSignals(signals.byRollout, keys, length),
-    burn1h: sumSignals(signals.burn1h, keys, 1),
-    burn24h: sumSignals(signals.burn24h, keys, 1),
-    latencyBuckets: signals.latencyBuckets.filter((s) => keys.includes(seriesRefKey(s.labels))),
-  };
-}
-
 export function toRolloutRefs(rollouts: PluginScope["rollouts"]): RolloutRef[] {
   return rollouts.map((r) => ({ namespace: r.namespace ?? "", name: r.name }));
 }
@@ -134,7 +116,7 @@ export function buildClusterHealthViews(input: {
   return input.scopes.map((scope, i) => {
     const data = input.clusters.get(scope.cluster);
     if (!data) throw new Error(`no collected data for cluster ${scope.cluster}`);
-    const signals = sumScopeSignals(scope, data.signals, input.window.timestamps.length);
+    const signals = data.signals.byPlugin.get(scope.plugin) ?? emptyScopeSignals(input.window.timestamps.length);
     return { view: buildClusterHealthView(scope, data, signals, input.records[i], input.window), signals };
   });
 }
@@ -157,7 +139,7 @@ function buildClusterHealthView(scope: PluginScope, data: ClusterHealthData, sig
     perRpc: buildPerRpcPanel(data, scope.plugin, window.timestamps),
     verification: panel(VERIFY_SIGNAL, unverified ? null : "recorded samples could not be read", unverified ? { unverified } : null),
     warnings: panel(EVENTS_SIGNAL, events ? null : "recorded events could not be read", events ? toWarningViews(scope.cluster, events) : null),
-    affected: deriveAffectedRollouts(scope, data.signals.byRollout, events ?? [], unverified ?? [], window.nowMs),
+    affected: deriveAffectedRollouts(scope, data.signals.latest, events ?? [], unverified ?? [], window.nowMs),
   };
 }
 
@@ -210,7 +192,6 @@ function buildFleetHealthView(plugin: string, entries: readonly BuiltClusterView
 }
 
 function addScopeSignals(all: readonly ScopeSignals[], length: number): ScopeSignals {
-  const empty: ScopeSignals = { series: emptySignalSeries(length), burn1h: emptySignalSeries(1), burn24h: emptySignalSeries(1), latencyBuckets: [] };
   return all.reduce(
     (acc, s) => ({
       series: addSignalSeries(acc.series, s.series),
@@ -218,7 +199,7 @@ function addScopeSignals(all: readonly ScopeSignals[], length: number): ScopeSig
       burn24h: addSignalSeries(acc.burn24h, s.burn24h),
       latencyBuckets: [...acc.latencyBuckets, ...s.latencyBuckets],
     }),
-    empty,
+    emptyScopeSignals(length),
   );
 }
 

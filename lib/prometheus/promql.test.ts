@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  buildGroupedIncreaseQuery,
   buildIncreaseQuery,
   checkPromqlSyntax,
   formatLabelFilter,
@@ -84,5 +85,36 @@ describe("builders", () => {
     expect([formatPromDuration(30), formatPromDuration(300), formatPromDuration(7200), formatPromDuration(90)]).toEqual(["30s", "5m", "2h", "90s"]);
     expect(parsePromDuration("1h30m")).toBe(5400);
     expect(parsePromDuration("5 minutes")).toBeNull();
+  });
+});
+
+describe("buildGroupedIncreaseQuery", () => {
+  const parts = [
+    { metric: "rollout_events_total", filter: { reason: ["TrafficRoutingError", "WeightVerifyError"] }, by: ["reason"] },
+    { metric: "rollout_reconcile_count", by: [] },
+  ];
+  const groups = [
+    { key: "0", rollouts: [{ namespace: "shop", name: "storefront" }, { namespace: "shop", name: "check.out" }, { namespace: "search", name: "api" }] },
+    { key: "1", rollouts: [{ namespace: "shop", name: "storefront" }] },
+  ];
+
+  it("selects each group's Rollouts by namespace and name, tags group and part, and sums by them in one query", () => {
+    const query = buildGroupedIncreaseQuery({ parts: parts.slice(1), groups, windowSeconds: 60, groupLabel: "g", partLabel: "p", labelMatchers: 'cluster="prod-eu"' });
+    expect(query).toBe(
+      "sum by (g, p) (" +
+        'label_replace(label_replace(increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name=~"storefront|check\\\\.out"}[1m]) or ' +
+        'increase(rollout_reconcile_count{cluster="prod-eu", namespace="search", name="api"}[1m]), "p", "0", "", ""), "g", "0", "", "") or ' +
+        'label_replace(label_replace(increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name="storefront"}[1m]), "p", "0", "", ""), "g", "1", "", ""))',
+    );
+    expect(checkPromqlSyntax(query!)).toBeNull();
+  });
+
+  it("keeps each part's filter and `by` labels, and asks nothing when no group has a Rollout", () => {
+    const query = buildGroupedIncreaseQuery({ parts, groups, windowSeconds: 3600, groupLabel: "g", partLabel: "p" })!;
+    expect(query.startsWith("sum by (g, p, reason) (")).toBe(true);
+    expect(query).toContain('rollout_events_total{reason=~"TrafficRoutingError|WeightVerifyError", namespace="search", name="api"}[1h]');
+    expect(query).toContain('"p", "1", "", "")');
+    expect(checkPromqlSyntax(query)).toBeNull();
+    expect(buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" })).toBeNull();
   });
 });

@@ -173,3 +173,49 @@ export function buildIncreaseQuery(input: {
   const query = `sum by (${input.by.join(", ")}) (increase(${selector}[${formatPromDuration(input.windowSeconds)}]))`;
   return injectLabelMatchers(query, input.labelMatchers);
 }
+
+/** One part of a grouped increase query (see buildGroupedIncreaseQuery). */
+export interface GroupedIncreasePart {
+  metric: string;
+  filter?: LabelFilter;
+  by: readonly string[];
+}
+
+/** `metric{filter, namespace="ns", name=~"a|b"}` selectors of a group's Rollouts, one per namespace. */
+function groupSelectors(part: GroupedIncreasePart, rollouts: ReadonlyArray<{ namespace: string; name: string }>): string[] {
+  const namesByNamespace = new Map<string, Set<string>>();
+  for (const r of rollouts) namesByNamespace.set(r.namespace, (namesByNamespace.get(r.namespace) ?? new Set()).add(r.name));
+  return [...namesByNamespace].map(([namespace, names]) => `${part.metric}${formatLabelFilter({ ...part.filter, namespace, name: [...names] })}`);
+}
+
+/**
+ * Each part's increase summed per group of Rollouts in ONE query: every group's series of every part are selected
+ * by namespace and name, labelled with the group's key (`groupLabel`) and the part's index (`partLabel`), and
+ * summed by those and the parts' `by` labels. Prometheus answers with one series per group, part and `by` value
+ * rather than one per Rollout. Group keys are used verbatim as label values: keep them to `[A-Za-z0-9_-]`. Null when
+ * no group has a Rollout (there is nothing to ask).
+ */
+export function buildGroupedIncreaseQuery(input: {
+  parts: readonly GroupedIncreasePart[];
+  groups: ReadonlyArray<{ key: string; rollouts: ReadonlyArray<{ namespace: string; name: string }> }>;
+  windowSeconds: number;
+  groupLabel: string;
+  partLabel: string;
+  labelMatchers?: string;
+}): string | null {
+  const window = formatPromDuration(input.windowSeconds);
+  const terms: string[] = [];
+  input.parts.forEach((part, index) => {
+    for (const group of input.groups) {
+      const selectors = groupSelectors(part, group.rollouts);
+      if (selectors.length === 0) continue;
+      const increases = selectors.map((selector) => `increase(${selector}[${window}])`).join(" or ");
+      const tagged = `label_replace(${increases}, "${input.partLabel}", "${index}", "", "")`;
+      terms.push(`label_replace(${tagged}, "${input.groupLabel}", "${escapePromqlString(group.key)}", "", "")`);
+    }
+  });
+  if (terms.length === 0) return null;
+  const by = [...new Set([input.groupLabel, input.partLabel, ...input.parts.flatMap((p) => p.by)])];
+  const query = `sum by (${by.join(", ")}) (${terms.join(" or ")})`;
+  return injectLabelMatchers(query, input.labelMatchers);
+}

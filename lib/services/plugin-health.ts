@@ -4,15 +4,17 @@ import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
+import { GROUP_LABEL, PART_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {
+  LATENCY_PART,
+  LATEST_PARTS,
   MAX_FILTER_VALUES,
-  PLUGIN_EVENT_REASONS,
-  buildSignalFilter,
+  SIGNAL_PARTS,
   emptyClusterSignals,
+  emptyScopeSignals,
   groupControllerSignals,
-  seriesRefKey,
+  readGroupedSignals,
   type ClusterSignals,
   type RolloutRef,
 } from "@/lib/plugins/controller-signals";
@@ -56,8 +58,8 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const window = planHealthWindow(input.range, app.now());
   const scopes = listPluginScopes(app.fleet.clusters, input);
-  const clusters = await collectClusters(app, scopes, window);
-  const records = await loadScopeRecords(app.repos, scopes, window);
+  // Prometheus and the database answer at once: neither waits for the other.
+  const [clusters, records] = await Promise.all([collectClusters(app, scopes, window), loadScopeRecords(app.repos, scopes, window)]);
   const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
   const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
   return assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
@@ -75,9 +77,8 @@ async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: 
   const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
-  const refs = [...new Map(mine.flatMap((s) => toRolloutRefs(s.rollouts)).map((r) => [`${r.namespace}/${r.name}`, r])).values()];
   const [signals, perRpc] = await Promise.all([
-    querySignals(source, refs, window),
+    querySignals(source, mine, window),
     settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
   ]);
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
@@ -86,35 +87,53 @@ async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: 
   return { signals, perRpc, sourceSignal: source.signal, settings };
 }
 
-/** The derived signals of every given Rollout of one cluster, over the range and the two burn windows, and latency. */
-async function querySignals(source: MetricsSource, rollouts: readonly RolloutRef[], window: HealthWindow): Promise<ClusterSignals> {
+/**
+ * The derived signals of one cluster's plugin scopes, each summed over its Rollouts by the source (one grouped query
+ * per window: the range, the two burn windows, the latency buckets), and per Rollout at the latest point only. The
+ * queries run at once; a failure fails only the panels that need its answer.
+ */
+async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
   const result = emptyClusterSignals();
-  if (rollouts.length === 0) return result;
-  const filter = buildSignalFilter(rollouts);
-  const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
-  const collect = async (range: RangeSpec) => {
-    const [events, reconcileErrors, reconciles] = await Promise.all([
-      source.increase({ metric: "rollout_events_total", filter: { ...filter, reason: PLUGIN_EVENT_REASONS }, by: ["namespace", "name", "reason"] }, range),
-      source.increase({ metric: "rollout_reconcile_error", filter, by: ["namespace", "name"] }, range),
-      source.increase({ metric: "rollout_reconcile_count", filter, by: ["namespace", "name"] }, range),
-    ]);
-    return groupControllerSignals({ events, reconcileErrors, reconciles, wanted, length: rangeTimestamps(range).length });
-  };
+  const length = window.timestamps.length;
+  for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
+  const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
+  if (groups.every((g) => g.rollouts.length === 0)) return result;
+  const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
+  const signalsOver = async (range: RangeSpec) => readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
-  try {
-    // The widest window first: a scrape-mode source then answers the other two from the rows it just read.
-    result.burn24h = await collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
-    [result.byRollout, result.burn1h] = await Promise.all([collect(window.query), collect({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 })]);
-  } catch (err) {
-    result.error = messageOf(err);
-  }
-  try {
-    const buckets = await source.increase({ metric: "rollout_reconcile_bucket", filter, by: ["namespace", "name", "le"] }, window.query);
-    result.latencyBuckets = buckets.filter((s) => wanted.has(seriesRefKey(s.labels)));
-  } catch (err) {
-    result.latencyError = messageOf(err);
-  }
+  const collectSignals = async () => {
+    // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
+    const burn24hFirst = source.kind === "scrape" ? await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }) : null;
+    const [burn24h, series, burn1h, latest] = await Promise.all([
+      burn24hFirst ?? signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }),
+      signalsOver(window.query),
+      signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
+      queryLatestSignals(source, groups.flatMap((g) => g.rollouts), window.query),
+    ]);
+    for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
+    for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
+    for (const [key, signals] of series) scopeOf(key)!.series = signals;
+    result.latest = latest;
+  };
+  const collectLatency = async () => {
+    const buckets = await source.increaseByGroup({ parts: [LATENCY_PART], groups }, window.query);
+    for (const s of buckets) scopeOf(s.labels[GROUP_LABEL])?.latencyBuckets.push({ labels: { le: s.labels.le ?? "" }, values: s.values });
+  };
+  await Promise.all([
+    collectSignals().catch((err: unknown) => (result.error = messageOf(err))),
+    collectLatency().catch((err: unknown) => (result.latencyError = messageOf(err))),
+  ]);
   return result;
+}
+
+/** Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now): one grouped query. */
+async function queryLatestSignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec): Promise<ClusterSignals["latest"]> {
+  const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
+  const unique = [...new Map(rollouts.map((r) => [`${r.namespace}/${r.name}`, r])).values()];
+  const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups: [{ key: "0", rollouts: unique }] }, latest);
+  const part = (index: string) => series.filter((s) => s.labels[PART_LABEL] === index);
+  const wanted = new Set(unique.map((r) => `${r.namespace}/${r.name}`));
+  return groupControllerSignals({ events: part("0"), reconcileErrors: part("1"), reconciles: [], wanted, length: 1 });
 }
 
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
@@ -199,9 +218,9 @@ async function loadUnverified(repos: Repositories, cluster: string, rollouts: re
 
 /**
  * One health report answers every request for the same view: its inputs change at Prometheus' scrape interval at
- * best, while a report costs ten range queries per cluster (seconds at 20 clusters × 250 Rollouts on the benchmark
- * machine). Fresh for 10 s; up to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs
- * (the page shows `computedAt` and asks again 5 s later); concurrent requests share the computation in flight.
+ * best, while a report costs five grouped queries per cluster. Fresh for 10 s; up
+ * to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs (the page shows `computedAt`
+ * and asks again 5 s later); concurrent requests share the computation in flight.
  */
 const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>();
 

@@ -34,15 +34,19 @@ import { startPrometheus, type PrometheusHandle } from "@/test/harness/prometheu
  * simulated controllers, plus Rollscope's own scrape through the API server's service proxy — both at once on
  * the same run, so the two metrics modes can be compared. Fault rates are set on the simulated plugins.
  *
- * Tolerances: a plugin's derived success rate within ±0.08 of 1 − fault rate (binomial noise over the few hundred
- * reconciles of a 100 s run is ≈ ±0.03 at one sigma); per-RPC SetWeight within ±0.08; scrape and Prometheus mode
- * within ±0.06 of each other (Prometheus' increase() extrapolates at window edges, the scrape mode does not).
+ * Tolerances: a plugin's derived success rate within ±0.08 of 1 − fault rate (the run lasts until each faulty
+ * plugin has enough calls for binomial noise of ≤ ±0.03 at one sigma, see MIN_CALLS); per-RPC SetWeight within
+ * ±0.08; scrape and Prometheus mode within ±0.06 of each other (Prometheus' increase() extrapolates at window edges,
+ * the scrape mode does not).
  */
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const RUN_SECONDS = Number(process.env.PLUGINS_IT_RUN_SECONDS ?? 100);
+/** The longest the run may take to reach MIN_CALLS (it took 100 s when it was a fixed sleep). */
+const RUN_LIMIT_SECONDS = 300;
 const CONTOUR_FAULT = 0.3;
 const GATEWAY_FAULT = 0.2;
+/** Calls of a plugin failing a share p for noise sqrt(p(1 − p) / n) ≤ 0.03: 234 at p = 0.3, 178 at p = 0.2. */
+const MIN_CALLS = { contour: 240, gateway: 180 };
 const RATE_TOLERANCE = 0.08;
 const MODE_TOLERANCE = 0.06;
 /** The simulator runs 30× faster than real time, so weights move every few seconds; only a parked canary stays put. */
@@ -113,6 +117,27 @@ async function waitForRecordedRoutingError(cluster: string, messagePart: string,
   }
 }
 
+/**
+ * Waits until Prometheus has enough derived calls of both faulty plugins, and per-RPC SetWeight calls of
+ * gatewayAPI, for the rates to be compared with the injected fault rates (MIN_CALLS), as the report reads them
+ * a little in the past (every scrape of it landed).
+ */
+async function waitForEnoughCalls(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const report = await getPluginHealth({ ...promApp, now: () => Date.now() - 6_000 }, { range: "15m", cluster: "prod-eu" });
+    // Before the fleet has listed the cluster's Rollouts, the report has no view of the plugin yet.
+    const viewOf = (plugin: string) => report.plugins.find((v) => v.plugin === plugin);
+    const attempts = (plugin: string) => viewOf(plugin)?.derived.data?.total?.attempts ?? 0;
+    const perRpcCalls = viewOf("argoproj-labs/gatewayAPI")?.perRpc?.data?.methods.find((m) => m.method === "SetWeight")?.calls ?? 0;
+    const counts = { contour: attempts("argoproj-labs/contour"), gateway: attempts("argoproj-labs/gatewayAPI"), perRpc: perRpcCalls };
+    if (counts.contour >= MIN_CALLS.contour && counts.gateway >= MIN_CALLS.gateway && counts.perRpc >= MIN_CALLS.gateway) return;
+    if (Date.now() > deadline) throw new Error(`not enough plugin calls within ${timeoutMs} ms: ${JSON.stringify(counts)}, wanted ${JSON.stringify(MIN_CALLS)}`);
+    // The report's points are 30 s apart: a few polls per point are plenty.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+}
+
 beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), "rollscope-plugins-it-"));
   process.env.DATABASE_URL = `file:${path.join(workDir, "rollscope.db")}`;
@@ -164,11 +189,11 @@ beforeAll(async () => {
   promApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
   scrapeApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
 
-  await new Promise((resolve) => setTimeout(resolve, RUN_SECONDS * 1000));
+  await waitForEnoughCalls(RUN_LIMIT_SECONDS * 1000);
   await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);
   // Both modes answer for the same instant, a little in the past so every scrape of it has landed.
   measuredAt = Date.now() - 6_000;
-}, RUN_SECONDS * 1000 + 240_000);
+}, RUN_LIMIT_SECONDS * 1000 + 240_000);
 
 afterAll(async () => {
   scraper?.stop();
