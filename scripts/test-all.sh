@@ -4,8 +4,8 @@
 # missing first.
 #
 # Time on a 2-core machine: the Go binaries of the real cluster build in the background from the start (a cold build
-# takes many minutes; cached, seconds), and the real-cluster stages, which mostly wait on the real controller, run
-# beside the simulator's e2e stages once the simulator's integration tests are done.
+# takes many minutes; cached, seconds), and the PostgreSQL and real-cluster stages, which mostly wait, run beside the
+# simulator's integration tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -30,23 +30,24 @@ step "typecheck";   npx tsc --noEmit -p .
 step "unit";        npx vitest run --project unit
 # The build comes first: the security suite (test/integration/security) starts the built app.
 step "build";       npx next build >"$logs/next-build.log" 2>&1 || { tail -50 "$logs/next-build.log"; exit 1; }
-step "integration"; npx vitest run --project integration
-
-# The real cluster's stages (scripts/test-real-cluster.sh) mostly wait on the real controller: beside the simulator's.
-step "real-cluster stages (in the background; their output follows when they end)"
-setsid -w bash scripts/test-real-cluster.sh --go-build-status "$logs/go-build.status" >"$logs/real-cluster.log" 2>&1 &
+# Beside the simulator's integration tests (which mostly wait on Prometheus scrapes and app start-ups): the
+# database-facing tests on PostgreSQL, then the real cluster's stages (scripts/test-real-cluster.sh: conformance,
+# Rollscope's suites on one real cluster, one Chromium pass), which mostly wait on the real controller. The e2e pass
+# in Chromium runs after them on a quieter machine: it is the most CPU-bound stage.
+step "integration on PostgreSQL, then the real-cluster stages (in the background; their output follows when they end)"
+setsid -w bash -c 'npx vitest run --project integration-postgres && bash scripts/test-real-cluster.sh --go-build-status "$1/go-build.status"' _ "$logs" >"$logs/background.log" 2>&1 &
 real=$!
 background+=("$real")
 
-step "integration on PostgreSQL"; npx vitest run --project integration-postgres
+step "integration"; npx vitest run --project integration
 step "e2e";         npx playwright test
 if [ -f bench/run.ts ]; then step "bench (short)"; npx tsx bench/run.ts --short; fi
 
-step "real-cluster stages: waiting for them"
+step "PostgreSQL and real-cluster stages: waiting for them"
 if wait "$real"; then real_status=0; else real_status=$?; fi
-cat "$logs/real-cluster.log"
+cat "$logs/background.log"
 if [ "$real_status" -ne 0 ]; then
-  echo "The real-cluster stages failed (exit $real_status). The Go build's log:"; tail -40 "$logs/go-build.log"
+  echo "The PostgreSQL or real-cluster stages failed (exit $real_status). The Go build's log:"; tail -40 "$logs/go-build.log"
   exit "$real_status"
 fi
 echo; echo "All tests passed in $(($(date +%s) - start)) s"
