@@ -130,15 +130,26 @@ function leastPrivilegeRollout(image: string): KubeObject {
   };
 }
 
-async function rolloutPhase(): Promise<string | undefined> {
-  const out = await kubectl(["get", "rollouts.argoproj.io", ROLLOUT, "-n", DEMO_NAMESPACE, "-o", "jsonpath={.status.phase}"]);
-  return out.trim() || undefined;
+/**
+ * The phase the controller computed for the Rollout as it is now: null until the controller has observed the
+ * latest spec, and "Paused" only with the canary's pause step in force. A phase alone can be stale: after pause,
+ * resume, abort and retry in a row, "Paused" from the first may still be there when the retry is sent.
+ */
+async function currentPhase(): Promise<string | null> {
+  const ro = JSON.parse(await kubectl(["get", "rollouts.argoproj.io", ROLLOUT, "-n", DEMO_NAMESPACE, "-o", "json"])) as {
+    metadata: { generation?: number };
+    status?: { phase?: string; observedGeneration?: string | number; abort?: boolean; pauseConditions?: Array<{ reason: string }> };
+  };
+  const status = ro.status ?? {};
+  if (String(status.observedGeneration) !== String(ro.metadata.generation)) return null;
+  if (status.phase === "Paused" && (status.abort || !(status.pauseConditions ?? []).some((c) => c.reason === "CanaryPauseStep"))) return null;
+  return status.phase ?? null;
 }
 
 /** Until the Rollout reaches the phase; the failure shows its status as the controller left it. */
 async function waitForPhase(phase: string, what: string): Promise<void> {
   try {
-    await waitUntil(`${ROLLOUT} ${what}: not ${phase}`, async () => (await rolloutPhase()) === phase, 60_000);
+    await waitUntil(`${ROLLOUT} ${what}: not ${phase}`, async () => (await currentPhase()) === phase, 60_000);
   } catch (err) {
     const status = await kubectl(["get", "rollouts.argoproj.io", ROLLOUT, "-n", DEMO_NAMESPACE, "-o", "jsonpath={.spec.paused} {.status}"]);
     throw new Error(`${(err as Error).message}; spec.paused and status: ${status}`);
