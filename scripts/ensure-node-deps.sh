@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  npm ci --prefer-offline --no-audit --no-fund
 fi
 [ -f lib/db/generated/client.ts ] && [ -f lib/db/generated-postgres/client.ts ] || npm run db:generate >/dev/null

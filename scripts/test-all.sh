@@ -31,11 +31,18 @@ step "unit";        npx vitest run --project unit
 # The build comes first: the security suite (test/integration/security) starts the built app.
 step "build";       npx next build >"$logs/next-build.log" 2>&1 || { tail -50 "$logs/next-build.log"; exit 1; }
 # Beside the simulator's integration tests (which mostly wait on Prometheus scrapes and app start-ups): the
-# database-facing tests on PostgreSQL, then the real cluster's stages (scripts/test-real-cluster.sh: conformance,
+# database-facing tests on PostgreSQL and the real cluster's stages (scripts/test-real-cluster.sh: conformance,
 # Rollscope's suites on one real cluster, one Chromium pass), which mostly wait on the real controller. The e2e pass
 # in Chromium runs after them on a quieter machine: it is the most CPU-bound stage.
-step "integration on PostgreSQL, then the real-cluster stages (in the background; their output follows when they end)"
-setsid -w bash -c 'npx vitest run --project integration-postgres && bash scripts/test-real-cluster.sh --go-build-status "$1/go-build.status"' _ "$logs" >"$logs/background.log" 2>&1 &
+step "integration on PostgreSQL and the real-cluster stages (in the background; their output follows when they end)"
+# With the Go binaries ready (cached) the real cluster goes first, so that its Chromium pass is over before the
+# simulator's starts; while a cold Go build is still running, PostgreSQL goes first.
+if [ -s "$logs/go-build.status" ]; then
+  background_stages='bash scripts/test-real-cluster.sh --go-build-status "$1/go-build.status" && npx vitest run --project integration-postgres'
+else
+  background_stages='npx vitest run --project integration-postgres && bash scripts/test-real-cluster.sh --go-build-status "$1/go-build.status"'
+fi
+setsid -w bash -c "$background_stages" _ "$logs" >"$logs/background.log" 2>&1 &
 real=$!
 background+=("$real")
 
