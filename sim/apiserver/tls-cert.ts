@@ -42,7 +42,9 @@ export function selfSignedCertificate(): { key: string; cert: string } {
   if (cached) return cached;
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  // A DER INTEGER is minimal and positive: a first byte of 0 (with the next below 0x80) is "illegal padding" to
+  // OpenSSL, which refused one certificate in 256. 0x40–0x7f: never 0, never negative.
+  serial[0] = (serial[0] & 0x3f) | 0x40;
   const ecdsaWithSha256 = seq(oid("1.2.840.10045.4.3.2"));
   const now = Date.now();
   const subjectAltName = seq(
