@@ -8,10 +8,10 @@ import { chromium } from "@playwright/test";
 import type { AppProcess } from "../test/harness/app-process";
 import { distribution, ms, sleep, type Distribution, type Row } from "./measure";
 
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 
 /** The page notes, itself, when a rollout row is first shown (attached, visible, then the next frame). */
-const FIRST_ROW_OBSERVER = `(() => {
+export const FIRST_ROW_OBSERVER = `(() => {
   const check = () => {
     const row = document.querySelector('[data-testid="rollout-row"]');
     if (!row || window.__firstRowAt !== undefined || !row.checkVisibility()) return false;

@@ -22,13 +22,12 @@ import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../tes
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
-import { firstRowRows, measureFirstRows } from "./first-row";
+import { CHROMIUM_ARGS, FIRST_ROW_OBSERVER, firstRowRows, measureFirstRows } from "./first-row";
 import { latencyCdfChart, type LatencySamples } from "./latency-chart";
 import { distribution, formatTable, mb, ms, readTreeRss, sampled, sleep, type Distribution, type Row, type Sampled } from "./measure";
 
 const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
 
 const { values: args } = parseArgs({
   options: {
@@ -331,17 +330,7 @@ async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; 
     // own polling runs on the page's main thread too and would add its delays on a busy machine.
     await page.addInitScript({
       // A string, not a function: the bench runs through tsx, whose helpers do not exist in the page.
-      content: `(() => {
-        const check = () => {
-          const row = document.querySelector('[data-testid="rollout-row"]');
-          if (!row || window.__firstRowAt !== undefined || !row.checkVisibility()) return false;
-          window.__firstRowAt = -1;
-          requestAnimationFrame(() => (window.__firstRowAt = performance.now()));
-          return true;
-        };
-        const observer = new MutationObserver(() => check() && observer.disconnect());
-        observer.observe(document, { childList: true, subtree: true });
-      })();`,
+      content: FIRST_ROW_OBSERVER,
     });
     await page.goto(app.url, { waitUntil: "domcontentloaded", timeout: 60_000 });
     note("DOMContentLoaded");
