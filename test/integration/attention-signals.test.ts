@@ -63,14 +63,18 @@ describe("attention reasons from the cluster around a Rollout", () => {
 
   it("clears the reason as soon as argo-rollouts-config registers the plugin, without the Rollout changing", async () => {
     const store = sim.cluster("staging").store;
-    const rolloutVersion = fleet.cluster("staging")?.rollout("platform", "notifications")?.resourceVersion;
+    const watchedVersion = () => fleet.cluster("staging")?.rollout("platform", "notifications")?.resourceVersion;
+    // The controller's last write before it stopped may still be on its way to the watch: take the version from the
+    // store once nothing writes the Rollout any more, and wait until the watch shows it.
     await sim.cluster("staging").controller.stop();
+    const rolloutVersion = (store.get(T.rollouts, "platform", "notifications") as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    await waitFor(() => watchedVersion() === rolloutVersion, `the watch to show the Rollout's last write (${rolloutVersion})`);
     store.update(T.configMaps, "argo-rollouts", "argo-rollouts-config", (draft) => {
       const data = (draft as { data?: Record<string, string> }).data ?? {};
       data.trafficRouterPlugins = `${data.trafficRouterPlugins ?? ""}\n- name: hashicorp/consul\n  location: https://example.test/consul-plugin\n`;
       (draft as { data?: Record<string, string> }).data = data;
     });
     await waitFor(() => !codesOf().includes("PluginNotRegistered"), "PluginNotRegistered to clear");
-    expect(fleet.cluster("staging")?.rollout("platform", "notifications")?.resourceVersion).toBe(rolloutVersion);
+    expect(watchedVersion()).toBe(rolloutVersion);
   });
 });
