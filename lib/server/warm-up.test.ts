@@ -6,6 +6,8 @@ import { staticAssetPaths, warmUpServer, warmUpStatus, warmUpTarget, type WarmUp
 
 const PAGE = `<html><head><link rel="stylesheet" href="/_next/static/css/app.css"/></head>
 <body><script src="/_next/static/chunks/main.js" async=""></script><script src="/_next/static/chunks/main.js"></script></body></html>`;
+/** A page naming as many scripts as the overview does (a dozen), all asked for at once. */
+const MANY_SCRIPTS = Array.from({ length: 14 }, (_, i) => `<script src="/_next/static/chunks/${i}.js" async=""></script>`).join("");
 
 /** A stand-in for Next's server: answers each path as `answer` says and records what was asked, with which Host. */
 async function fakeServer(answer: (path: string, res: http.ServerResponse) => void) {
@@ -53,6 +55,22 @@ describe("warmUpServer", () => {
     expect(new Set(paths)).toEqual(new Set(["/", "/api/session", "/api/clusters", "/api/rollouts", "/api/stream", "/_next/static/css/app.css", "/_next/static/chunks/main.js"]));
     expect(server.asked.every((a) => a.host === server.target.hostHeader)).toBe(true);
     expect(lines.join("\n")).toMatch(/warmed up in \d+ ms .*2 assets\); ready/);
+  });
+
+  it("asks for a dozen assets at once without a listener-leak warning", async () => {
+    const server = await fakeServer((path, res) => (path === "/" ? res.end(`<html><body>${MANY_SCRIPTS}</body></html>`) : answerLikeNext(path, res)));
+    close = server.close;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      expect((await warmUpServer({ target: server.target, clusterStates: () => [], log: () => {} })).state).toBe("done");
+      expect(server.asked.filter((a) => a.path.endsWith(".js"))).toHaveLength(14);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 
   it("fails with a logged reason (and so no longer holds readiness) when a route answers 5xx", async () => {

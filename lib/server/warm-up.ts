@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import http from "node:http";
 import type { ClusterStateView } from "@/lib/fleet/types";
 import type { AllowedHost } from "@/lib/net/host-check";
@@ -146,6 +147,8 @@ export async function warmUpServer(options: WarmUpOptions): Promise<WarmUpStatus
   setStatus({ state: "warming", detail: WARMING_DETAIL });
   const startedAt = performance.now();
   const deadline = new AbortController();
+  // Every request of the warm-up (a dozen or more assets at once) listens to the one deadline.
+  setMaxListeners(256, deadline.signal);
   const timer = setTimeout(() => deadline.abort(), limitMs);
   try {
     const listed = await waitForFirstList(clusterStates, firstListLimitMs, deadline.signal);

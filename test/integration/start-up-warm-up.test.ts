@@ -65,6 +65,7 @@ describe("the production server's start-up warm-up", () => {
     expect(requestLines(logs, "/").length).toBeGreaterThan(0);
     expect(requestLines(logs, "/").every((line) => line.status === 200)).toBe(true);
     for (const api of ["/api/session", "/api/clusters", "/api/rollouts"]) expect(requestLines(logs, api).length, api).toBeGreaterThan(0);
+    expect(logs).not.toContain("MaxListenersExceededWarning");
     expect(logs).toMatch(/warmed up in \d+ ms \(the overview, 4 API routes, [1-9]\d* assets\); ready/);
   });
 
