@@ -1,4 +1,4 @@
-/** Runs once per server process, before the first request is handled: checks the configuration, then starts the watches. */
+/** Runs once per server process, before the first request is handled: checks the configuration, then starts the watches and the warm-up. */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // From here on every line the process writes (ours and Next's) is one JSON object, scrubbed of credentials.
@@ -11,6 +11,11 @@ export async function register(): Promise<void> {
   (await import("./lib/http/request-gate")).installRequestGate();
   const { startMetricsListener } = await import("./lib/server/metrics-listener");
   await startOrExit(() => startMetricsListener(config));
-  const { startApp } = await import("./lib/server/app-context");
+  const { getAppContext, startApp } = await import("./lib/server/app-context");
   await startOrExit(startApp);
+  // The overview rendered once, in the background, before /api/readyz says ready: no user pays for a cold server.
+  if (process.env.NODE_ENV === "production") {
+    const [{ startWarmUp }, { getServerSettings }] = await Promise.all([import("./lib/server/warm-up"), import("./lib/server/server-settings")]);
+    startWarmUp(getAppContext().fleet, getServerSettings().allowedHosts);
+  }
 }

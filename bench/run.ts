@@ -94,10 +94,12 @@ async function startStack(opts: { clusters?: number; rollouts: number; rate: num
   writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, {}, (name) =>
     prometheusUrl ? { prometheus: { url: prometheusUrl, labelMatcher: `cluster="${name}"`, timeoutMs: 10_000 } } : {},
   );
+  // Used once /api/readyz says ready, as a load balancer would: after the server's start-up warm-up.
   const app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
     databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
     env: { ROLLSCOPE_CONFIG: configPath, ...opts.env },
+    readyPath: "/api/readyz",
   });
   return {
     sim,

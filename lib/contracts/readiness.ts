@@ -45,14 +45,15 @@ export interface ReadinessCluster {
 }
 
 /**
- * GET /api/readyz: ready when the configuration is loaded and the database is reachable and migrated. The
+ * GET /api/readyz: ready when the configuration is loaded, the database is reachable and migrated, and the start-up
+ * warm-up has finished (or failed: it is bounded and never holds readiness beyond that). The
  * recorder's state and each cluster's connection are reported beside it; neither makes the server unready (it still
  * serves the other clusters and the stored history, and retries on its own), so one cluster down never takes every
  * replica out of its Service.
  */
 export interface ReadinessReport {
   ready: boolean;
-  checks: { config: ReadinessCheck; database: ReadinessCheck; migrations: ReadinessCheck };
+  checks: { config: ReadinessCheck; database: ReadinessCheck; migrations: ReadinessCheck; warmUp: ReadinessCheck };
   /** null when the configuration could not be loaded (nothing runs then). */
   recorder: RecorderStatus | null;
   /** null when the configuration could not be loaded. */

@@ -49,6 +49,14 @@ describe("checkReadiness", () => {
     expect(report).toMatchObject({ ready: false, checks: { database: { ok: false, detail: "unable to open database file" }, migrations: { ok: false } } });
   });
 
+  it("is not ready while the start-up warm-up runs, and ready once it is done or has failed (bounded, logged)", async () => {
+    const app = appWith({ ping: reachable, migrationStatus: migrated });
+    const warming = await checkReadiness(app, { state: "warming", detail: "warming up: rendering the overview once" });
+    expect(warming).toMatchObject({ ready: false, checks: { warmUp: { ok: false, detail: "warming up: rendering the overview once" } } });
+    expect(await checkReadiness(app, { state: "done", detail: null })).toMatchObject({ ready: true, checks: { warmUp: { ok: true } } });
+    expect(await checkReadiness(app, { state: "failed", detail: "GET / answered 500" })).toMatchObject({ ready: true, checks: { warmUp: { ok: true } } });
+  });
+
   it("is not ready when the configuration does not load, and says why", async () => {
     const report = await checkReadiness(() => {
       throw new Error("clusters.0.name: Required");

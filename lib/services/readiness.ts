@@ -3,9 +3,15 @@ import type { ReadinessCheck, ReadinessReport } from "@/lib/contracts/readiness"
 import { readDemoTimeScale } from "@/lib/config/demo-time-scale";
 import { describeErrorSafely } from "@/lib/errors/known-secrets";
 import type { AppContext } from "@/lib/server/app-context";
+import type { WarmUpStatus } from "@/lib/server/warm-up";
 
 const ok: ReadinessCheck = { ok: true, detail: null };
 const notOk = (detail: string): ReadinessCheck => ({ ok: false, detail });
+
+/** Not ready while the start-up warm-up runs; a failed one (bounded, logged) does not hold readiness. */
+function checkWarmUp(warmUp: WarmUpStatus): ReadinessCheck {
+  return warmUp.state === "warming" ? notOk(warmUp.detail ?? "warming up") : ok;
+}
 
 async function checkDatabase(app: AppContext): Promise<ReadinessCheck> {
   try {
@@ -29,23 +35,24 @@ async function checkMigrations(app: AppContext): Promise<ReadinessCheck> {
 
 /**
  * GET /api/readyz. Takes the way to the app context rather than the context: "is the configuration loaded" is the
- * question whether that context can be built at all.
+ * question whether that context can be built at all. `warmUp`: the process's start-up warm-up (lib/server/warm-up).
  */
-export async function checkReadiness(loadApp: () => AppContext): Promise<ReadinessReport> {
+export async function checkReadiness(loadApp: () => AppContext, warmUp: WarmUpStatus = { state: "idle", detail: null }): Promise<ReadinessReport> {
   let app: AppContext;
   try {
     app = loadApp();
   } catch (err) {
     const skipped = notOk("configuration not loaded");
-    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped }, recorder: null, clusters: null, leadership: null };
+    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped, warmUp: checkWarmUp(warmUp) }, recorder: null, clusters: null, leadership: null };
   }
   const database = await checkDatabase(app);
   const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");
   const clusters = app.fleet.clusterStates().map(({ name, connection, since }) => ({ name, connection, since }));
   const timeScale = readDemoTimeScale();
+  const warm = checkWarmUp(warmUp);
   return {
-    ready: database.ok && migrations.ok,
-    checks: { config: ok, database, migrations },
+    ready: database.ok && migrations.ok && warm.ok,
+    checks: { config: ok, database, migrations, warmUp: warm },
     recorder: app.recorder.status(),
     clusters,
     leadership: app.leadership.status(),

@@ -29,6 +29,8 @@ export async function startDemoStack(
       kubeconfigPath: sim.kubeconfigPath,
       databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
       env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_DEMO_TIME_SCALE: String(timeScale), ...appEnv },
+      // Used once ready, as a load balancer would: after the start-up warm-up, so no page opens on its notice.
+      readyPath: "/api/readyz",
     });
     return {
       sim,

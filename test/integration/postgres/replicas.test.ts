@@ -68,9 +68,10 @@ beforeAll(async () => {
   server = await startPostgres();
   databaseUrl = await server.createDatabase("rollscope");
   const env = { ROLLSCOPE_CONFIG: config };
-  a = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl, env });
+  // Each replica is used once /api/readyz says ready, as its Service would (after its start-up warm-up).
+  a = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl, env, readyPath: "/api/readyz" });
   await waitFor("replica A to lead", async () => (await readiness(a.url)).report.recorder?.state === "recording");
-  b = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl, env });
+  b = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl, env, readyPath: "/api/readyz" });
   stopChurn = churn(sim, CHURNED);
 }, 180_000);
 

@@ -101,7 +101,8 @@ describe("the recorder of the running app when writes fail", () => {
     sim = await startSimulation({ scenario: "demo", timeScale: 60, seed: 23 });
     const configPath = path.join(path.dirname(sim.kubeconfigPath), "rollscope.yaml");
     writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters);
-    app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, env: { ROLLSCOPE_CONFIG: configPath } });
+    // Ready as a load balancer sees it (after the start-up warm-up): the test asserts the server stays ready.
+    app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, env: { ROLLSCOPE_CONFIG: configPath }, readyPath: "/api/readyz" });
     await waitFor("the recorder to store the fleet", async () => readStoredStates(app.databaseUrl).length > 0, 30_000, 250);
     failure = installCommitFailure(app.databaseUrl);
   }, 120_000);
