@@ -1,11 +1,10 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { deriveActionAvailability, type ActionAvailability } from "@/lib/actions/availability";
 import { deriveAuditAfter } from "@/lib/actions/audit-after";
 import { describeActionEffect } from "@/lib/actions/effect";
 import { deriveActionEffectState } from "@/lib/actions/effect-state";
 import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
-import { fingerprintRollout } from "@/lib/actions/rollout-fingerprint";
+import { fingerprintToken } from "@/lib/fleet/rollout-projection";
 import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "@/lib/actions/run-action-plan";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
 import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
@@ -26,7 +25,7 @@ import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
 import { appendAuditEntry, settleAuditEntry } from "./audit-log";
-import { rolloutOrThrow } from "./rollout-lookup";
+import { fetchRolloutOrThrow, rolloutPath, watchedRolloutOrThrow } from "./rollout-lookup";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
 import { countAction } from "@/lib/telemetry/observe";
 
@@ -40,10 +39,6 @@ const READ_ONLY_REASON = "Rollscope is in read-only mode: actions are disabled";
 
 function isProduction(watcher: ClusterWatcher): boolean {
   return /^prod(uction)?$/i.test(watcher.config.label ?? "");
-}
-
-function rolloutPath(namespace: string, name: string): string {
-  return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
 }
 
 /** What undo sends (`undo/undo.go`): the JSON Patch's value is the chosen revision's pod template. */
@@ -84,7 +79,7 @@ function combine(availability: ActionAvailability, permission: ActionPermission 
 /** The buttons for one Rollout: state (as upstream allows), the user's permission, the effect and the plan. */
 export async function getRolloutActionsView(app: AppContext, { rollout: target, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutActionsView> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
-  const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+  const { view, raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name);
   const readOnly = app.config.readOnly;
   const now = new Date(app.now());
   const authorization = readOnly ? null : await authorizeRolloutActions(app, { rollout: target, user });
@@ -183,11 +178,6 @@ function classifyFailure(err: unknown, requestId: string): { outcome: ActionOutc
   }
   console.error(`[${requestId}] rollout action failed`, err);
   return { outcome: "error", apiError: new ApiError("internal", `internal error (request ${requestId})`) };
-}
-
-/** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
-export function fingerprintToken(rollout: RolloutResource): string {
-  return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
 }
 
 /**
@@ -291,7 +281,7 @@ async function executeAction(
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
   const exclusive = <T>(fn: () => Promise<T>) => app.actionGuard.runExclusive(key, () => app.repos.actionLocks.runExclusive(key, fn));
   return exclusive(async () => {
-    const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+    const { view, raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name);
     checkFresh(app, key, request.expected, raw);
     await checkNotActedElsewhere(app, target, request.expected, raw);
     const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
@@ -359,7 +349,7 @@ export async function runRolloutAction(
   try {
     if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = app.fleet.clusterOrThrow(target.cluster);
-    const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
+    const view = watchedRolloutOrThrow(watcher, target.namespace, target.name);
     audit.before = toAuditBefore(view);
     if (!request.expected.resourceVersion) {
       throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");
