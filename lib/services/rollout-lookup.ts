@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
-import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { buildFleetRollout, type ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
@@ -23,15 +23,18 @@ export function rolloutPath(namespace: string, name: string): string {
 }
 
 /**
- * The watched Rollout as the overview shows it (`view`) and its whole custom resource (`raw`), read from the API
- * server now, as the watch reads it: the dashboard's identity and a list by name, the verb the watch already has
- * (the watch keeps only a projection). A 404 when the watch does not show it or the cluster no longer has it.
+ * One read of a Rollout from the API server, as the watch reads it (the dashboard's identity and a list by name, the
+ * verb the watch already has; the watch keeps only a projection): the whole custom resource (`raw`) and its view
+ * built from that same object by the function the watcher builds its views with (`view`), so the phase an action is
+ * allowed by, the state it plans from and the version it is checked against cannot disagree. A 404 when the watch
+ * does not show the Rollout or the cluster no longer has it.
  */
-export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): Promise<{ view: FleetRollout; raw: RolloutResource }> {
-  const view = watchedRolloutOrThrow(watcher, namespace, name);
+export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string, now: Date): Promise<{ view: FleetRollout; raw: RolloutResource }> {
+  watchedRolloutOrThrow(watcher, namespace, name);
   const path = `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts`;
   const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, path, { query: { fieldSelector: `metadata.name=${name}` } });
-  const parsed = parseRollout(list.items?.[0]);
+  const object = list.items?.[0];
+  const parsed = parseRollout(object);
   if (!parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
-  return { view, raw: parsed.rollout };
+  return { view: buildFleetRollout(watcher.name, object, now), raw: parsed.rollout };
 }

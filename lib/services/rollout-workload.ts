@@ -32,7 +32,7 @@ export async function listRolloutReplicaSets(watcher: ClusterWatcher, rollout: R
 /** Revisions with ReplicaSets and Pods and the CLI's numbers for one Rollout, read from the cluster now. */
 export async function getRolloutWorkload(app: AppContext, target: RolloutRef): Promise<RolloutWorkload> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
-  const { raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name);
+  const { raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name, new Date(app.now()));
   const { replicaSets, pods } = await listRolloutReplicaSets(watcher, raw);
   return { info: deriveRolloutInfo(raw, replicaSets, pods), readAt: new Date(app.now()).toISOString() };
 }
