@@ -593,7 +593,7 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
   const total = P.clusters * P.rollouts;
   const baselineRollouts = num(args["baseline-rollouts"], 0);
   const added = total - P.clusters * baselineRollouts;
-  const base = await startMemoryStack(baselineRollouts, 0);
+  const base = await startMemoryStack(baselineRollouts, baselineRollouts > 0 ? P.rate : 0);
   let baseline: MemoryFigures;
   try {
     await waitForFleet(base.stack.app, P.clusters * baselineRollouts);
