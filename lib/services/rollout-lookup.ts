@@ -26,7 +26,8 @@ export function rolloutPath(namespace: string, name: string): string {
  * One read of a Rollout from the API server, as the watch reads it (the dashboard's identity and a list by name, the
  * verb the watch already has; the watch keeps only a projection): the whole custom resource (`raw`) and its view
  * built from that same object by the function the watcher builds its views with (`view`), so the phase an action is
- * allowed by, the state it plans from and the version it is checked against cannot disagree. A 404 when the watch
+ * allowed by, the state it plans from and the version it is checked against cannot disagree (the view lacks the
+ * watch's time- and Event-based attention reasons, which no action reads). A 404 when the watch
  * does not show the Rollout or the cluster no longer has it.
  */
 export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string, now: Date): Promise<{ view: FleetRollout; raw: RolloutResource }> {
