@@ -1,11 +1,12 @@
 /**
  * `node --conditions=react-server --expose-gc --import tsx bench/watch-memory.ts [--clusters 4] [--rollouts 250] [--rate 50]
- * [--snapshot file]`:
+ * [--bookkeeping] [--snapshot file]`:
  * what the server's fleet state keeps alive per watched Rollout. The simulator's `scale` scenario runs in a child
  * process (its objects are not counted); this process holds only what the server holds per Rollout — the cluster
  * watchers and the live stream's overview rows and recent deltas — and reports the heap growth after a full
  * collection. It includes what the first watch loads and compiles (a few MiB whatever the fleet's size): compare two
- * sizes (`--rollouts 50` and `250`) for the part that grows with the fleet. `--snapshot` also writes a heap snapshot
+ * sizes (`--rollouts 50` and `250`) for the part that grows with the fleet. `--bookkeeping` gives the Rollouts the
+ * managedFields and last-applied annotation a real cluster's carry. `--snapshot` also writes a heap snapshot
  * (open it in Chrome DevTools).
  */
 import { spawn } from "node:child_process";
@@ -19,7 +20,7 @@ import { Fleet } from "../lib/fleet/fleet";
 import { DeltaLog } from "../lib/live/delta-log";
 
 const { values: args } = parseArgs({
-  options: { clusters: { type: "string", default: "4" }, rollouts: { type: "string", default: "250" }, rate: { type: "string", default: "50" }, snapshot: { type: "string" } },
+  options: { clusters: { type: "string", default: "4" }, rollouts: { type: "string", default: "250" }, rate: { type: "string", default: "50" }, bookkeeping: { type: "boolean", default: false }, snapshot: { type: "string" } },
 });
 const clusters = Number(args.clusters);
 const rolloutsPerCluster = Number(args.rollouts);
@@ -39,6 +40,7 @@ async function startSimulator(dir: string): Promise<{ configPath: string; stop()
   const configPath = path.join(dir, "rollscope.yaml");
   const cliArgs = ["--import", "tsx", "sim/cli.ts", "--scenario", "scale", "--time-scale", "60", "--rate", String(args.rate)];
   cliArgs.push("--clusters", String(clusters), "--rollouts", String(rolloutsPerCluster), "--kubeconfig", path.join(dir, "kubeconfig"), "--rollscope-config", configPath);
+  if (args.bookkeeping) cliArgs.push("--bookkeeping");
   const child = spawn(process.execPath, cliArgs, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => (chunk.toString().includes("tokens:") ? resolve() : undefined));

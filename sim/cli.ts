@@ -6,8 +6,9 @@ import type { ScenarioName } from "./scenarios";
 
 const USAGE = `usage: npx tsx sim/cli.ts --scenario demo|scale [--time-scale 1] [--seed 1] [--kubeconfig path] [--rollscope-config path] [--base-port N]
        [--prometheus] [--sign-in http://127.0.0.1:3000]
-       scale only: [--clusters 20] [--rollouts 250] [--rate 50]
+       scale only: [--clusters 20] [--rollouts 250] [--rate 50] [--bookkeeping]
   --time-scale N   simulated seconds per real second (1: real time, the default)
+  --bookkeeping    Rollouts with managedFields and kubectl's last-applied annotation, as a real cluster keeps them
   --prometheus     start Prometheus (when installed) scraping the simulated controllers; the config points at it
   --sign-in URL    start an OpenID Provider (alice: operator, bob: viewer) for the app at URL; the config turns sign-in on`;
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       clusters: { type: "string" },
       rollouts: { type: "string" },
       rate: { type: "string" },
+      bookkeeping: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
       ...(values.clusters ? { clusters: Number(values.clusters) } : {}),
       ...(values.rollouts ? { rolloutsPerCluster: Number(values.rollouts) } : {}),
       ...(values.rate ? { changesPerSecond: Number(values.rate) } : {}),
+      bookkeeping: values.bookkeeping,
     },
   });
   const extras = await startDemoExtras({ clusters: sim.clusters, prometheus: values.prometheus === true, signInAt: values["sign-in"] ?? null });

@@ -1,28 +1,37 @@
 import "server-only";
 import type { KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import type { ClusterConfig } from "@/lib/config/schema";
+import type { RolloutLike } from "@/lib/plugins/usage";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
 import { countWatchRelist, observeWatchState } from "@/lib/telemetry/observe";
-import { parseRollout } from "@/lib/rollouts/schema";
+import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
 import { summarizeClusterConnection } from "./cluster-connection";
+import { projectRollout, type RolloutProjection } from "./rollout-projection";
+import { slimObject } from "./slim-object";
+import { StringPool } from "./string-pool";
 import { rolloutKey, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
 
 /** Everything a cluster watches; Rollouts first, as the cluster's main watch. */
 const WATCHED_KINDS = ["rollouts", "events", "analysisruns", "configmap", "controllerPods"] as const;
 export type WatchedKind = (typeof WATCHED_KINDS)[number];
 
+/**
+ * What each watch keeps (the watch itself keeps only names and versions): a projection of each Rollout beside its
+ * view, Events cut to what the pages, signals and recorder read, the other kinds without their managedFields.
+ */
 interface Store {
-  rollouts: Map<string, KubernetesObject>;
+  rollouts: Map<string, RolloutProjection>;
   events: Map<string, KubernetesObject>;
   analysisruns: Map<string, KubernetesObject>;
   configmap: Map<string, KubernetesObject>;
   controllerPods: Map<string, KubernetesObject>;
 }
+type ObjectKind = Exclude<WatchedKind, "rollouts">;
 
 /** How often time-dependent attention reasons are looked at again. */
 const SIGNALS_SWEEP_MS = 15_000;
@@ -31,27 +40,31 @@ function objKey(obj: KubernetesObject): string {
   return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
 }
 
+/** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
+function parseWatchedRollout(obj: unknown): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
+  const parsed = parseRollout(obj);
+  if (parsed.ok) return { rollout: parsed.rollout, parsed: true, parseError: null };
+  const meta = (obj as { metadata?: { name?: string; namespace?: string } }).metadata ?? {};
+  const minimal = parseRollout({ metadata: { name: String(meta.name ?? "?"), namespace: meta.namespace } });
+  if (!minimal.ok) throw new Error(minimal.error);
+  return { rollout: minimal.rollout, parsed: false, parseError: parsed.error };
+}
+
+function toFleetRollout(cluster: string, rollout: RolloutResource, parseError: string | null, now: Date): FleetRollout {
+  const view = toRolloutView(rollout, now);
+  return { ...view, cluster, key: rolloutKey(cluster, view.namespace, view.name), parseError, lastChangedAt: now.toISOString() };
+}
+
 /** Builds the fleet view of one Rollout object; a malformed object still yields a row naming what is wrong. */
 export function buildFleetRollout(cluster: string, obj: unknown, now: Date): FleetRollout {
-  const parsed = parseRollout(obj);
-  const meta = (obj as { metadata?: { name?: string; namespace?: string } }).metadata ?? {};
-  let parseError: string | null = null;
-  let rollout;
-  if (parsed.ok) rollout = parsed.rollout;
-  else {
-    parseError = parsed.error;
-    const minimal = parseRollout({ metadata: { name: String(meta.name ?? "?"), namespace: meta.namespace } });
-    if (!minimal.ok) throw new Error(minimal.error);
-    rollout = minimal.rollout;
-  }
-  const view = toRolloutView(rollout, now);
-  return {
-    ...view,
-    cluster,
-    key: rolloutKey(cluster, view.namespace, view.name),
-    parseError,
-    lastChangedAt: now.toISOString(),
-  };
+  const { rollout, parseError } = parseWatchedRollout(obj);
+  return toFleetRollout(cluster, rollout, parseError, now);
+}
+
+/** The view and the projection of one Rollout object, from one parse. */
+export function buildWatchedRollout(cluster: string, obj: unknown, now: Date): { view: FleetRollout; projection: RolloutProjection } {
+  const { rollout, parsed, parseError } = parseWatchedRollout(obj);
+  return { view: toFleetRollout(cluster, rollout, parseError, now), projection: projectRollout(obj, parsed ? rollout : null) };
 }
 
 /**
@@ -69,6 +82,7 @@ export class ClusterWatcher {
     controllerPods: new Map(),
   };
   private readonly views = new Map<string, FleetRollout>();
+  private readonly strings = new StringPool();
   private readonly watchStates = new Map<WatchedKind, WatchState>();
   private readonly listedAt = new Map<WatchedKind, string>();
   private readonly watches: ResourceWatch[] = [];
@@ -113,8 +127,8 @@ export class ClusterWatcher {
     const now = Date.now();
     const views = only === undefined ? [...this.views.values()] : [this.views.get(only)].filter((v) => v !== undefined);
     for (const view of views) {
-      const raw = this.store.rollouts.get(`${view.namespace ?? ""}/${view.name}`);
-      const next = this.signals.apply(view, raw, now, false);
+      const projection = this.store.rollouts.get(`${view.namespace ?? ""}/${view.name}`);
+      const next = this.signals.apply(view, projection?.progressDeadlineSeconds, now, false);
       if (next === view) continue;
       this.views.set(view.key, next);
       this.emit({ type: "upsert", rollout: next });
@@ -146,29 +160,40 @@ export class ClusterWatcher {
   }
 
   private upsert(kind: WatchedKind, obj: KubernetesObject): void {
-    this.store[kind].set(objKey(obj), obj);
-    if (kind === "rollouts") {
-      const built = buildFleetRollout(this.name, obj, new Date());
-      const previous = this.views.get(built.key);
-      if (previous && previous.resourceVersion === built.resourceVersion) return;
-      const view = this.signals.apply(built, obj, Date.now(), true);
-      this.views.set(view.key, view);
-      this.emit({ type: "upsert", rollout: view });
-      if (!previous) this.publishState();
-    } else this.refreshAfter(kind, obj, false);
+    if (kind === "rollouts") this.upsertRollout(obj);
+    else {
+      this.store[kind].set(objKey(obj), this.strings.internAll(slimObject(kind, obj)));
+      this.refreshAfter(kind, obj, false);
+    }
     this.onRaw?.(kind, "upsert", obj);
   }
 
+  private upsertRollout(obj: KubernetesObject): void {
+    const previous = this.views.get(rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? ""));
+    if (previous && previous.resourceVersion === (obj.metadata?.resourceVersion ?? null)) return;
+    const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date());
+    this.store.rollouts.set(objKey(obj), projection);
+    const view = this.signals.apply(this.strings.internAll(built), projection.progressDeadlineSeconds, Date.now(), true);
+    this.views.set(view.key, view);
+    this.emit({ type: "upsert", rollout: view });
+    if (!previous) this.publishState();
+  }
+
+  /** `obj` may be only the name and version of an object a relist found gone: the kept copy says what it was. */
   private remove(kind: WatchedKind, obj: KubernetesObject): void {
-    this.store[kind].delete(objKey(obj));
     if (kind === "rollouts") {
+      this.store.rollouts.delete(objKey(obj));
       const key = rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? "");
       this.signals.forget(key);
       if (this.views.delete(key)) {
         this.emit({ type: "delete", key, cluster: this.name });
         this.publishState();
       }
-    } else this.refreshAfter(kind, obj, true);
+    } else {
+      const kept = this.store[kind].get(objKey(obj));
+      this.store[kind].delete(objKey(obj));
+      this.refreshAfter(kind, kept ?? obj, true);
+    }
     this.onRaw?.(kind, "delete", obj);
   }
 
@@ -216,11 +241,17 @@ export class ClusterWatcher {
     return this.views.get(rolloutKey(this.name, namespace, name));
   }
 
-  rawRollout(namespace: string, name: string): KubernetesObject | undefined {
+  /** What is kept of the Rollout object besides its view (the object itself is read from the API server when needed). */
+  rolloutProjection(namespace: string, name: string): RolloutProjection | undefined {
     return this.store.rollouts.get(`${namespace}/${name}`);
   }
 
-  objects(kind: WatchedKind): KubernetesObject[] {
+  /** Every watched Rollout's plugin and analysis-template references (those that parsed). */
+  rolloutUsages(): RolloutLike[] {
+    return [...this.store.rollouts.values()].flatMap((p) => (p.usage ? [p.usage] : []));
+  }
+
+  objects(kind: ObjectKind): KubernetesObject[] {
     return [...this.store[kind].values()];
   }
 

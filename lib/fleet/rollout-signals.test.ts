@@ -1,5 +1,6 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
+import { readProgressDeadlineSeconds } from "@/lib/rollouts/attention-signals";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { buildFleetRollout } from "./cluster-watcher";
 import { RolloutSignals } from "./rollout-signals";
@@ -36,33 +37,33 @@ describe("RolloutSignals", () => {
   it("puts a Rollout whose router plugin its cluster does not register in the queue, with no condition to go by", () => {
     const { signals, view } = setup("argoproj-labs/openshift");
     expect(view.conditions).toEqual([]);
-    expect(codes(signals.apply(view, raw, START, true))).toContain("PluginNotRegistered");
+    expect(codes(signals.apply(view, readProgressDeadlineSeconds(raw), START, true))).toContain("PluginNotRegistered");
     const ok = setup("argoproj-labs/gatewayAPI");
-    expect(codes(ok.signals.apply(ok.view, raw, START, true))).not.toContain("PluginNotRegistered");
+    expect(codes(ok.signals.apply(ok.view, readProgressDeadlineSeconds(raw), START, true))).not.toContain("PluginNotRegistered");
   });
 
   it("adds a failing reconcile from its Warning events, and drops it when the event goes", () => {
     const { signals, view } = setup("argoproj-labs/gatewayAPI");
-    const first = signals.apply(view, raw, START, true);
+    const first = signals.apply(view, readProgressDeadlineSeconds(raw), START, true);
     const event = warning("TrafficRoutingError", START);
     expect(signals.eventChanged(event, false)).toBe("staging/shop/checkout");
-    const failing = signals.apply(first, raw, START + 1_000, false);
+    const failing = signals.apply(first, readProgressDeadlineSeconds(raw), START + 1_000, false);
     expect(codes(failing)).toEqual(["ReconcileFailing"]);
     signals.eventChanged(event, true);
-    expect(codes(signals.apply(failing, raw, START + 2_000, false))).toEqual([]);
+    expect(codes(signals.apply(failing, readProgressDeadlineSeconds(raw), START + 2_000, false))).toEqual([]);
   });
 
   it("flags no progress once the state has stood still for the configured time, and returns the same view while nothing changes", () => {
     const { signals, view } = setup("argoproj-labs/gatewayAPI");
-    const first = signals.apply(view, raw, START, true);
-    expect(signals.apply(first, raw, START + 60_000, false)).toBe(first);
-    const stalled = signals.apply(first, raw, START + 6 * 60_000, false);
+    const first = signals.apply(view, readProgressDeadlineSeconds(raw), START, true);
+    expect(signals.apply(first, readProgressDeadlineSeconds(raw), START + 60_000, false)).toBe(first);
+    const stalled = signals.apply(first, readProgressDeadlineSeconds(raw), START + 6 * 60_000, false);
     expect(codes(stalled)).toEqual(["NoProgress"]);
     expect(stalled.attention[0].href).toBe("/rollouts/staging/shop/checkout#steps-title");
   });
 
   it("calls nothing unregistered before argo-rollouts-config was listed", () => {
     const { signals, view } = setup(null);
-    expect(codes(signals.apply(view, raw, START, true))).toEqual([]);
+    expect(codes(signals.apply(view, readProgressDeadlineSeconds(raw), START, true))).toEqual([]);
   });
 });

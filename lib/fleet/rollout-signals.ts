@@ -2,7 +2,7 @@ import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { parsePluginConfigMap } from "@/lib/plugins/config";
 import { findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
-import { deriveAttentionSignals, progressSignature, readProgressDeadlineSeconds, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
+import { DEFAULT_PROGRESS_DEADLINE_SECONDS, deriveAttentionSignals, progressSignature, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import type { AttentionReason } from "@/lib/rollouts/view-model";
 import { rolloutKey, type FleetRollout } from "./types";
@@ -38,9 +38,9 @@ export class RolloutSignals {
 
   /**
    * The view with every reason: `fresh` when it was just built from the object (its reasons are then the object's
-   * own); the same view when nothing changed.
+   * own); the same view when nothing changed. `progressDeadlineSeconds`: the Rollout's (600 when unknown).
    */
-  apply(view: FleetRollout, raw: unknown, now: number, fresh: boolean): FleetRollout {
+  apply(view: FleetRollout, progressDeadlineSeconds: number | undefined, now: number, fresh: boolean): FleetRollout {
     if (fresh || !this.own.has(view.key)) this.own.set(view.key, view.attention);
     const own = this.own.get(view.key) ?? [];
     const progressing = view.conditions.find((c) => c.type === "Progressing");
@@ -50,7 +50,7 @@ export class RolloutSignals {
       registered: this.registered(),
       warnings: [...(this.warnings.get(view.key)?.values() ?? [])],
       lastProgressAt: this.lastProgressAt(view, progressing?.lastUpdateTime ?? null, now),
-      progressDeadlineSeconds: readProgressDeadlineSeconds(raw),
+      progressDeadlineSeconds: progressDeadlineSeconds ?? DEFAULT_PROGRESS_DEADLINE_SECONDS,
       deadlineConditionSet: progressing?.reason === "ProgressDeadlineExceeded",
       noProgressMinutes: this.settings.noProgressMinutes,
       now,

@@ -1,8 +1,9 @@
 import "server-only";
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import { Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
 import { rateLimitedLog } from "@/lib/log/rate-limited-log";
+import { LeanListWatch, type ObjectStub } from "./lean-list-watch";
 
 export type WatchState =
   | { status: "connecting"; since: string }
@@ -18,7 +19,8 @@ export interface ResourceWatchOptions<T extends KubernetesObject> {
   list: () => Promise<KubernetesListObject<T>>;
   fieldSelector?: string;
   onUpsert: (obj: T) => void;
-  onDelete: (obj: T) => void;
+  /** The deleted object, or only its name and version when a relist found it gone. */
+  onDelete: (obj: T | ObjectStub) => void;
   onState: (state: WatchState) => void;
   /** Called after every full list (the first one, and each relist after a 410 or an error). */
   onList?: (at: Date) => void;
@@ -52,8 +54,9 @@ function describeError(err: unknown): string {
 }
 
 /**
- * List-then-watch through client-node's informer, restarted with exponential backoff after any failure (client-node
- * relists by itself on 410 and re-watches after a clean close, but stops for good on other errors).
+ * List-then-watch (LeanListWatch: client-node's informer without its object cache), restarted with exponential
+ * backoff after any failure (it relists by itself on 410 and re-watches after a clean close, but stops for good on
+ * other errors).
  */
 export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWatchOptions<T>): ResourceWatch {
   const base = opts.baseBackoffMs ?? 500;
@@ -80,21 +83,8 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     report({ status: "connected", since: now() });
     return list;
   };
-  const informer = new ListWatch<T>(opts.path, new Watch(opts.kubeConfig), listAndMarkConnected, false, undefined, opts.fieldSelector);
   let errors = 0;
-  // start() resolves once the watch request has its response headers; no error meanwhile means we are watching.
-  const start = async () => {
-    const before = errors;
-    await informer.start().catch(() => undefined);
-    if (!stopped && errors === before && attempt > 0) {
-      attempt = 0;
-      report({ status: "connected", since: now() });
-    }
-  };
-  informer.on("add", opts.onUpsert);
-  informer.on("update", opts.onUpsert);
-  informer.on("delete", opts.onDelete);
-  informer.on("error", (err: unknown) => {
+  const onError = (err: unknown) => {
     if (stopped) return;
     errors++;
     attempt++;
@@ -113,7 +103,25 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     timer = setTimeout(() => {
       if (!stopped) void start();
     }, delay);
+  };
+  const informer = new LeanListWatch<T>({
+    path: opts.path,
+    watch: new Watch(opts.kubeConfig),
+    list: listAndMarkConnected,
+    fieldSelector: opts.fieldSelector,
+    onUpsert: opts.onUpsert,
+    onDelete: opts.onDelete,
+    onError,
   });
+  // start() resolves once the watch request has its response headers; no error meanwhile means we are watching.
+  const start = async () => {
+    const before = errors;
+    await informer.start().catch(() => undefined);
+    if (!stopped && errors === before && attempt > 0) {
+      attempt = 0;
+      report({ status: "connected", since: now() });
+    }
+  };
   report({ status: "connecting", since: now() });
   void start();
   return {

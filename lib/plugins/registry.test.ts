@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadConfigMapFixture } from "@/test/fixtures/configmaps/load-config-map-fixture";
-import { loadRolloutFixture, readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
+import { loadRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { deriveFleetPluginFindings } from "./findings";
-import { buildClusterRegistry, buildFleetMatrix, deriveControllerView, findArgoRolloutsConfigMap, parseRolloutObjects } from "./registry";
+import { buildClusterRegistry, buildFleetMatrix, deriveControllerView, findArgoRolloutsConfigMap } from "./registry";
 
 const controllerPod = (startedAt: string, crash?: string) => ({
   metadata: { name: "argo-rollouts-6f9c-abcde", labels: { "app.kubernetes.io/name": "argo-rollouts" } },
@@ -81,11 +81,6 @@ describe("reading the watcher's caches", () => {
     expect(findArgoRolloutsConfigMap([other, config])?.data).toEqual(config.data);
     expect(findArgoRolloutsConfigMap([other])).toBeNull();
     expect(findArgoRolloutsConfigMap([{ metadata: { name: "argo-rollouts-config" }, data: { trafficRouterPlugins: 42 } } as never])).toBeNull();
-  });
-
-  it("keeps the Rollouts that parse", () => {
-    const rollouts = parseRolloutObjects([readRolloutFixture("plugin-and-builtin-router"), { metadata: { name: "broken" }, spec: "not an object" }]);
-    expect(rollouts.map((r) => r.metadata.name)).toEqual(["storefront"]);
   });
 });
 

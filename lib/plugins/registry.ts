@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { parseRollout } from "@/lib/rollouts/schema";
 import { parsePluginConfigMap, type PluginConfig, type PluginConfigMapInput, type PluginKind } from "./config";
 import type { DerivePluginFindingsInput, Finding } from "./findings";
 import { explainPluginError } from "./troubleshooting";
@@ -104,14 +103,6 @@ export function findArgoRolloutsConfigMap(configMaps: ReadonlyArray<{ metadata?:
   if (!found) return null;
   const parsed = configMapSchema.safeParse(found);
   return parsed.success ? parsed.data : null;
-}
-
-/** The Rollouts that parse; one that does not names no plugin the registry could trust. */
-export function parseRolloutObjects(objects: readonly unknown[]): RolloutLike[] {
-  return objects.flatMap((obj) => {
-    const parsed = parseRollout(obj);
-    return parsed.ok ? [parsed.rollout] : [];
-  });
 }
 
 export interface ClusterRegistry {

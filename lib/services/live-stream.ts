@@ -4,11 +4,9 @@ import type { AuthUser } from "@/lib/auth/types";
 import type { FocusedRollout, LiveDelta, StreamQuery } from "@/lib/contracts/stream";
 import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
-import { parseRollout } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
 import { listReadableClusterStates } from "./clusters";
 import { READ_SCOPE_TTL_MS, resolveReadScope } from "./read-scope";
-import { fingerprintToken } from "./rollout-actions";
 import { trackSseClient } from "@/lib/telemetry/observe";
 
 /** The whole live view of one Rollout, as an open detail page needs it with no request of its own. */
@@ -19,8 +17,8 @@ export function getFocusedRollout(app: AppContext, key: string, scope: ReadScope
   if (!canReadRolloutKey(scope, key)) return { ref, rollout: null, actionFingerprint: null };
   const watcher = app.fleet.cluster(cluster);
   const rollout = watcher?.rollout(namespace, name) ?? null;
-  const parsed = rollout ? parseRollout(watcher?.rawRollout(namespace, name)) : null;
-  return { ref, rollout, actionFingerprint: parsed?.ok ? fingerprintToken(parsed.rollout) : null };
+  const actionFingerprint = rollout ? (watcher?.rolloutProjection(namespace, name)?.actionFingerprint ?? null) : null;
+  return { ref, rollout, actionFingerprint };
 }
 
 /** A delta as this user may see it: Rollouts they may not read are left out, cluster states count only theirs. */

@@ -10,7 +10,6 @@ import { findStuckRouter, selectMeasuredTrafficTemplate, type AppliedPoint, type
 import { chooseStepSeconds, measureCanaryShare, planMeasuredTraffic } from "@/lib/plugins/measured-traffic-query";
 import { buildStuckRouterFinding, planStuckRouterCheck, toAppliedPoints, type StuckRouterCheck } from "@/lib/plugins/stuck-router";
 import type { MeasuredTraffic } from "@/lib/rollouts/detail-types";
-import { parseRollout } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
 
 export interface MeasuredTrafficQuery {
@@ -37,9 +36,7 @@ interface MeasuredResult {
 
 /** The ingress the NGINX template needs: only in the raw spec, not in the Rollout's view. */
 function stableIngressOf(cluster: ClusterWatcher, rollout: FleetRollout): string | null {
-  const raw = parseRollout(cluster.objects("rollouts").find((o) => o.metadata?.namespace === rollout.namespace && o.metadata?.name === rollout.name));
-  const nginx = raw.ok ? raw.rollout.spec?.strategy?.canary?.trafficRouting?.nginx : undefined;
-  return nginx?.stableIngress ?? nginx?.stableIngresses?.[0] ?? null;
+  return cluster.rolloutProjection(rollout.namespace ?? "", rollout.name)?.stableIngress ?? null;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { MetricsSourceStatus } from "@/lib/metrics/types";
 import { describeControllerStatus } from "@/lib/plugins/controller-status";
 import { readablePluginCluster, readablePluginsOverview } from "@/lib/plugins/read-filter";
 import { deriveFleetPluginFindings, type DerivePluginFindingsInput } from "@/lib/plugins/findings";
-import { buildClusterRegistry, buildFleetMatrix, findArgoRolloutsConfigMap, parseRolloutObjects } from "@/lib/plugins/registry";
+import { buildClusterRegistry, buildFleetMatrix, findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
 import { listConfigProblems } from "@/lib/plugins/template-check";
 import type { AnalysisTemplateLike } from "@/lib/plugins/usage";
 import type { ClusterPluginsResponse } from "@/lib/contracts/plugins";
@@ -72,7 +72,7 @@ async function describeCluster(app: AppContext, cluster: ClusterWatcher): Promis
     controllerNamespace: cluster.config.controllerNamespace,
     configMap: findArgoRolloutsConfigMap(cluster.objects("configmap")),
     controllerPods: cluster.objects("controllerPods"),
-    rollouts: parseRolloutObjects(cluster.objects("rollouts")),
+    rollouts: cluster.rolloutUsages(),
     analysisTemplates: templates,
   });
   const source = app.metricsSource(cluster.name);

@@ -1,11 +1,10 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { deriveActionAvailability, type ActionAvailability } from "@/lib/actions/availability";
 import { deriveAuditAfter } from "@/lib/actions/audit-after";
 import { describeActionEffect } from "@/lib/actions/effect";
 import { deriveActionEffectState } from "@/lib/actions/effect-state";
 import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
-import { fingerprintRollout } from "@/lib/actions/rollout-fingerprint";
+import { fingerprintToken } from "@/lib/fleet/rollout-projection";
 import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "@/lib/actions/run-action-plan";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
 import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
@@ -26,7 +25,7 @@ import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import type { AppContext } from "@/lib/server/app-context";
 import { appendAuditEntry, settleAuditEntry } from "./audit-log";
-import { rolloutOrThrow } from "./rollout-lookup";
+import { fetchRolloutOrThrow, rolloutPath, watchedRolloutOrThrow } from "./rollout-lookup";
 import { authorizeRolloutActions, impersonationHeaders, type ImpersonationTarget, type RolloutAuthorization } from "./session";
 import { countAction } from "@/lib/telemetry/observe";
 
@@ -40,10 +39,6 @@ const READ_ONLY_REASON = "Rollscope is in read-only mode: actions are disabled";
 
 function isProduction(watcher: ClusterWatcher): boolean {
   return /^prod(uction)?$/i.test(watcher.config.label ?? "");
-}
-
-function rolloutPath(namespace: string, name: string): string {
-  return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
 }
 
 /** What undo sends (`undo/undo.go`): the JSON Patch's value is the chosen revision's pod template. */
@@ -84,9 +79,9 @@ function combine(availability: ActionAvailability, permission: ActionPermission 
 /** The buttons for one Rollout: state (as upstream allows), the user's permission, the effect and the plan. */
 export async function getRolloutActionsView(app: AppContext, { rollout: target, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutActionsView> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
-  const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
-  const readOnly = app.config.readOnly;
   const now = new Date(app.now());
+  const { view, raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name, now);
+  const readOnly = app.config.readOnly;
   const authorization = readOnly ? null : await authorizeRolloutActions(app, { rollout: target, user });
   const availability = deriveActionAvailability(raw, { phase: view.phase });
   const effectState = deriveActionEffectState(raw, { strategy: view.strategy, requestedPercent: view.requestedWeight?.percent ?? null, maxTrafficWeight: view.maxTrafficWeight });
@@ -185,11 +180,6 @@ function classifyFailure(err: unknown, requestId: string): { outcome: ActionOutc
   return { outcome: "error", apiError: new ApiError("internal", `internal error (request ${requestId})`) };
 }
 
-/** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
-export function fingerprintToken(rollout: RolloutResource): string {
-  return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
-}
-
 /**
  * Refuses unless the Rollout is still what the user confirmed: same revision and step, and either the same
  * resourceVersion or a later one with the fingerprint the user's view carried. A version this process already acted
@@ -280,24 +270,29 @@ interface ExecutedAction {
   after: AuditAfter | null;
 }
 
+/**
+ * Under the Rollout's lock: one read from the API server gives the state the audit records as before, the
+ * expectation is checked against, the phase gate and the plan (never the watch's copy, which may lag).
+ */
 async function executeAction(
   app: AppContext,
   watcher: ClusterWatcher,
   target: RolloutRef,
   request: RolloutActionRequest,
   authorization: RolloutAuthorization,
-  recordIntent: () => Promise<void>,
+  audit: ActionAudit,
 ): Promise<ExecutedAction> {
   const key = `${target.cluster}/${target.namespace}/${target.name}`;
   const exclusive = <T>(fn: () => Promise<T>) => app.actionGuard.runExclusive(key, () => app.repos.actionLocks.runExclusive(key, fn));
   return exclusive(async () => {
-    const { view, raw } = rolloutOrThrow(watcher, target.namespace, target.name);
+    const { view, raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name, new Date(app.now()));
+    audit.before = toAuditBefore(view);
     checkFresh(app, key, request.expected, raw);
     await checkNotActedElsewhere(app, target, request.expected, raw);
     const availability = deriveActionAvailability(raw, { phase: view.phase })[request.action];
     if (!availability.enabled) throw refuse("conflict", "conflict", availability.reason ?? "the action does not apply now");
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
-    await recordIntent();
+    await audit.recordIntent();
     // Upstream's promote and undo GET first; the answer is the freshest state there is, so the expectation is checked again.
     const { client, undo, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
     const sent = request.action === "undo" ? await runUndo(undo, request.toRevision ?? 0) : await runActionPlan(plan, client);
@@ -359,8 +354,8 @@ export async function runRolloutAction(
   try {
     if (app.config.readOnly) throw refuse("denied", "forbidden", READ_ONLY_REASON);
     const watcher = app.fleet.clusterOrThrow(target.cluster);
-    const { view } = rolloutOrThrow(watcher, target.namespace, target.name);
-    audit.before = toAuditBefore(view);
+    // The watched state, for a refusal decided before the Rollout is read; executeAction's read replaces it.
+    audit.before = toAuditBefore(watchedRolloutOrThrow(watcher, target.namespace, target.name));
     if (!request.expected.resourceVersion) {
       throw refuse("error", "bad_request", "expected.resourceVersion is required: send the state you reviewed (GET …/actions returns it)");
     }
@@ -368,7 +363,7 @@ export async function runRolloutAction(
     if (authorization.unavailable) throw refuse("error", "upstream_unavailable", authorization.unavailable);
     const permission = authorization.permissions[request.action];
     if (!permission.allowed) throw refuse("denied", "forbidden", permission.reason ?? "not allowed");
-    executed = await executeAction(app, watcher, target, request, authorization, () => audit.recordIntent());
+    executed = await executeAction(app, watcher, target, request, authorization, audit);
   } catch (err) {
     const { outcome, apiError } = classifyFailure(err, caller.requestId);
     countAction(request.action, outcome ?? "not_sent");

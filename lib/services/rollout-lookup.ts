@@ -1,7 +1,8 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
-import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
+import { buildFleetRollout, type ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
+import { kubeRequest } from "@/lib/k8s/kube-request";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 
@@ -10,10 +11,31 @@ export function rolloutNotFound({ cluster, namespace, name }: RolloutRef): ApiEr
   return new ApiError("not_found", `Rollout ${namespace}/${name} not found in cluster ${cluster}`);
 }
 
-/** The watched Rollout as the overview shows it (`view`) and as its parsed custom resource (`raw`), or a 404. */
-export function rolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): { view: FleetRollout; raw: RolloutResource } {
+/** The watched Rollout as the overview shows it, or a 404. */
+export function watchedRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): FleetRollout {
   const view = watcher.rollout(namespace, name);
-  const parsed = parseRollout(watcher.rawRollout(namespace, name));
-  if (!view || !parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
-  return { view, raw: parsed.rollout };
+  if (!view) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
+  return view;
+}
+
+export function rolloutPath(namespace: string, name: string): string {
+  return `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts/${encodeURIComponent(name)}`;
+}
+
+/**
+ * One read of a Rollout from the API server, as the watch reads it (the dashboard's identity and a list by name, the
+ * verb the watch already has; the watch keeps only a projection): the whole custom resource (`raw`) and its view
+ * built from that same object by the function the watcher builds its views with (`view`), so the phase an action is
+ * allowed by, the state it plans from and the version it is checked against cannot disagree (the view lacks the
+ * watch's time- and Event-based attention reasons, which no action reads). A 404 when the watch
+ * does not show the Rollout or the cluster no longer has it.
+ */
+export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string, now: Date): Promise<{ view: FleetRollout; raw: RolloutResource }> {
+  watchedRolloutOrThrow(watcher, namespace, name);
+  const path = `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/rollouts`;
+  const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, path, { query: { fieldSelector: `metadata.name=${name}` } });
+  const object = list.items?.[0];
+  const parsed = parseRollout(object);
+  if (!parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
+  return { view: buildFleetRollout(watcher.name, object, now), raw: parsed.rollout };
 }

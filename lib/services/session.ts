@@ -27,7 +27,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
 import type { SessionView } from "@/lib/contracts/session";
-import { rolloutOrThrow } from "./rollout-lookup";
+import { watchedRolloutOrThrow } from "./rollout-lookup";
 
 function identityNote(mode: AuthMode, user: AuthUser | null): string {
   if (mode === "none") return "No sign-in: actions run as the dashboard's kubeconfig identity";
@@ -195,7 +195,7 @@ export async function getRolloutPermissions(
   app: AppContext,
   { rollout, user }: { rollout: RolloutRef; user: AuthUser },
 ): Promise<{ readOnly: boolean; actingAs: string; permissions: Record<RolloutAction, ActionPermission> }> {
-  rolloutOrThrow(app.fleet.clusterOrThrow(rollout.cluster), rollout.namespace, rollout.name);
+  watchedRolloutOrThrow(app.fleet.clusterOrThrow(rollout.cluster), rollout.namespace, rollout.name);
   const authorization = await authorizeRolloutActions(app, { rollout, user });
   return { readOnly: app.config.readOnly, actingAs: authorization.actingAs, permissions: { ...authorization.permissions } };
 }

@@ -12,6 +12,37 @@ const WEIGHT_CHANGES_PER_REVISION = 5;
 
 export const DEFAULT_SCALE_OPTIONS: ScaleOptions = { clusters: 20, rolloutsPerCluster: 250, changesPerSecond: 50, seed: 1 };
 
+const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** The fieldsV1 set of a value, as the API server records which fields a manager owns (lists as one entry). */
+function fieldsOf(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [`f:${key}`, fieldsOf(v)]));
+}
+
+/**
+ * The Rollout as a real cluster keeps it after `kubectl apply` and the controller's first status write: the applied
+ * manifest again in the last-applied annotation, and managedFields naming the fields each writer owns.
+ */
+function withBookkeeping(obj: KubeObject): KubeObject {
+  const { name, namespace, labels, annotations } = obj.metadata;
+  const applied = JSON.stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { annotations, labels, name, namespace }, spec: obj.spec });
+  const at = "2026-01-01T00:00:00Z";
+  const managedFields = [
+    { manager: "kubectl-client-side-apply", operation: "Update", apiVersion: obj.apiVersion, time: at, fieldsType: "FieldsV1", fieldsV1: { "f:metadata": fieldsOf({ annotations: { [LAST_APPLIED]: "" }, labels }), "f:spec": fieldsOf(obj.spec) } },
+    {
+      manager: "rollouts-controller",
+      operation: "Update",
+      apiVersion: obj.apiVersion,
+      time: at,
+      fieldsType: "FieldsV1",
+      subresource: "status",
+      fieldsV1: { "f:status": fieldsOf({ HPAReplicas: 0, availableReplicas: 0, blueGreen: {}, canary: { weights: { canary: {}, stable: {} } }, conditions: {}, currentPodHash: "", currentStepHash: "", currentStepIndex: 0, observedGeneration: "", phase: "", readyReplicas: 0, replicas: 0, selector: "", stableRS: "", updatedReplicas: 0 }) },
+    },
+  ];
+  return { ...obj, metadata: { ...obj.metadata, annotations: { ...annotations, [LAST_APPLIED]: applied }, managedFields } };
+}
+
 /** Many clusters of small gatewayAPI canaries (2 replicas) whose revisions start at a fleet-wide rate. */
 export function scaleScenario(input: Partial<ScaleOptions> = {}): Scenario {
   const options = { ...DEFAULT_SCALE_OPTIONS, ...input };
@@ -32,7 +63,7 @@ export function scaleScenario(input: Partial<ScaleOptions> = {}): Scenario {
         router: { plugin: "argoproj-labs/gatewayAPI", config: { httpRoute: `svc-${i}`, namespace: ns } },
         steps: STEPS,
       };
-      objects.push(...servicesFor(bp), rollout(bp));
+      objects.push(...servicesFor(bp), options.bookkeeping ? withBookkeeping(rollout(bp)) : rollout(bp));
     }
     return { name, labels: { env: c % 4 === 0 ? "staging" : "production" }, objects };
   });

@@ -24,4 +24,6 @@ export interface ScaleOptions {
   /** Fleet-wide canary weight changes per (real) second. */
   changesPerSecond: number;
   seed: number;
+  /** Rollouts as `kubectl apply` leaves them on a real cluster: with managedFields and the last-applied annotation. */
+  bookkeeping?: boolean;
 }

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
 import { createMigratedDatabase } from "@/e2e/support/database";
 import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
@@ -196,6 +196,33 @@ describe("rollout actions (auth mode none)", () => {
     const res = await postAction("search", { action: "promote", expected: view.expected });
     expect(res.status).toBe(200);
     await waitForRollout(sim, "prod", "shop", "search", "paused at 60 %", isPausedAt(3));
+  });
+
+  it("acts on and reports the API server's state when the watch lags behind it", async () => {
+    await waitForRollout(sim, "prod", "shop", "payments", "Healthy", (r) => r.status?.phase === "Healthy");
+    await waitForCache("payments");
+    const { getAppContext } = await import("@/lib/server/app-context");
+    const watcher = getAppContext().fleet.clusterOrThrow("prod");
+    const healthy = watcher.rollout("shop", "payments")!;
+    expect(healthy.phase).toBe("Healthy");
+    // The watch stays at the Healthy Rollout while the API server has a new canary paused at 20 %.
+    const watched = watcher.rollout.bind(watcher);
+    const lagging = vi.spyOn(watcher, "rollout").mockImplementation((namespace, name) => (name === "payments" ? healthy : watched(namespace, name)));
+    try {
+      await startCanary(sim, "prod", "payments");
+      const view = await getView("payments");
+      expect(view.expected).toMatchObject({ revision: "2", stepIndex: 1 });
+      expect(view.expected.resourceVersion).not.toBe(healthy.resourceVersion);
+      expect(view.actions.promote).toMatchObject({ enabled: true, effect: "Canary 20 % → 60 % (skips pause at step 2/4; next: pause)" });
+      const res = await postAction("payments", { action: "promote", expected: view.expected });
+      expect(res.status).toBe(200);
+      await waitForRollout(sim, "prod", "shop", "payments", "paused at 60 %", isPausedAt(3));
+      const [entry] = await auditEntries("rollout=payments&action=promote&outcome=done");
+      expect(entry.before).toMatchObject({ revision: 2, stepIndex: 1, phase: "Paused", canaryPercent: 20 });
+      expect(entry.before?.resourceVersion).not.toBe(healthy.resourceVersion);
+    } finally {
+      lagging.mockRestore();
+    }
   });
 
   it("abort returns the canary weight to 0 and the Rollout is Degraded; retry is then offered", async () => {

@@ -1,0 +1,65 @@
+/**
+ * The V8 heap a server keeps alive: asks a Node.js process started with `--inspect=127.0.0.1:<port>` (the bench
+ * starts its server so; production never does) for full garbage collections over the inspector protocol, then for
+ * its heap use. The protocol is a WebSocket, which Node.js 20 offers only behind a flag, so this runs as a child:
+ * `node --experimental-websocket --import tsx bench/inspector-heap.ts <port>` prints `{"usedSize":…,"totalSize":…}`.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+
+export interface HeapAfterGc {
+  /** V8 heap bytes in use after the collections: what the process keeps alive, without the garbage RSS also holds. */
+  usedSize: number;
+  totalSize: number;
+}
+
+const COLLECTIONS = 3;
+
+async function collectAndMeasure(port: string): Promise<HeapAfterGc> {
+  const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener("open", resolve, { once: true });
+    socket.addEventListener("error", reject, { once: true });
+  });
+  let nextId = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const id = ++nextId;
+      const onMessage = (event: MessageEvent) => {
+        const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, unknown>; error?: unknown };
+        if (message.id !== id) return;
+        socket.removeEventListener("message", onMessage);
+        if (message.error) reject(new Error(`${method}: ${JSON.stringify(message.error)}`));
+        else resolve(message.result ?? {});
+      };
+      socket.addEventListener("message", onMessage);
+      socket.send(JSON.stringify({ id, method }));
+    });
+  for (let i = 0; i < COLLECTIONS; i++) await call("HeapProfiler.collectGarbage");
+  const usage = await call("Runtime.getHeapUsage");
+  socket.close();
+  return { usedSize: Number(usage.usedSize), totalSize: Number(usage.totalSize) };
+}
+
+/** Runs this file as a child against the inspector on `port`. */
+export async function readHeapAfterGc(port: number): Promise<HeapAfterGc> {
+  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", path.join(import.meta.dirname, "inspector-heap.ts"), String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`inspector-heap exited with ${code}`);
+  return JSON.parse(out) as HeapAfterGc;
+}
+
+if (process.argv[1] === import.meta.filename) {
+  collectAndMeasure(process.argv[2] ?? "").then(
+    (heap) => console.log(JSON.stringify(heap)),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
