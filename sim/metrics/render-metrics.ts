@@ -19,6 +19,29 @@ interface PromMetric {
   getForPromString?(): Promise<PromMetricData> | PromMetricData;
 }
 
+/** What a prom-client 15 Histogram keeps per label set (read directly: its export builds an object per bucket). */
+interface HistogramSeries {
+  labels: Record<string, string | number | undefined>;
+  bucketValues: Record<string, number>;
+  sum: number;
+  count: number;
+}
+
+interface PromHistogram {
+  name: string;
+  help: string;
+  type: "histogram";
+  upperBounds: number[];
+  hashMap: Record<string, HistogramSeries>;
+  collect?: unknown;
+  enableExemplars?: boolean;
+}
+
+function isPlainHistogram(metric: unknown): metric is PromHistogram {
+  const m = metric as Partial<PromHistogram>;
+  return m.type === "histogram" && Array.isArray(m.upperBounds) && typeof m.hashMap === "object" && !m.collect && !m.enableExemplars;
+}
+
 const NEEDS_ESCAPE = /[\\\n"]/;
 
 function escapeLabel(value: string): string {
@@ -35,6 +58,21 @@ function valueText(value: number): string {
   if (value === Number.POSITIVE_INFINITY) return "+Inf";
   if (value === Number.NEGATIVE_INFINITY) return "-Inf";
   return String(value);
+}
+
+/** Where a series' label text is kept: on prom-client's own per-series record (or a collected sample). */
+const LABEL_TEXT = Symbol("labelText");
+
+type LabelHolder = { labels?: Record<string, string | number | undefined>; [LABEL_TEXT]?: string };
+
+/**
+ * The label text of a series, kept on the record prom-client keeps for it as long as the series lives (its labels
+ * never change), so a series' labels are escaped once, not at every scrape.
+ */
+function labelText(holder: LabelHolder): string {
+  let text = holder[LABEL_TEXT];
+  if (text === undefined) holder[LABEL_TEXT] = text = appendLabels("", holder.labels);
+  return text;
 }
 
 function appendLabels(out: string, labels: Record<string, string | number | undefined> | undefined, skip?: Record<string, unknown>): string {
@@ -55,16 +93,39 @@ function appendLabels(out: string, labels: Record<string, string | number | unde
  */
 export async function renderMetrics(registry: Registry): Promise<string> {
   const metrics = registry.getMetricsAsArray() as unknown as PromMetric[];
-  const blocks = await Promise.all(
-    metrics.map(async (metric) => {
-      const data = await (metric.getForPromString ? metric.getForPromString() : metric.get());
-      const lines = [`# HELP ${data.name} ${escapeHelp(data.help)}`, `# TYPE ${data.name} ${data.type}`];
-      for (const v of data.values ?? []) {
-        const labels = appendLabels(appendLabels("", v.labels, v.sharedLabels), v.sharedLabels);
-        lines.push(`${v.metricName ?? data.name}${labels ? `{${labels}}` : ""} ${valueText(v.value)}`);
-      }
-      return lines.join("\n");
-    }),
-  );
+  const blocks = await Promise.all(metrics.map((metric) => (isPlainHistogram(metric) ? renderHistogram(metric) : renderFamily(metric))));
   return `${blocks.join("\n\n")}\n`;
+}
+
+function header(name: string, help: string, type: string): string[] {
+  return [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`];
+}
+
+async function renderFamily(metric: PromMetric): Promise<string> {
+  const data = await (metric.getForPromString ? metric.getForPromString() : metric.get());
+  const lines = header(data.name, data.help, data.type);
+  for (const v of data.values ?? []) {
+    const labels = v.sharedLabels ? appendLabels(appendLabels("", v.labels, v.sharedLabels), v.sharedLabels) : labelText(v);
+    lines.push(`${v.metricName ?? data.name}${labels ? `{${labels}}` : ""} ${valueText(v.value)}`);
+  }
+  return lines.join("\n");
+}
+
+/** A histogram's lines as prom-client writes them: cumulative buckets with `le` first, +Inf, _sum, _count. */
+function renderHistogram(metric: PromHistogram): string {
+  const lines = header(metric.name, metric.help, metric.type);
+  const bucket = `${metric.name}_bucket`;
+  for (const series of Object.values(metric.hashMap)) {
+    const shared = labelText(series);
+    const rest = shared ? `,${shared}` : "";
+    let acc = 0;
+    for (const upperBound of metric.upperBounds) {
+      acc += series.bucketValues[upperBound];
+      lines.push(`${bucket}{le="${upperBound}"${rest}} ${valueText(acc)}`);
+    }
+    lines.push(`${bucket}{le="+Inf"${rest}} ${valueText(series.count)}`);
+    lines.push(`${metric.name}_sum${shared ? `{${shared}}` : ""} ${valueText(series.sum)}`);
+    lines.push(`${metric.name}_count${shared ? `{${shared}}` : ""} ${valueText(series.count)}`);
+  }
+  return lines.join("\n");
 }

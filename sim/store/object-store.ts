@@ -175,6 +175,8 @@ function fieldAllowed(type: ResourceType) {
 export class ObjectStore {
   private revision = 0;
   private readonly objects = new Map<ResourceType, Map<string, KubeObject>>();
+  /** Each type's keys in list order, kept until a create or delete changes them (a list sorted them every time). */
+  private readonly sortedKeys = new Map<ResourceType, string[]>();
   private readonly history: StoreEvent[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private oldestRetained = 1;
@@ -249,7 +251,7 @@ export class ObjectStore {
 
   list(type: ResourceType, opts: ListOptions = {}): ListResult {
     const filter = this.buildFilter(type, opts);
-    const keys = [...this.bucket(type).keys()].sort();
+    const keys = this.keysInOrder(type);
     let start = 0;
     if (opts.continue) {
       let token: { k: string };
@@ -281,6 +283,12 @@ export class ObjectStore {
       }
     }
     return result;
+  }
+
+  private keysInOrder(type: ResourceType): readonly string[] {
+    let keys = this.sortedKeys.get(type);
+    if (!keys) this.sortedKeys.set(type, (keys = [...this.bucket(type).keys()].sort()));
+    return keys;
   }
 
   private record(type: ResourceType, eventType: WatchEventType, object: KubeObject): void {
@@ -365,6 +373,7 @@ export class ObjectStore {
     this.revision++;
     deepFreeze(obj);
     this.bucket(type).set(key, obj);
+    this.sortedKeys.delete(type);
     this.record(type, "ADDED", obj);
     return obj;
   }
@@ -476,6 +485,7 @@ export class ObjectStore {
   delete(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
     const current = this.get(type, namespace, name);
     this.bucket(type).delete(objectKey(current.metadata.namespace, name));
+    this.sortedKeys.delete(type);
     this.revision++;
     const deleted = deepFreeze({
       ...current,
