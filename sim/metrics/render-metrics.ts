@@ -2,6 +2,8 @@ import type { Registry } from "prom-client";
 
 interface PromValue {
   value: number;
+  [RENDERED_AT]?: number;
+  [RENDERED]?: string;
   labels?: Record<string, string | number | undefined>;
   sharedLabels?: Record<string, string | number | undefined>;
   metricName?: string;
@@ -21,6 +23,8 @@ interface PromMetric {
 
 /** What a prom-client 15 Histogram keeps per label set (read directly: its export builds an object per bucket). */
 interface HistogramSeries {
+  [RENDERED_AT]?: number;
+  [RENDERED]?: string;
   labels: Record<string, string | number | undefined>;
   bucketValues: Record<string, number>;
   sum: number;
@@ -60,18 +64,21 @@ function valueText(value: number): string {
   return String(value);
 }
 
-/** Where a series' label text is kept: on prom-client's own per-series record (or a collected sample). */
-const LABEL_TEXT = Symbol("labelText");
-
-type LabelHolder = { labels?: Record<string, string | number | undefined>; [LABEL_TEXT]?: string };
-
 /**
- * The label text of a series, kept on the record prom-client keeps for it as long as the series lives (its labels
- * never change), so a series' labels are escaped once, not at every scrape.
+ * A series' last rendered text and the value it was rendered with, kept on the record prom-client keeps for the
+ * series as long as it lives (its labels never change) or on a collected sample: most series do not change between
+ * two scrapes, and their text is then reused instead of escaping their labels again.
  */
-function labelText(holder: LabelHolder): string {
-  let text = holder[LABEL_TEXT];
-  if (text === undefined) holder[LABEL_TEXT] = text = appendLabels("", holder.labels);
+const RENDERED_AT = Symbol("renderedAt");
+const RENDERED = Symbol("rendered");
+
+type RenderedHolder = { [RENDERED_AT]?: number; [RENDERED]?: string };
+
+function reuse(holder: RenderedHolder, value: number, render: () => string): string {
+  if (holder[RENDERED_AT] === value && holder[RENDERED] !== undefined) return holder[RENDERED];
+  const text = render();
+  holder[RENDERED_AT] = value;
+  holder[RENDERED] = text;
   return text;
 }
 
@@ -104,28 +111,35 @@ function header(name: string, help: string, type: string): string[] {
 async function renderFamily(metric: PromMetric): Promise<string> {
   const data = await (metric.getForPromString ? metric.getForPromString() : metric.get());
   const lines = header(data.name, data.help, data.type);
-  for (const v of data.values ?? []) {
-    const labels = v.sharedLabels ? appendLabels(appendLabels("", v.labels, v.sharedLabels), v.sharedLabels) : labelText(v);
-    lines.push(`${v.metricName ?? data.name}${labels ? `{${labels}}` : ""} ${valueText(v.value)}`);
-  }
+  for (const v of data.values ?? []) lines.push(v.sharedLabels ? sampleLine(data.name, v) : reuse(v, v.value, () => sampleLine(data.name, v)));
   return lines.join("\n");
+}
+
+function sampleLine(name: string, v: PromValue): string {
+  const labels = appendLabels(appendLabels("", v.labels, v.sharedLabels), v.sharedLabels);
+  return `${v.metricName ?? name}${labels ? `{${labels}}` : ""} ${valueText(v.value)}`;
 }
 
 /** A histogram's lines as prom-client writes them: cumulative buckets with `le` first, +Inf, _sum, _count. */
 function renderHistogram(metric: PromHistogram): string {
   const lines = header(metric.name, metric.help, metric.type);
+  // A series' count changes with every observation (its buckets and sum only then).
+  for (const series of Object.values(metric.hashMap)) lines.push(reuse(series, series.count, () => histogramLines(metric, series)));
+  return lines.join("\n");
+}
+
+function histogramLines(metric: PromHistogram, series: HistogramSeries): string {
+  const shared = appendLabels("", series.labels);
+  const rest = shared ? `,${shared}` : "";
   const bucket = `${metric.name}_bucket`;
-  for (const series of Object.values(metric.hashMap)) {
-    const shared = labelText(series);
-    const rest = shared ? `,${shared}` : "";
-    let acc = 0;
-    for (const upperBound of metric.upperBounds) {
-      acc += series.bucketValues[upperBound];
-      lines.push(`${bucket}{le="${upperBound}"${rest}} ${valueText(acc)}`);
-    }
-    lines.push(`${bucket}{le="+Inf"${rest}} ${valueText(series.count)}`);
-    lines.push(`${metric.name}_sum${shared ? `{${shared}}` : ""} ${valueText(series.sum)}`);
-    lines.push(`${metric.name}_count${shared ? `{${shared}}` : ""} ${valueText(series.count)}`);
+  const lines: string[] = [];
+  let acc = 0;
+  for (const upperBound of metric.upperBounds) {
+    acc += series.bucketValues[upperBound];
+    lines.push(`${bucket}{le="${upperBound}"${rest}} ${valueText(acc)}`);
   }
+  lines.push(`${bucket}{le="+Inf"${rest}} ${valueText(series.count)}`);
+  lines.push(`${metric.name}_sum${shared ? `{${shared}}` : ""} ${valueText(series.sum)}`);
+  lines.push(`${metric.name}_count${shared ? `{${shared}}` : ""} ${valueText(series.count)}`);
   return lines.join("\n");
 }
