@@ -467,7 +467,8 @@ export class ObjectStore {
 
   /**
    * Read-modify-write for in-process writers (the controller simulator): `mutate` gets a mutable copy and returns
-   * the new object; conflicts cannot happen because the store is single-threaded.
+   * the new object; conflicts cannot happen because the store is single-threaded. On /status only the status is a
+   * copy (the write keeps nothing else): the rest of the draft is the stored, frozen object, read-only.
    */
   update(
     type: ResourceType,
@@ -477,7 +478,7 @@ export class ObjectStore {
     opts: WriteOptions = {},
   ): KubeObject {
     const current = this.get(type, namespace, name);
-    const draft = cloneJson(current);
+    const draft = opts.subresource === "status" ? { ...current, status: cloneJson(current.status) } : cloneJson(current);
     const next = mutate(draft) ?? draft;
     return this.write(type, current, next, opts);
   }
