@@ -88,18 +88,22 @@ export function asKubeObject(value: unknown): KubeObject {
   return { ...value, metadata } as KubeObject;
 }
 
-const jsonCache = new WeakMap<object, string>();
+/** Texts kept: a watch event goes to every watcher of its type at once, so the last few objects sent suffice. */
+const RECENT_TEXTS = 512;
+const recentTexts = new Map<object, string>();
 
 /**
- * JSON text of a stored object. Stored objects are deep-frozen and replaced on every write, so their text is
- * computed once and shared by every list, get and watcher that sends them.
+ * JSON text of a stored object. Stored objects are deep-frozen and replaced on every write, so the text of an
+ * object just sent is shared by every watcher that sends it too. Only recent objects keep theirs: a text per object
+ * for as long as the object lived kept one for every version the watch history holds.
  */
 export function objectJson(obj: object): string {
   if (!Object.isFrozen(obj)) return JSON.stringify(obj);
-  let text = jsonCache.get(obj);
+  let text = recentTexts.get(obj);
   if (text === undefined) {
     text = JSON.stringify(obj);
-    jsonCache.set(obj, text);
+    recentTexts.set(obj, text);
+    if (recentTexts.size > RECENT_TEXTS) recentTexts.delete(recentTexts.keys().next().value as object);
   }
   return text;
 }

@@ -53,6 +53,54 @@ class CollectedGauge {
   }
 }
 
+interface RolloutSamples {
+  info: GaugeSample;
+  available: GaugeSample;
+  unavailable: GaugeSample;
+  desired: GaugeSample;
+  updated: GaugeSample;
+  phases: GaugeSample[];
+}
+
+function rolloutSamples(ro: Rollout): RolloutSamples {
+  const namespace = ro.metadata.namespace ?? "";
+  const name = ro.metadata.name;
+  const strategy = strategyOf(ro);
+  const calculated = calculateMetricsPhase(ro.status);
+  const status = ro.status ?? {};
+  const series = { namespace, name };
+  return {
+    info: { labels: { namespace, name, strategy, traffic_router: metricsTrafficRouter(ro), phase: calculated }, value: 1 },
+    available: { labels: series, value: status.availableReplicas ?? 0 },
+    unavailable: { labels: series, value: (status.replicas ?? 0) - (status.availableReplicas ?? 0) },
+    desired: { labels: series, value: ro.spec.replicas ?? 1 },
+    updated: { labels: series, value: status.updatedReplicas ?? 0 },
+    phases: ROLLOUT_PHASES.map((p) => ({ labels: { namespace, name, strategy, phase: p }, value: calculated === p ? 1 : 0 })),
+  };
+}
+
+/**
+ * Each Rollout's samples, worked out again only for a Rollout stored anew since the last scrape (a stored Rollout is
+ * frozen and replaced on every write; most do not change between two scrapes).
+ */
+class RolloutSampleCache {
+  private last = new Map<string, { ro: Rollout; samples: RolloutSamples }>();
+
+  /** Samples of these Rollouts; forgets the ones not asked for (deleted Rollouts). */
+  samplesOf(rollouts: Rollout[]): RolloutSamples[] {
+    const next = new Map<string, { ro: Rollout; samples: RolloutSamples }>();
+    const out = rollouts.map((ro) => {
+      const key = `${ro.metadata.namespace ?? ""}/${ro.metadata.name}`;
+      const known = this.last.get(key);
+      const entry = known && known.ro === ro && Object.isFrozen(ro) ? known : { ro, samples: rolloutSamples(ro) };
+      next.set(key, entry);
+      return entry.samples;
+    });
+    this.last = next;
+    return out;
+  }
+}
+
 /**
  * The controller's /metrics, one Registry per simulated cluster (never prom-client's global registry), with the
  * upstream names, types and labels of `controller/metrics/*.go` (reference §4.2). Info gauges are computed at
@@ -101,21 +149,16 @@ export class ControllerMetrics {
    */
   private registerRolloutCollectors(snapshot: MetricsSnapshot, registers: Registry[]): void {
     const family = (name: string, help: string, collect?: () => void) => new CollectedGauge(name, help, registers[0], collect);
+    const cache = new RolloutSampleCache();
     const info = family("rollout_info", "Information about rollout.", () => {
       for (const f of all) f.values = [];
-      for (const ro of snapshot.rollouts()) {
-        const namespace = ro.metadata.namespace ?? "";
-        const name = ro.metadata.name;
-        const strategy = strategyOf(ro);
-        const calculated = calculateMetricsPhase(ro.status);
-        const status = ro.status ?? {};
-        info.values.push({ labels: { namespace, name, strategy, traffic_router: metricsTrafficRouter(ro), phase: calculated }, value: 1 });
-        const series = { namespace, name };
-        available.values.push({ labels: series, value: status.availableReplicas ?? 0 });
-        unavailable.values.push({ labels: series, value: (status.replicas ?? 0) - (status.availableReplicas ?? 0) });
-        desired.values.push({ labels: series, value: ro.spec.replicas ?? 1 });
-        updated.values.push({ labels: series, value: status.updatedReplicas ?? 0 });
-        for (const p of ROLLOUT_PHASES) phase.values.push({ labels: { namespace, name, strategy, phase: p }, value: calculated === p ? 1 : 0 });
+      for (const samples of cache.samplesOf(snapshot.rollouts())) {
+        info.values.push(samples.info);
+        available.values.push(samples.available);
+        unavailable.values.push(samples.unavailable);
+        desired.values.push(samples.desired);
+        updated.values.push(samples.updated);
+        for (const p of samples.phases) phase.values.push(p);
       }
     });
     const available = family("rollout_info_replicas_available", "The number of available replicas per rollout.");

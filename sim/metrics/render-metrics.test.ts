@@ -33,4 +33,27 @@ describe("renderMetrics", () => {
     expect(expected).toContain('rollout_events_total{namespace="shop",name="we\\"ird\\\\na\\nme",reason="TrafficRoutingError"} 1');
     expect(expected).toContain('rollout_reconcile_bucket{le="+Inf",namespace="shop",name="checkout"} 2');
   });
+
+  it("shows what changed since the previous scrape, series kept or not", async () => {
+    const registry = new Registry();
+    const registers = [registry];
+    const events = new Counter({ name: "rollout_events_total", help: "Count of rollout events", labelNames: ["namespace", "name", "reason"], registers });
+    const reconcile = new Histogram({ name: "rollout_reconcile", help: "Rollout reconciliation performance.", labelNames: ["namespace", "name"], buckets: [0.01, 0.15, 1], registers });
+    const checkout = { namespace: "shop", name: "checkout" };
+    events.inc({ ...checkout, reason: "TrafficWeightUpdated" });
+    events.inc({ ...checkout, reason: "RolloutPaused" });
+    reconcile.observe(checkout, 0.12);
+    reconcile.observe({ namespace: "shop", name: "cart" }, 0.02);
+    await renderMetrics(registry);
+
+    events.inc({ ...checkout, reason: "TrafficWeightUpdated" }, 2);
+    events.remove({ ...checkout, reason: "RolloutPaused" });
+    reconcile.observe(checkout, 0.5);
+    const second = await renderMetrics(registry);
+
+    expect(second).toBe(await registry.metrics());
+    expect(second).toContain('rollout_events_total{namespace="shop",name="checkout",reason="TrafficWeightUpdated"} 3');
+    expect(second).not.toContain("RolloutPaused");
+    expect(second).toContain('rollout_reconcile_bucket{le="1",namespace="shop",name="checkout"} 2');
+  });
 });

@@ -175,6 +175,8 @@ function fieldAllowed(type: ResourceType) {
 export class ObjectStore {
   private revision = 0;
   private readonly objects = new Map<ResourceType, Map<string, KubeObject>>();
+  /** Each type's keys in list order, kept until a create or delete changes them (a list sorted them every time). */
+  private readonly sortedKeys = new Map<ResourceType, string[]>();
   private readonly history: StoreEvent[] = [];
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private oldestRetained = 1;
@@ -249,7 +251,7 @@ export class ObjectStore {
 
   list(type: ResourceType, opts: ListOptions = {}): ListResult {
     const filter = this.buildFilter(type, opts);
-    const keys = [...this.bucket(type).keys()].sort();
+    const keys = this.keysInOrder(type);
     let start = 0;
     if (opts.continue) {
       let token: { k: string };
@@ -281,6 +283,12 @@ export class ObjectStore {
       }
     }
     return result;
+  }
+
+  private keysInOrder(type: ResourceType): readonly string[] {
+    let keys = this.sortedKeys.get(type);
+    if (!keys) this.sortedKeys.set(type, (keys = [...this.bucket(type).keys()].sort()));
+    return keys;
   }
 
   private record(type: ResourceType, eventType: WatchEventType, object: KubeObject): void {
@@ -365,6 +373,7 @@ export class ObjectStore {
     this.revision++;
     deepFreeze(obj);
     this.bucket(type).set(key, obj);
+    this.sortedKeys.delete(type);
     this.record(type, "ADDED", obj);
     return obj;
   }
@@ -458,7 +467,8 @@ export class ObjectStore {
 
   /**
    * Read-modify-write for in-process writers (the controller simulator): `mutate` gets a mutable copy and returns
-   * the new object; conflicts cannot happen because the store is single-threaded.
+   * the new object; conflicts cannot happen because the store is single-threaded. On /status only the status is a
+   * copy (the write keeps nothing else): the rest of the draft is the stored, frozen object, read-only.
    */
   update(
     type: ResourceType,
@@ -468,7 +478,7 @@ export class ObjectStore {
     opts: WriteOptions = {},
   ): KubeObject {
     const current = this.get(type, namespace, name);
-    const draft = cloneJson(current);
+    const draft = opts.subresource === "status" ? { ...current, status: cloneJson(current.status) } : cloneJson(current);
     const next = mutate(draft) ?? draft;
     return this.write(type, current, next, opts);
   }
@@ -476,6 +486,7 @@ export class ObjectStore {
   delete(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
     const current = this.get(type, namespace, name);
     this.bucket(type).delete(objectKey(current.metadata.namespace, name));
+    this.sortedKeys.delete(type);
     this.revision++;
     const deleted = deepFreeze({
       ...current,
