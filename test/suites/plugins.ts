@@ -82,7 +82,9 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
       // Prometheus counts only increases after its first sample of a series (taken after beforeAll's revision):
       // walk another revision, and more until Prometheus has seen the plugin's weight updates.
       const read = async () => (await app.read<PluginHealthReport>(path)).plugins.find((p) => p.cluster === backend.cluster);
-      const counted = (h: PluginHealthView | undefined) => (h?.derived.data?.total?.attempts ?? 0) > 0;
+      // Calls and weight updates are separate series, scraped and summed separately: wait for both (and read again,
+      // the report is shared for a few seconds), not for the calls alone.
+      const counted = (h: PluginHealthView | undefined) => (h?.derived.data?.total?.attempts ?? 0) > 0 && (h?.derived.data?.weightUpdates ?? 0) > 0;
       let health: PluginHealthView | undefined;
       for (let revisions = 0; revisions < 3 && !counted(health); revisions++) {
         await walkRevision();
@@ -95,6 +97,6 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
       expect(health.derived.data!.total).toMatchObject({ failures: 0, successRate: 1 });
       expect(health.derived.data!.total!.attempts).toBeGreaterThan(0);
       expect(health.derived.data!.weightUpdates).toBeGreaterThan(0);
-    });
+    }, 120_000);
   });
 }
