@@ -7,10 +7,13 @@
 #
 # Before Next starts, scripts/preflight.ts checks the configuration (a bad one stops here, naming the field) and picks
 # the listen address: -H if given, else ROLLSCOPE_LISTEN, else server.listen, else 127.0.0.1 in auth mode none.
+#
+# Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle timeout of the load balancer
+# or proxy in front (ALB and nginx: 60 s): a proxy reusing a connection the server is closing gets a reset (a 502).
 set -euo pipefail
 export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-320} ${NODE_OPTIONS:-}"
 cd "$(dirname "$0")/.."
 listen="$(node --conditions=react-server --import tsx scripts/preflight.ts "$@")" || exit 1
-args=("$@")
+args=(--keepAliveTimeout "${ROLLSCOPE_KEEP_ALIVE_TIMEOUT_MS:-65000}" "$@")
 if [ -n "$listen" ]; then args+=(-H "$listen"); fi
 exec node node_modules/next/dist/bin/next start "${args[@]}"

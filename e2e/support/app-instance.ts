@@ -22,8 +22,8 @@ export interface AppInstance {
 }
 
 /**
- * One more Rollscope with its own config: `prisma migrate deploy` on a fresh SQLite file, then `next start` on a free
- * 127.0.0.1 port, against an already running simulator's kubeconfig. Ready when the public `/api/session` answers
+ * One more Rollscope with its own config: `prisma migrate deploy` on a fresh SQLite file, then `npm start`'s script
+ * (scripts/start-server.sh) on a free 127.0.0.1 port, against an already running simulator's kubeconfig. Ready when the public `/api/session` answers
  * (in modes proxy and oidc every other route wants a user). Needs a production build (`next build`).
  */
 export async function startAppInstance(options: AppInstanceOptions): Promise<AppInstance> {
@@ -31,7 +31,8 @@ export async function startAppInstance(options: AppInstanceOptions): Promise<App
   const databaseUrl = createMigratedDatabase();
   const port = options.port ?? (await findFreePort());
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // As `npm start` starts it (bounded heap, 65-s keep-alive: Playwright's request client reuses idle connections).
+  const child: ChildProcess = spawn("bash", [path.join(repoRoot, "scripts/start-server.sh"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: repoRoot,
     env: {
       ...process.env,

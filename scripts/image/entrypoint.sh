@@ -9,5 +9,8 @@ node scripts/image/migrate.mjs
 # is always set here: every interface of the container's own network, unless ROLLSCOPE_LISTEN says otherwise.
 HOSTNAME="${ROLLSCOPE_LISTEN:-0.0.0.0}"
 PORT="${PORT:-3000}"
-export HOSTNAME PORT
+# Idle keep-alive connections stay open 65 s, longer than the ingress or load balancer in front keeps them (ALB and
+# nginx: 60 s); Node's 5-s default makes a proxy reuse a connection the server is closing, and answer 502.
+KEEP_ALIVE_TIMEOUT="${ROLLSCOPE_KEEP_ALIVE_TIMEOUT_MS:-65000}"
+export HOSTNAME PORT KEEP_ALIVE_TIMEOUT
 exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" --import ./scripts/image/json-console.mjs server.js

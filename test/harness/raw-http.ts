@@ -85,3 +85,36 @@ export function uploadUntilAnswered(options: UploadOptions): Promise<StreamedRep
     pump();
   });
 }
+
+export interface KeepAliveProbe {
+  /** The first answer's `Keep-Alive` header: how long the server says it keeps an idle connection. */
+  keepAliveHeader: string | undefined;
+  /** Whether the second request, sent after `idleMs` of silence, went over the first request's connection. */
+  reused: boolean;
+  secondStatus: number;
+}
+
+/**
+ * Two GETs over one keep-alive connection with `idleMs` of silence between them, as a load balancer or a pooled
+ * client reuses its idle connections. A server that closed the idle connection meanwhile makes the second request
+ * open a new one (or, when the close crosses the request, fail with ECONNRESET).
+ */
+export async function probeKeepAlive(url: string, idleMs: number): Promise<KeepAliveProbe> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = () =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; reused: boolean }>((resolve, reject) => {
+      const req = http.get(url, { agent }, (res) => {
+        res.resume();
+        res.once("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, reused: req.reusedSocket }));
+      });
+      req.once("error", reject);
+    });
+  try {
+    const first = await get();
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    const second = await get();
+    return { keepAliveHeader: first.headers["keep-alive"]?.toString(), reused: second.reused, secondStatus: second.status };
+  } finally {
+    agent.destroy();
+  }
+}

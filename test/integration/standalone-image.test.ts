@@ -135,6 +135,8 @@ describe("the image's standalone server", () => {
   it("serves pages with their assets, and the probes (whatever the Host)", async () => {
     const page = await fetch(`${url}/rollouts/prod/shop/checkout`);
     expect(page.status).toBe(200);
+    // Idle connections outlive the ingress's (60 s), not Node's 5-s default: no reset when the ingress reuses one.
+    expect(page.headers.get("keep-alive")).toBe("timeout=65");
     const html = await page.text();
     const asset = /\/_next\/static\/[^"']+\.js/.exec(html)?.[0];
     expect(asset).toBeTruthy();

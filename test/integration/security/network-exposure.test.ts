@@ -6,7 +6,7 @@ import { writeRollscopeConfig, type TestConfigOptions } from "@/e2e/support/roll
 import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
 import { startAppProcess, type AppProcess, type AppProcessOptions } from "@/test/harness/app-process";
 import { findFreePort } from "@/test/harness/free-port";
-import { canConnect } from "@/test/harness/raw-http";
+import { canConnect, probeKeepAlive } from "@/test/harness/raw-http";
 
 /*
  * Issue 12, item 1: without sign-in (auth mode none) anyone who reaches the port acts with the kubeconfig's
@@ -75,6 +75,18 @@ describe("auth mode none", () => {
       expect((await get(port, "/", host)).status, host).toBe(200);
       expect((await get(port, "/api/session", host)).status, host).toBe(200);
     }
+  });
+});
+
+describe("connections", () => {
+  it("keeps an idle connection open longer than a load balancer's idle timeout, so a reused one is never reset", async () => {
+    // Node's default is 5 s: a proxy (ALB, nginx: 60 s) or pooled client reusing a connection the server is closing
+    // gets ECONNRESET or a 502. The e2e suite met it as "read ECONNRESET" on a request made 6 s after the previous one.
+    const { port } = await start({});
+    const probe = await probeKeepAlive(`http://127.0.0.1:${port}/api/session`, 6_000);
+    expect(probe.keepAliveHeader).toBe("timeout=65");
+    expect(probe.reused).toBe(true);
+    expect(probe.secondStatus).toBe(200);
   });
 });
 
