@@ -9,7 +9,7 @@ import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { RolloutResource } from "@/lib/rollouts/schema";
 import { parsePod, parseReplicaSet, type PodResource, type ReplicaSetResource } from "@/lib/rollouts/workload-schema";
 import type { AppContext } from "@/lib/server/app-context";
-import { fetchRolloutOrThrow } from "./rollout-lookup";
+import { fetchRawRolloutOrThrow } from "./rollout-lookup";
 
 async function listBySelector(watcher: ClusterWatcher, path: string, labelSelector: string): Promise<unknown[]> {
   const list = await kubeRequest<KubernetesListObject<KubernetesObject>>(watcher.clients.kubeConfig, path, { query: { labelSelector } });
@@ -32,7 +32,7 @@ export async function listRolloutReplicaSets(watcher: ClusterWatcher, rollout: R
 /** Revisions with ReplicaSets and Pods and the CLI's numbers for one Rollout, read from the cluster now. */
 export async function getRolloutWorkload(app: AppContext, target: RolloutRef): Promise<RolloutWorkload> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
-  const { raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name, new Date(app.now()));
+  const { raw } = await fetchRawRolloutOrThrow(watcher, target.namespace, target.name);
   const { replicaSets, pods } = await listRolloutReplicaSets(watcher, raw);
   return { info: deriveRolloutInfo(raw, replicaSets, pods), readAt: new Date(app.now()).toISOString() };
 }
