@@ -229,12 +229,21 @@ describe("reading is authorized per user", () => {
     const session = signIn.body as SessionView;
     const cookie = signIn.cookies[0].split(";")[0];
     const target = "/api/clusters/prod-eu/rollouts/platform/notifications/actions";
-    const options = await read<RolloutActionsView>("alice", target);
-    const done = await call("alice", target, {
-      method: "POST",
-      headers: { cookie, "x-csrf-token": session.csrfToken, origin: app.url },
-      body: { action: "pause", expected: options.expected },
-    });
+    // The demo fleet keeps moving: when the Rollout took a step between the read and the pause (409 stale, "review
+    // and retry"), alice does what the page tells her — reads it again and retries.
+    const done = await waitFor(
+      "alice's pause to be accepted",
+      async () => {
+        const options = await read<RolloutActionsView>("alice", target);
+        const reply = await call("alice", target, {
+          method: "POST",
+          headers: { cookie, "x-csrf-token": session.csrfToken, origin: app.url },
+          body: { action: "pause", expected: options.expected },
+        });
+        return reply.status === 409 && (reply.body as { error?: { code?: string } }).error?.code === "stale" ? null : reply;
+      },
+      60_000,
+    );
     expect(done.status, done.text).toBe(200);
 
     expect((await read<SessionView>("erin", "/api/session")).canReadAudit).toBe(true);
