@@ -245,7 +245,9 @@ function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
 const DEFAULT_VIEW: PluginHealthQuery = { range: "1h" };
 const KEPT_EVERY_MS = 30_000;
 const KEPT_IDLE_AFTER_MS = 10 * 60_000;
-const keptHealth = new WeakMap<AppContext, KeptResult<PluginHealthReport>>();
+/** On globalThis: instrumentation starts it and the route handler reads it, and they are separate module instances. */
+const KEPT_KEY = Symbol.for("rollscope.keptPluginHealth");
+const keptHealth: WeakMap<AppContext, KeptResult<PluginHealthReport>> = ((globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<PluginHealthReport>> })[KEPT_KEY] ??= new WeakMap());
 
 /** Starts keeping the default view's report (see DEFAULT_VIEW); `ready` is what the first computation waits for. Returns the stop. */
 export function startKeptPluginHealth(app: AppContext, ready?: () => Promise<void>): () => void {
