@@ -482,7 +482,7 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       return { latency: distribution([]), requests: Number.NaN, changes: 0 };
     });
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-    const { pluginHealth, pluginHealthColdMs } = await measurePluginHealth(stack.app);
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(stack.app);
 
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
@@ -501,14 +501,14 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
       { metric: `Detail page: API requests per status change (${detail.requests} for ${detail.changes} weight changes)`, value: detail.changes ? (detail.requests / detail.changes).toFixed(2) : "not measured", target: "", met: null },
       { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
       { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
-      ...pluginHealthRows(pluginHealth, pluginHealthColdMs),
+      ...pluginHealthRows(pluginHealth, pluginHealthColdMs, pluginHealthComputeMs),
       { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.0 s", met: firstLoad.firstRowMs <= 1000 },
       { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
       { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
       { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
     );
-    Object.assign(figures, { sseLat, floorLat, domLat, detail, firstLoad, api, pluginHealth, pluginHealthColdMs, warmRss, churnRss, baselineRss });
+    Object.assign(figures, { sseLat, floorLat, domLat, detail, firstLoad, api, pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, warmRss, churnRss, baselineRss });
     const chartName = short ? "short-latency-cdf.svg" : "latency-cdf.svg";
     writeChart(chartName, latencyCdfChart({ floor: floorLat.samples, sse: sseLat.samples, dom: domLat.samples }, `${total} Rollouts, ${P.rate} weight changes/s, ${new Date().toISOString().slice(0, 16)} UTC`));
   } finally {
@@ -648,20 +648,23 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
 
 /**
  * The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has been
- * scraping every simulated cluster since the stack started. The first report is computed on request (what the first
- * visitor waits for); the steady state is what everyone after gets.
+ * scraping every simulated cluster since the stack started. The first request is what the first visitor waits for
+ * (the default view is kept computed in the background, so also how long that report took to compute, its
+ * computeMs); the steady state is what everyone after gets.
  */
-async function measurePluginHealth(app: AppProcess): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number }> {
+async function measurePluginHealth(app: AppProcess): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
   const coldStart = performance.now();
   const cold = await fetch(`${app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
-    .then(async (res) => (await res.arrayBuffer(), res.ok))
-    .catch(() => false);
+    .then(async (res) => (res.ok ? ((await res.json()) as { computeMs?: number }) : null))
+    .catch(() => null);
   const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
+  // The first answer may come from a report the server computed in the background: how long that computation took.
+  const pluginHealthComputeMs = cold?.computeMs ?? Number.NaN;
   const pluginHealth = await measureApi(`${app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
-  return { pluginHealth, pluginHealthColdMs };
+  return { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs };
 }
 
-function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldMs: number): Row[] {
+function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldMs: number, computeMs: number): Row[] {
   return [
     {
       metric: `Plugin health p50/p95, ${P.clusters} clusters, Prometheus, 5 clients (n=${pluginHealth.n}, errors ${pluginHealth.errors})`,
@@ -670,6 +673,7 @@ function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldM
       met: pluginHealth.p95 <= 300 && pluginHealth.errors === 0,
     },
     { metric: "Plugin health: the first (cold) report", value: Number.isFinite(coldMs) ? ms(coldMs) : "failed", target: "≤ 1.5 s", met: Number.isFinite(coldMs) ? coldMs <= 1500 : false },
+    { metric: "Plugin health: computing the report the first answer carried (its computeMs; in the background when kept)", value: Number.isFinite(computeMs) ? ms(computeMs) : "not reported", target: "", met: null },
   ];
 }
 
@@ -686,14 +690,14 @@ async function addPluginHealthRows(rows: Row[], figures: Record<string, unknown>
     console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
     await sleep(settleSeconds * 1000);
     const before = await readAppCounters(metricsAddress);
-    const { pluginHealth, pluginHealthColdMs } = await measurePluginHealth(stack.app);
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(stack.app);
     const after = await readAppCounters(metricsAddress);
     // What the cold report and the steady state cost the app (its CPU, its event loop's lag), from its own /metrics.
     const cost = { cpuSeconds: after.cpuSeconds - before.cpuSeconds, eventLoopLagP99Ms: after.lagP99Seconds * 1000 };
     console.log(`plugin health: cold report and steady state cost the app ${JSON.stringify(cost)}`);
-    rows.push(...pluginHealthRows(pluginHealth, pluginHealthColdMs));
+    rows.push(...pluginHealthRows(pluginHealth, pluginHealthColdMs, pluginHealthComputeMs));
     rows.push({ metric: "Plugin health: the app's CPU for the cold report and the steady state; event-loop lag p99", value: `${cost.cpuSeconds.toFixed(1)} s; ${cost.eventLoopLagP99Ms.toFixed(0)} ms`, target: "", met: null });
-    Object.assign(figures, { pluginHealth, pluginHealthColdMs, pluginHealthCost: cost });
+    Object.assign(figures, { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthCost: cost });
   } finally {
     await stack.stop();
   }

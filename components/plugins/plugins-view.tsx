@@ -49,6 +49,7 @@ function HealthCard({ filter }: { filter: PluginsFilter }) {
           <>
             derived from rollout_events_total, rollout_reconcile_error and rollout_reconcile
             {health.data && <RelativeTime at={health.data.computedAt} prefix=" · computed " />}
+            {health.data?.refreshError && <span title={health.data.refreshError}> · the last refresh failed: showing the last good report</span>}
           </>
         }
       />

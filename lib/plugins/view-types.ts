@@ -193,6 +193,10 @@ export interface PluginHealthReport {
   computedAt: string;
   /** An older report answered while a newer one is computed: ask again shortly. */
   refreshing: boolean;
+  /** How long computing the report took (its queries and the database reads), in milliseconds. */
+  computeMs?: number;
+  /** The last background refresh failed with this: the report is the last good one (still recent). */
+  refreshError?: string;
   plugins: PluginHealthView[];
 }
 

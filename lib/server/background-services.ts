@@ -7,6 +7,8 @@ import { startHousekeeping } from "./housekeeping";
 export interface BackgroundServices {
   /** Stops the scraper, flushes the recorder and closes the cluster watches. */
   stop(): Promise<void>;
+  /** Something started beside the services (from instrumentation) that `stop` ends first. */
+  alsoStop(stop: () => void): void;
 }
 
 /**
@@ -21,8 +23,13 @@ export async function startBackgroundServices(app: AppContext): Promise<Backgrou
   await recorder.start(app.fleet);
   const scraper = new ControllerMetricsScraper(app.fleet, app.repos.metricSamples, (cluster) => listScrapeFamilies(app.config, cluster));
   const unwatchLeadership = app.leadership.onChange((leader) => (leader ? scraper.start() : scraper.stop()));
+  const alsoStopped: (() => void)[] = [];
   const services: BackgroundServices = {
+    alsoStop(stop) {
+      alsoStopped.push(stop);
+    },
     async stop() {
+      for (const stop of alsoStopped) stop();
       stopHousekeeping();
       unwatchLeadership();
       scraper.stop();

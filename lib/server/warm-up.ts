@@ -97,6 +97,12 @@ async function waitForFirstList(clusterStates: WarmUpOptions["clusterStates"], l
   return !listing();
 }
 
+/** Resolves when no cluster is still connecting (each has listed, or failed to), or after `limitMs` at most. */
+export async function firstListed(clusterStates: WarmUpOptions["clusterStates"], limitMs = FIRST_LIST_LIMIT_MS): Promise<void> {
+  const never = new AbortController();
+  await waitForFirstList(clusterStates, limitMs, never.signal);
+}
+
 /** One GET; resolves with the body (empty when `headersOnly`), rejects on a 5xx, a network error or the abort. */
 function get(target: WarmUpTarget, path: string, signal: AbortSignal, headersOnly = false): Promise<string> {
   return new Promise((resolve, reject) => {

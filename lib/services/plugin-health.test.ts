@@ -1,9 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { ApiError } from "@/lib/errors/api-error";
 import type { Fleet } from "@/lib/fleet/fleet";
 import type { AppContext } from "@/lib/server/app-context";
-import { getSharedPluginHealth } from "./plugin-health";
+import { getSharedPluginHealth, startKeptPluginHealth } from "./plugin-health";
 
 /** A context with one cluster and no plugin in use: the report needs no metrics and no database. */
 function appWithClock(start: number): { app: AppContext; computations: () => number } {
@@ -49,5 +49,43 @@ describe("getSharedPluginHealth", () => {
     await expect(getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "nowhere" })).rejects.toMatchObject({ code: "not_found" });
     await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: "acme/plugin-0" });
     expect(computations()).toBe(50);
+  });
+});
+
+describe("startKeptPluginHealth", () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A context on vitest's fake clock that counts the reports computed (each lists the fleet's clusters once). */
+  function appOnFakeClock(): { app: AppContext; computations: () => number } {
+    let computations = 0;
+    const cluster = { name: "prod-eu", rollouts: () => [] };
+    const fleet = {
+      get clusters() {
+        computations++;
+        return [cluster];
+      },
+      clusterOrThrow: () => cluster,
+    } as unknown as Fleet;
+    const app = { fleet, config: { plugins: {} }, now: () => Date.now() } as unknown as AppContext;
+    return { app, computations: () => computations };
+  }
+
+  it("answers the plugins page's first request from the report computed at start-up; other views on demand", async () => {
+    vi.useFakeTimers({ now: 1_800_000_000_000 });
+    const { app, computations } = appOnFakeClock();
+    const stop = startKeptPluginHealth(app);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(computations()).toBe(1);
+    const first = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    expect(first.computedAt).toBe(new Date(1_800_000_000_000).toISOString());
+    expect(computations()).toBe(1);
+    await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "prod-eu" });
+    expect(computations()).toBe(2);
+    // Half a minute later the background has refreshed it: the page still waits for nothing.
+    await vi.advanceTimersByTimeAsync(32_000);
+    const later = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    expect(Date.parse(later.computedAt)).toBeGreaterThan(Date.parse(first.computedAt));
+    expect(later.refreshing).toBe(false);
+    stop();
   });
 });

@@ -38,6 +38,7 @@ import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
 import { describeTemplateError } from "@/lib/plugins/template-check";
 import type { HealthRange, PluginHealthReport, UnverifiedRolloutView } from "@/lib/plugins/view-types";
 import type { AppContext } from "@/lib/server/app-context";
+import { createKeptResult, type KeptResult } from "@/lib/server/kept-result";
 import { createSharedResult, type SharedResult } from "@/lib/server/shared-result";
 
 export interface PluginHealthQuery {
@@ -59,10 +60,12 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
   const window = planHealthWindow(input.range, app.now());
   const scopes = listPluginScopes(app.fleet.clusters, input);
   // Prometheus and the database answer at once: neither waits for the other.
+  const startedAt = performance.now();
   const [clusters, records] = await Promise.all([collectClusters(app, scopes, window), loadScopeRecords(app.repos, scopes, window)]);
   const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
   const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
-  return assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
+  const report = assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
+  return { ...report, computeMs: Math.round(performance.now() - startedAt) };
 }
 
 // ── Collect: every cluster's metrics, concurrently ──────────────────────────────────────────────────────────────
@@ -233,11 +236,57 @@ function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
   return shared;
 }
 
-/** The shared report, with the Rollouts it lists limited to those the user may read (see readablePluginHealth). */
+/**
+ * The view the plugins page opens with (range 1h, every cluster, no plugin filter) is kept computed in the
+ * background: computed once when the fleet has its first list, then every 30 s while someone asked for it in the last
+ * 10 minutes (an idle dashboard stops querying Prometheus; the next request resumes, waiting only if the kept report
+ * is older than 60 s). Other views are computed on demand and shared as above.
+ */
+const DEFAULT_VIEW: PluginHealthQuery = { range: "1h" };
+const KEPT_EVERY_MS = 30_000;
+const KEPT_IDLE_AFTER_MS = 10 * 60_000;
+/** On globalThis: instrumentation starts it and the route handler reads it, and they are separate module instances. */
+const KEPT_KEY = Symbol.for("rollscope.keptPluginHealth");
+const keptHealth: WeakMap<AppContext, KeptResult<PluginHealthReport>> = ((globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<PluginHealthReport>> })[KEPT_KEY] ??= new WeakMap());
+
+/** Starts keeping the default view's report (see DEFAULT_VIEW); `ready` is what the first computation waits for. Returns the stop. */
+export function startKeptPluginHealth(app: AppContext, ready?: () => Promise<void>): () => void {
+  let kept = keptHealth.get(app);
+  if (!kept) {
+    kept = createKeptResult({
+      name: "plugin health (default view)",
+      compute: () => getPluginHealth(app, DEFAULT_VIEW),
+      ready,
+      everyMs: KEPT_EVERY_MS,
+      freshMs: 10_000,
+      staleMs: 60_000,
+      idleAfterMs: KEPT_IDLE_AFTER_MS,
+      now: () => app.now(),
+    });
+    keptHealth.set(app, kept);
+  }
+  kept.start();
+  return () => kept.stop();
+}
+
+function isDefaultView(input: PluginHealthQuery): boolean {
+  return input.range === DEFAULT_VIEW.range && !input.cluster && !input.plugin;
+}
+
+async function reportFor(app: AppContext, input: PluginHealthQuery): Promise<PluginHealthReport> {
+  const kept = isDefaultView(input) ? keptHealth.get(app) : undefined;
+  if (kept) {
+    const { value, refreshing, refreshError } = await kept.get();
+    return refreshError === null ? { ...value, refreshing } : { ...value, refreshing, refreshError };
+  }
+  const { value, refreshing } = await sharedHealthOf(app).get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
+  return { ...value, refreshing };
+}
+
+/** The kept or shared report, with the Rollouts it lists limited to those the user may read (see readablePluginHealth). */
 export async function getSharedPluginHealth(app: AppContext, { scope, ...input }: PluginHealthQuery & { scope: ReadScope }): Promise<PluginHealthReport> {
   // An unknown cluster is refused before it can take a place among the shared reports.
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
-  const { value, refreshing } = await sharedHealthOf(app).get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
-  const report = scope.clusters === null ? value : readablePluginHealth(value, (cluster, namespace) => canReadObject(scope, cluster, namespace));
-  return { ...report, refreshing };
+  const report = await reportFor(app, input);
+  return scope.clusters === null ? report : readablePluginHealth(report, (cluster, namespace) => canReadObject(scope, cluster, namespace));
 }
