@@ -4,8 +4,12 @@
  */
 const UNIQUE_FIELDS = new Set(["uid", "key", "name", "resourceVersion", "lastChangedAt", "podTemplateHash", "stableRS", "currentPodHash", "actionFingerprint", "href"]);
 
-/** A nested value holding one of these names an object, so it occurs once (a router or a step plugin only by `name`). */
-const IDENTITY_FIELDS = new Set([...UNIQUE_FIELDS, "namespace"].filter((field) => field !== "name"));
+/**
+ * A nested value holding one of these names an object or an instant, so it is rarely the same twice (a router or a
+ * step plugin is named only by `name`): sharing it would only add its signature to the pool.
+ */
+const TIME_FIELDS = ["createdAt", "creationTimestamp", "startedAt", "endsAt", "finishedAt", "lastTransitionTime", "lastUpdateTime", "abortedAt", "firstTimestamp", "lastTimestamp", "eventTime"];
+const IDENTITY_FIELDS = new Set([...UNIQUE_FIELDS, ...TIME_FIELDS, "namespace"].filter((field) => field !== "name"));
 
 /** Shared by every kept value that holds an empty array (frozen, so no holder can change another's). */
 const EMPTY_ARRAY: readonly never[] = Object.freeze([]);
@@ -75,7 +79,7 @@ export class StringPool {
     if (known !== undefined) return known;
     if (this.values.size >= this.limit) this.values.clear();
     Object.freeze(value);
-    this.values.set(signature, value);
+    this.values.set(flatCopy(signature), value);
     return value;
   }
 }
