@@ -2,9 +2,12 @@
  * The V8 heap a server keeps alive: asks a Node.js process started with `--inspect=127.0.0.1:<port>` (the bench
  * starts its server so; production never does) for full garbage collections over the inspector protocol, then for
  * its heap use. The protocol is a WebSocket, which Node.js 20 offers only behind a flag, so this runs as a child:
- * `node --experimental-websocket --import tsx bench/inspector-heap.ts <port>` prints `{"usedSize":…,"totalSize":…}`.
+ * `node --experimental-websocket --import tsx bench/inspector-heap.ts <port> [snapshot-file]` prints
+ * `{"usedSize":…,"totalSize":…}` (and with a file, writes a heap snapshot there after the collections: open it in
+ * Chrome DevTools to see what the server keeps).
  */
 import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import path from "node:path";
 
 export interface HeapAfterGc {
@@ -15,7 +18,7 @@ export interface HeapAfterGc {
 
 const COLLECTIONS = 3;
 
-async function collectAndMeasure(port: string): Promise<HeapAfterGc> {
+async function collectAndMeasure(port: string, snapshotFile?: string): Promise<HeapAfterGc> {
   const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -38,13 +41,27 @@ async function collectAndMeasure(port: string): Promise<HeapAfterGc> {
     });
   for (let i = 0; i < COLLECTIONS; i++) await call("HeapProfiler.collectGarbage");
   const usage = await call("Runtime.getHeapUsage");
+  if (snapshotFile) await writeSnapshot(socket, call, snapshotFile);
   socket.close();
   return { usedSize: Number(usage.usedSize), totalSize: Number(usage.totalSize) };
 }
 
-/** Runs this file as a child against the inspector on `port`. */
-export async function readHeapAfterGc(port: number): Promise<HeapAfterGc> {
-  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", path.join(import.meta.dirname, "inspector-heap.ts"), String(port)], {
+/** Streams a heap snapshot's chunks into `file`. */
+async function writeSnapshot(socket: WebSocket, call: (method: string) => Promise<unknown>, file: string): Promise<void> {
+  const out = createWriteStream(file);
+  const onChunk = (event: MessageEvent) => {
+    const message = JSON.parse(String(event.data)) as { method?: string; params?: { chunk: string } };
+    if (message.method === "HeapProfiler.addHeapSnapshotChunk") out.write(message.params?.chunk ?? "");
+  };
+  socket.addEventListener("message", onChunk);
+  await call("HeapProfiler.takeHeapSnapshot");
+  socket.removeEventListener("message", onChunk);
+  await new Promise((resolve) => out.end(resolve));
+}
+
+/** Runs this file as a child against the inspector on `port` (`snapshotFile`: also write a heap snapshot there). */
+export async function readHeapAfterGc(port: number, snapshotFile?: string): Promise<HeapAfterGc> {
+  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", path.join(import.meta.dirname, "inspector-heap.ts"), String(port), ...(snapshotFile ? [snapshotFile] : [])], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -55,7 +72,7 @@ export async function readHeapAfterGc(port: number): Promise<HeapAfterGc> {
 }
 
 if (process.argv[1] === import.meta.filename) {
-  collectAndMeasure(process.argv[2] ?? "").then(
+  collectAndMeasure(process.argv[2] ?? "", process.argv[3]).then(
     (heap) => console.log(JSON.stringify(heap)),
     (err: unknown) => {
       console.error(err);

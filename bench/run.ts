@@ -52,6 +52,8 @@ const { values: args } = parseArgs({
     "baseline-rollouts": { type: "string" },
     /** Rollouts with managedFields and kubectl's last-applied annotation, as a real cluster keeps them. */
     bookkeeping: { type: "boolean", default: false },
+    /** With `--only memory`: also write heap snapshots of both servers after the warm-up's collections, to this path prefix. */
+    "heap-snapshot": { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -583,12 +585,15 @@ interface MemoryFigures {
 }
 
 /** A settled server's memory: as found (RSS, heap), then after full collections (heap kept alive, RSS). */
-async function readMemory(stack: Stack, metricsAt: string, inspectorPort: number): Promise<MemoryFigures> {
+async function readMemory(stack: Stack, metricsAt: string, inspectorPort: number, snapshotFile?: string): Promise<MemoryFigures> {
   const rss = readTreeRss(stack.app.pid()!);
   const heap = await readHeapFigures(metricsAt);
-  const keptHeap = (await readHeapAfterGc(inspectorPort)).usedSize;
+  const keptHeap = (await readHeapAfterGc(inspectorPort, snapshotFile)).usedSize;
   return { rss, heap, keptHeap, rssAfterGc: readTreeRss(stack.app.pid()!) };
 }
+
+/** Where `--heap-snapshot` writes one server's snapshot (undefined without the option). */
+const snapshotPath = (server: "baseline" | "warm") => (args["heap-snapshot"] ? `${args["heap-snapshot"]}-${server}.heapsnapshot` : undefined);
 
 const perRollout = (warm: number, baseline: number, added: number) => `${((warm - baseline) / added / 1024).toFixed(1)} KiB`;
 
@@ -608,7 +613,7 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
   try {
     await waitForFleet(base.stack.app, P.clusters * baselineRollouts);
     await sleep(3_000);
-    baseline = await readMemory(base.stack, base.metricsAt, base.inspectorPort);
+    baseline = await readMemory(base.stack, base.metricsAt, base.inspectorPort, snapshotPath("baseline"));
   } finally {
     await base.stack.stop();
   }
@@ -616,7 +621,7 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
   try {
     await waitForFleet(full.stack.app, total);
     await sleep(3_000);
-    const warm = await readMemory(full.stack, full.metricsAt, full.inspectorPort);
+    const warm = await readMemory(full.stack, full.metricsAt, full.inspectorPort, snapshotPath("warm"));
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
     const churn = await readMemory(full.stack, full.metricsAt, full.inspectorPort);

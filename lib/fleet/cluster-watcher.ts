@@ -22,7 +22,8 @@ export type WatchedKind = (typeof WATCHED_KINDS)[number];
 
 /**
  * What each watch keeps (the watch itself keeps only names and versions): a projection of each Rollout beside its
- * view, Events cut to what the pages, signals and recorder read, the other kinds without their managedFields.
+ * view (keyed by the view's key, one string for both), Events cut to what the pages, signals and recorder read, the
+ * other kinds without their managedFields.
  */
 interface Store {
   rollouts: Map<string, RolloutProjection>;
@@ -37,7 +38,7 @@ type ObjectKind = Exclude<WatchedKind, "rollouts">;
 const SIGNALS_SWEEP_MS = 15_000;
 
 function objKey(obj: KubernetesObject): string {
-  return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
+  return [obj.metadata?.namespace ?? "", obj.metadata?.name ?? ""].join("/");
 }
 
 /** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
@@ -127,7 +128,7 @@ export class ClusterWatcher {
     const now = Date.now();
     const views = only === undefined ? [...this.views.values()] : [this.views.get(only)].filter((v) => v !== undefined);
     for (const view of views) {
-      const projection = this.store.rollouts.get(`${view.namespace ?? ""}/${view.name}`);
+      const projection = this.store.rollouts.get(view.key);
       const next = this.signals.apply(view, projection?.progressDeadlineSeconds, now, false);
       if (next === view) continue;
       this.views.set(view.key, next);
@@ -172,8 +173,8 @@ export class ClusterWatcher {
     const previous = this.views.get(rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? ""));
     if (previous && previous.resourceVersion === (obj.metadata?.resourceVersion ?? null)) return;
     const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date());
-    this.store.rollouts.set(objKey(obj), projection);
     const view = this.signals.apply(this.strings.internAll(built), projection.progressDeadlineSeconds, Date.now(), true);
+    this.store.rollouts.set(view.key, this.strings.internAll(projection));
     this.views.set(view.key, view);
     this.emit({ type: "upsert", rollout: view });
     if (!previous) this.publishState();
@@ -182,8 +183,8 @@ export class ClusterWatcher {
   /** `obj` may be only the name and version of an object a relist found gone: the kept copy says what it was. */
   private remove(kind: WatchedKind, obj: KubernetesObject): void {
     if (kind === "rollouts") {
-      this.store.rollouts.delete(objKey(obj));
       const key = rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? "");
+      this.store.rollouts.delete(key);
       this.signals.forget(key);
       if (this.views.delete(key)) {
         this.emit({ type: "delete", key, cluster: this.name });
@@ -243,7 +244,7 @@ export class ClusterWatcher {
 
   /** What is kept of the Rollout object besides its view (the object itself is read from the API server when needed). */
   rolloutProjection(namespace: string, name: string): RolloutProjection | undefined {
-    return this.store.rollouts.get(`${namespace}/${name}`);
+    return this.store.rollouts.get(rolloutKey(this.name, namespace, name));
   }
 
   /** Every watched Rollout's plugin and analysis-template references (those that parsed). */

@@ -20,9 +20,12 @@ export interface RolloutProjection {
   actionFingerprint: string | null;
 }
 
-/** What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on). */
+/**
+ * What `expected.fingerprint` carries: a digest of fingerprintRollout (the state an action's outcome depends on), its
+ * first 16 bytes in 22 characters (encoded alone: a slice of the whole digest's text would keep all of it alive).
+ */
 export function fingerprintToken(rollout: RolloutResource): string {
-  return createHash("sha256").update(fingerprintRollout(rollout)).digest("base64url").slice(0, 22);
+  return createHash("sha256").update(fingerprintRollout(rollout)).digest().toString("base64url", 0, 16);
 }
 
 type AnalysisRefs = { templates?: readonly AnalysisTemplateRef[] | null } | null | undefined;

@@ -5,6 +5,7 @@ import { findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, deriveAttentionSignals, progressSignature, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import type { AttentionReason } from "@/lib/rollouts/view-model";
+import { StringPool } from "./string-pool";
 import { rolloutKey, type FleetRollout } from "./types";
 
 export interface AttentionSettings {
@@ -25,6 +26,8 @@ export class RolloutSignals {
   /** Per Rollout key, its recent Warning events by event object key. */
   private readonly warnings = new Map<string, Map<string, WarningEventSignal>>();
   private readonly progress = new Map<string, { signature: string; at: number }>();
+  /** Many Rollouts stand alike (same phase, step and weights): one copy of each signature. */
+  private readonly signatures = new StringPool();
   /** The reasons the Rollout object gives by itself, kept so re-deriving does not need the object parsed again. */
   private readonly own = new Map<string, AttentionReason[]>();
   private registry: { resourceVersion: string; registered: Registered } | null = null;
@@ -89,7 +92,7 @@ export class RolloutSignals {
     if (known && known.signature === signature) return known.at;
     const fromCondition = conditionUpdatedAt ? Date.parse(conditionUpdatedAt) : Number.NaN;
     const at = !known && !Number.isNaN(fromCondition) ? Math.min(fromCondition, now) : now;
-    this.progress.set(view.key, { signature, at });
+    this.progress.set(view.key, { signature: this.signatures.intern(signature), at });
     return at;
   }
 

@@ -1,14 +1,30 @@
-/** Per-object identities and instants: each occurs once, so pooling them would only hold them longer. */
-const UNIQUE_FIELDS = new Set([
-  "uid", "key", "name", "resourceVersion", "createdAt", "lastChangedAt", "startedAt", "endsAt", "finishedAt", "lastTransitionTime", "lastUpdateTime", "podTemplateHash", "stableRS", "currentPodHash", "abortedAt", "firstTimestamp", "lastTimestamp", "eventTime"]);
+/**
+ * Per-object identities and instants: each occurs once, so pooling them would only hold them longer. Condition and
+ * event times have a one-second resolution and many objects change in the same second, so those are pooled.
+ */
+const UNIQUE_FIELDS = new Set(["uid", "key", "name", "resourceVersion", "lastChangedAt", "podTemplateHash", "stableRS", "currentPodHash", "actionFingerprint", "href"]);
+
+/**
+ * A nested value holding one of these names an object or an instant, so it is rarely the same twice (a router or a
+ * step plugin is named only by `name`): sharing it would only add its signature to the pool.
+ */
+const TIME_FIELDS = ["createdAt", "creationTimestamp", "startedAt", "endsAt", "finishedAt", "lastTransitionTime", "lastUpdateTime", "abortedAt", "firstTimestamp", "lastTimestamp", "eventTime"];
+const IDENTITY_FIELDS = new Set([...UNIQUE_FIELDS, ...TIME_FIELDS, "namespace"].filter((field) => field !== "name"));
+
+/** Shared by every kept value that holds an empty array (frozen, so no holder can change another's). */
+const EMPTY_ARRAY: readonly never[] = Object.freeze([]);
+
+type Plain = Record<string, unknown> | unknown[];
 
 /**
  * One copy of each string many watched Rollouts share (condition reasons and messages, step labels, router and
- * service names, images): JSON.parse and the view builders make a new copy per object. Bounded: when full it starts
- * over, which costs only sharing, never correctness.
+ * service names, images, times), and one frozen copy of each small nested value many share (a step, a router, a
+ * condition, an empty list): JSON.parse and the view builders make a new copy per object. Bounded: when full it
+ * starts over, which costs only sharing, never correctness.
  */
 export class StringPool {
   private readonly strings = new Map<string, string>();
+  private readonly values = new Map<string, Plain>();
 
   constructor(private readonly limit = 20_000) {}
 
@@ -16,26 +32,76 @@ export class StringPool {
     const known = this.strings.get(value);
     if (known !== undefined) return known;
     if (this.strings.size >= this.limit) this.strings.clear();
-    this.strings.set(value, value);
-    return value;
+    // A copy of its own: the built string may be a chain of parts (a template literal's) or a slice of a larger one.
+    const flat = flatCopy(value);
+    this.strings.set(flat, flat);
+    return flat;
   }
 
   /**
    * Replaces, in place, the shared strings of a freshly built plain value (objects and arrays, deeply; frozen ones
-   * are left as they are); returns it.
+   * are left as they are) and its nested values that hold no identity or instant of their own by a shared frozen
+   * copy; returns it (the value itself is never replaced, so it stays the caller's to change).
    */
   internAll<T>(value: T): T {
-    if (Object.isFrozen(value)) return value;
-    if (Array.isArray(value)) value.forEach((item, i) => (value[i] = this.internValue(item, null)));
-    else if (value !== null && typeof value === "object") {
-      const record = value as Record<string, unknown>;
-      for (const [field, item] of Object.entries(record)) record[field] = this.internValue(item, field);
-    }
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) this.internChildren(value as Plain);
     return value;
+  }
+
+  /** Interns every child of `value` in place; true when the value holds only primitives and shared frozen values. */
+  private internChildren(value: Plain): boolean {
+    let shareable = true;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        value[i] = this.internValue(item, null);
+        shareable &&= isShareable(value[i]);
+      });
+    } else {
+      for (const [field, item] of Object.entries(value)) {
+        value[field] = this.internValue(item, field);
+        shareable &&= !IDENTITY_FIELDS.has(field) && isShareable(value[field]);
+      }
+    }
+    return shareable;
   }
 
   private internValue(value: unknown, field: string | null): unknown {
     if (typeof value === "string") return field !== null && UNIQUE_FIELDS.has(field) ? value : this.intern(value);
-    return typeof value === "object" && value !== null ? this.internAll(value) : value;
+    if (!isPlain(value)) return value;
+    if (Array.isArray(value) && value.length === 0) return EMPTY_ARRAY;
+    return this.internChildren(value as Plain) ? this.shared(value as Plain) : value;
   }
+
+  /** The pool's frozen copy of a value whose children are all primitives or shared. */
+  private shared(value: Plain): Plain {
+    const signature = JSON.stringify(value, distinctJson);
+    const known = this.values.get(signature);
+    if (known !== undefined) return known;
+    if (this.values.size >= this.limit) this.values.clear();
+    Object.freeze(value);
+    this.values.set(flatCopy(signature), value);
+    return value;
+  }
+}
+
+/** A not yet frozen plain object or array (not a Map, a Date or a class instance, whose JSON does not tell them apart). */
+function isPlain(value: unknown): value is Plain {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+/** JSON that tells apart what plain JSON writes alike (an absent field and `undefined`, NaN and null). */
+function distinctJson(_field: string, value: unknown): unknown {
+  if (value === undefined) return "\u0000undefined";
+  return typeof value === "number" && !Number.isFinite(value) ? `\u0000${value}` : value;
+}
+
+function isShareable(value: unknown): boolean {
+  return value === null || typeof value !== "object" || Object.isFrozen(value);
+}
+
+/** A flat copy of a string (V8 keeps concatenations as chains of their parts and slices as views of the whole). */
+function flatCopy(value: string): string {
+  return value.length < 13 ? value : (JSON.parse(JSON.stringify(value)) as string);
 }

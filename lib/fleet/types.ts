@@ -33,6 +33,7 @@ export type FleetDelta =
   | { type: "delete"; key: string; cluster: string }
   | { type: "cluster"; cluster: ClusterStateView };
 
+/** Built by join, which yields one flat string (a template literal keeps a chain of parts alive in every kept key). */
 export function rolloutKey(cluster: string, namespace: string | null | undefined, name: string): string {
-  return `${cluster}/${namespace ?? ""}/${name}`;
+  return [cluster, namespace ?? "", name].join("/");
 }

@@ -17,13 +17,15 @@ export interface LeanListWatchOptions<T extends KubernetesObject> {
   onError: (err: unknown) => void;
 }
 
+/** `namespace/name`, joined into one flat string (a template literal keeps its parts alive in every kept key). */
 function keyOf(obj: KubernetesObject): string {
-  return `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
+  return [obj.metadata?.namespace ?? "", obj.metadata?.name ?? ""].join("/");
 }
 
-function stubOf(obj: KubernetesObject): ObjectStub {
-  const { namespace, name, resourceVersion } = obj.metadata ?? {};
-  return { metadata: { namespace, name, resourceVersion } };
+/** The stub of a kept key (names and namespaces hold no "/"). */
+function stubOf(key: string, resourceVersion: string): ObjectStub {
+  const [namespace, name] = key.split("/");
+  return { metadata: { namespace: namespace || undefined, name, resourceVersion } };
 }
 
 function isGone(err: unknown): boolean {
@@ -33,11 +35,12 @@ function isGone(err: unknown): boolean {
 
 /**
  * client-node's `ListWatch` (list, then watch from the list's resourceVersion; relist after 410 Gone, reporting what
- * disappeared meanwhile as deleted) without its object cache: it keeps each object's name and resourceVersion only,
+ * disappeared meanwhile as deleted) without its object cache: it keeps each object's key and resourceVersion only,
  * so the caller's projection is the one copy of what a cluster holds.
  */
 export class LeanListWatch<T extends KubernetesObject> {
-  private readonly versions = new Map<string, ObjectStub>();
+  /** `namespace/name` → resourceVersion of every object the watch holds. */
+  private readonly versions = new Map<string, string>();
   private resourceVersion = "";
   private request: AbortController | undefined;
   private stopped = false;
@@ -91,19 +94,19 @@ export class LeanListWatch<T extends KubernetesObject> {
 
   private upsert(obj: T): void {
     const key = keyOf(obj);
-    const known = this.versions.get(key)?.metadata.resourceVersion;
-    if (known !== undefined && known === obj.metadata?.resourceVersion) return;
-    this.versions.set(key, stubOf(obj));
+    const version = obj.metadata?.resourceVersion ?? "";
+    if (this.versions.get(key) === version) return;
+    this.versions.set(key, version);
     this.opts.onUpsert(obj);
   }
 
   /** A fresh list: what it no longer holds was deleted meanwhile; the rest is upserted. */
   private replaceAll(items: readonly T[]): void {
     const listed = new Set(items.map(keyOf));
-    for (const [key, stub] of this.versions) {
+    for (const [key, version] of this.versions) {
       if (listed.has(key)) continue;
       this.versions.delete(key);
-      this.opts.onDelete(stub);
+      this.opts.onDelete(stubOf(key, version));
     }
     for (const item of items) this.upsert(item);
   }

@@ -1,5 +1,7 @@
 import "server-only";
 import type { Fleet } from "@/lib/fleet/fleet";
+import type { FleetRollout } from "@/lib/fleet/types";
+import { StringPool } from "@/lib/fleet/string-pool";
 import { toRolloutSummary, type RolloutSummary } from "@/lib/fleet/summary";
 import { attentionSeverityOf } from "@/lib/overview/attention";
 import type { LiveDelta, LiveSnapshot, PreviousState } from "./live-types";
@@ -18,8 +20,16 @@ export interface SequencedDelta {
  */
 const DEFAULT_CAPACITY = 3_000;
 
+/** One frozen PreviousState per phase and severity, shared by every kept delta that carries it. */
+const PREVIOUS_STATES = new Map<string, PreviousState>();
+
 function previousState(summary: RolloutSummary | undefined): PreviousState | null {
-  return summary ? { phase: summary.phase, attention: attentionSeverityOf(summary) } : null;
+  if (!summary) return null;
+  const attention = attentionSeverityOf(summary);
+  const id = `${summary.phase}/${attention}`;
+  let state = PREVIOUS_STATES.get(id);
+  if (!state) PREVIOUS_STATES.set(id, (state = Object.freeze({ phase: summary.phase, attention })));
+  return state;
 }
 
 /**
@@ -32,6 +42,8 @@ export class DeltaLog {
   private readonly buffer: SequencedDelta[] = [];
   private readonly subscribers = new Set<(d: SequencedDelta) => void>();
   private readonly summaries = new Map<string, RolloutSummary>();
+  /** Shares the rows' small nested values (step, routers) between Rollouts. */
+  private readonly pool = new StringPool();
   private rowsCache: RolloutSummary[] | null = null;
   /** Per cluster, how many Rollouts each namespace holds: what per-user counts and permission checks start from. */
   private readonly namespaceTally = new Map<string, Map<string, number>>();
@@ -40,11 +52,11 @@ export class DeltaLog {
     private readonly fleet: Fleet,
     private readonly capacity = DEFAULT_CAPACITY,
   ) {
-    for (const rollout of fleet.rollouts()) this.keep(toRolloutSummary(rollout));
+    for (const rollout of fleet.rollouts()) this.keep(this.summarize(rollout));
     fleet.subscribe((delta) => {
       let live: LiveDelta;
       if (delta.type === "upsert") {
-        const rollout = toRolloutSummary(delta.rollout);
+        const rollout = this.summarize(delta.rollout);
         const was = previousState(this.summaries.get(rollout.key));
         this.keep(rollout);
         this.rowsCache = null;
@@ -63,6 +75,10 @@ export class DeltaLog {
       if (this.buffer.length > this.capacity * 1.1) this.buffer.splice(0, this.buffer.length - this.capacity);
       for (const subscriber of this.subscribers) subscriber(entry);
     });
+  }
+
+  private summarize(rollout: FleetRollout): RolloutSummary {
+    return this.pool.internAll(toRolloutSummary(rollout));
   }
 
   private keep(rollout: RolloutSummary): void {

@@ -35,7 +35,8 @@ export function planSampleRows(
   const next = new Map<string, SeriesState>();
   for (const sample of samples) {
     const labels = labelsKey(sample.labels);
-    const key = `${sample.metric}${labels}`;
+    // Joined: one flat string per kept series (a template literal's result keeps its parts alive).
+    const key = [sample.metric, labels].join("");
     const previous = state.get(key);
     if (!previous && previousOkMs !== null && previousOkMs < nowMs) {
       rows.push({ key, metric: sample.metric, labels, atMs: previousOkMs, value: 0 });

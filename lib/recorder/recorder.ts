@@ -4,7 +4,8 @@ import type { RecorderStatus } from "@/lib/contracts/readiness";
 import { singleProcessLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
-import type { FleetRollout } from "@/lib/fleet/types";
+import { StringPool } from "@/lib/fleet/string-pool";
+import { rolloutKey, type FleetRollout } from "@/lib/fleet/types";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
 import { RecorderHealth } from "./recorder-health";
@@ -74,7 +75,9 @@ const eventKey = (e: RolloutEventRow) => `${e.cluster}/${e.eventUid}`;
  * resourceVersion skips anything the old leader did store.
  */
 export class Recorder {
+  /** Per Rollout key (the view's own string), its last sample's signature; many Rollouts share one. */
   private readonly lastSignature = new Map<string, string>();
+  private readonly signatures = new StringPool();
   private samples: RolloutSampleInput[] = [];
   private events = new Map<string, RolloutEventRow>();
   /** When the oldest unwritten row was queued (ms), for rollscope_recorder_queue_lag_seconds; null when none waits. */
@@ -184,16 +187,16 @@ export class Recorder {
    * resourceVersion) and different from the state before them. Sets the signatures new observations compare with.
    */
   private afterStored(stored: readonly RolloutSampleInput[], observed: readonly RolloutSampleInput[]): RolloutSampleInput[] {
-    const keyOf = (s: RolloutSampleInput) => `${s.cluster}/${s.namespace}/${s.name}`;
+    const keyOf = (s: RolloutSampleInput) => rolloutKey(s.cluster, s.namespace, s.name);
     const newest = new Map(stored.map((row) => [keyOf(row), row]));
     this.lastSignature.clear();
-    for (const [key, row] of newest) this.lastSignature.set(key, sampleSignature(row));
+    for (const [key, row] of newest) this.lastSignature.set(key, this.signatures.intern(sampleSignature(row)));
     const kept: RolloutSampleInput[] = [];
     for (const sample of observed) {
       const key = keyOf(sample);
       const signature = sampleSignature(sample);
       if (!isNewer(sample.resourceVersion, newest.get(key)?.resourceVersion ?? null) || this.lastSignature.get(key) === signature) continue;
-      this.lastSignature.set(key, signature);
+      this.lastSignature.set(key, this.signatures.intern(signature));
       kept.push(sample);
     }
     return kept;
@@ -201,10 +204,9 @@ export class Recorder {
 
   private observeRollout(rollout: FleetRollout): void {
     const sample = toRolloutSample(rollout, new Date(rollout.lastChangedAt));
-    const key = `${sample.cluster}/${sample.namespace}/${sample.name}`;
     const signature = sampleSignature(sample);
-    if (this.lastSignature.get(key) === signature) return;
-    this.lastSignature.set(key, signature);
+    if (this.lastSignature.get(rollout.key) === signature) return;
+    this.lastSignature.set(rollout.key, this.signatures.intern(signature));
     this.samples.push(sample);
     this.queuedSince ??= Date.now();
   }
