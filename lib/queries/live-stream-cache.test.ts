@@ -1,4 +1,4 @@
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeSummary } from "@/lib/overview/summary.test-helper";
 import type { ClusterDetailResponse, ClusterListResponse, ClusterStateView } from "@/lib/contracts/clusters";
@@ -215,10 +215,35 @@ describe("writeFocusedRollout", () => {
     const after = fixture((obj) => (obj.status = { ...obj.status, currentStepIndex: Number(obj.status.currentStepIndex ?? 0) + 1 }));
     writeFocusedRollout(client, { ref, rollout: after, actionFingerprint: "f2" }, invalidate);
     expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref))?.rollout).toEqual(after);
+    const records = (key: readonly unknown[]) => ({ key: JSON.stringify(key), intervalMs: 5_000 });
     expect(asked).toEqual([
-      { key: JSON.stringify(queryKeys.rolloutDetail(ref)), intervalMs: 5_000 },
-      { key: JSON.stringify(queryKeys.rolloutHistories(ref)), intervalMs: 5_000 },
+      records(queryKeys.rolloutDetail(ref)),
+      records(queryKeys.rolloutDetail(ref)),
+      records(queryKeys.rolloutHistories(ref)),
+      records(queryKeys.rolloutHistories(ref)),
       { key: JSON.stringify(queryKeys.rolloutActions(ref)), intervalMs: undefined },
     ]);
+  });
+
+  it("reads the records again after the recorder wrote the change, though the Rollout then stands still", async () => {
+    vi.useFakeTimers();
+    const { client } = focusedSetup();
+    const historyKey = queryKeys.rolloutHistory(ref, "1h");
+    // The history as the server reads it: the recorder writes the step change 250 ms after the watch delivered it.
+    let recorded = "step 0";
+    const reads: string[] = [];
+    // An open page's chart: an active query, refetched when invalidated.
+    const chart = new QueryObserver(client, { queryKey: historyKey, queryFn: () => (reads.push(recorded), recorded), staleTime: Infinity });
+    const unsubscribe = chart.subscribe(() => undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    const throttle = createThrottledInvalidate(client);
+    const after = fixture((obj) => (obj.status = { ...obj.status, currentStepIndex: Number(obj.status.currentStepIndex ?? 0) + 1 }));
+    writeFocusedRollout(client, { ref, rollout: after, actionFingerprint: "f1" }, throttle.invalidate);
+    setTimeout(() => (recorded = "step 1"), 250);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(reads.at(-1)).toBe("step 1");
+    unsubscribe();
+    throttle.dispose();
+    vi.useRealTimers();
   });
 });

@@ -139,14 +139,25 @@ export function writeLiveDeltas(
   if (touched.size > 0) invalidate(queryKeys.fleet(), FLEET_REFRESH_MS);
 }
 
-/**
- * Writes a focused Rollout's live view into its detail query (no request). Its records (events, analysis runs,
- * revisions, the recorded timeline) are asked for again when a recorded field changed, at most every 5 s; its action
- * buttons when the state their options were computed from changed.
- */
 /** The ReplicaSets of an open detail page are read again at most this often on the Rollout's own changes. */
 const WORKLOAD_MIN_INTERVAL_MS = 1_000;
 
+/**
+ * The recorder writes a change a moment after the watch delivered it (every 250 ms; seconds later on a busy server),
+ * so records read at once may not hold it yet, and a Rollout that then stands still (a pause) sends no further
+ * change: they are asked for at once and once more RECORDS_REFRESH_MS later (the second call, within the interval,
+ * is the throttle's trailing call), never more often.
+ */
+function refreshRecords(invalidate: Invalidate, queryKey: readonly unknown[]): void {
+  invalidate(queryKey, RECORDS_REFRESH_MS);
+  invalidate(queryKey, RECORDS_REFRESH_MS);
+}
+
+/**
+ * Writes a focused Rollout's live view into its detail query (no request). Its records (events, analysis runs,
+ * revisions, the recorded timeline) are asked for again when a recorded field changed (see refreshRecords); its
+ * action buttons when the state their options were computed from changed.
+ */
 export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout, invalidate: Invalidate): void {
   const detailKey = rolloutDetailQuery(focused.ref).queryKey;
   const cached = client.getQueryData(detailKey);
@@ -161,8 +172,8 @@ export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout
     // The ReplicaSets and Pods follow the Rollout's changes too (and a timer, for pod-only changes).
     if (cached.rollout.resourceVersion !== focused.rollout.resourceVersion) invalidate(queryKeys.rolloutWorkload(focused.ref), WORKLOAD_MIN_INTERVAL_MS);
     if (recordedChanged) {
-      invalidate(detailKey, RECORDS_REFRESH_MS);
-      invalidate(queryKeys.rolloutHistories(focused.ref), RECORDS_REFRESH_MS);
+      refreshRecords(invalidate, detailKey);
+      refreshRecords(invalidate, queryKeys.rolloutHistories(focused.ref));
     }
   }
   const actions = client.getQueryData(rolloutActionsQuery(focused.ref).queryKey);
