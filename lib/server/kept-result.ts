@@ -22,6 +22,8 @@ export interface KeptResultOptions<V> {
   compute: () => Promise<V>;
   /** What the first computation waits for (the fleet's first list); a rejection is logged and the computation runs anyway. */
   ready?: () => Promise<void>;
+  /** False: no computation at start; the first request computes (once), and the refreshes follow from there. */
+  computeAtStart?: boolean;
   everyMs: number;
   staleMs: number;
   /** Within `staleMs` but older than this, the answer says `refreshing` when a refresh is in flight. */
@@ -100,6 +102,7 @@ export function createKeptResult<V>(options: KeptResultOptions<V>): KeptResult<V
       if (running) return;
       running = true;
       lastAskedAt = now();
+      if (options.computeAtStart === false) return;
       const ready = options.ready ? options.ready().catch((err: unknown) => log(`${name}: computing without waiting (${messageOf(err)})`)) : Promise.resolve();
       void ready.then(() => {
         if (running && !inFlight && !kept) refresh().catch(() => undefined);

@@ -56,7 +56,7 @@ describe("startKeptPluginHealth", () => {
   afterEach(() => vi.useRealTimers());
 
   /** A context on vitest's fake clock that counts the reports computed (each lists the fleet's clusters once). */
-  function appOnFakeClock(): { app: AppContext; computations: () => number } {
+  function appOnFakeClock(metrics: "prometheus" | "scrape" = "prometheus"): { app: AppContext; computations: () => number } {
     let computations = 0;
     const cluster = { name: "prod-eu", rollouts: () => [] };
     const fleet = {
@@ -66,7 +66,8 @@ describe("startKeptPluginHealth", () => {
       },
       clusterOrThrow: () => cluster,
     } as unknown as Fleet;
-    const app = { fleet, config: { plugins: {} }, now: () => Date.now() } as unknown as AppContext;
+    const clusters = [{ name: "prod-eu", ...(metrics === "prometheus" ? { prometheus: { url: "http://127.0.0.1:9090" } } : {}) }];
+    const app = { fleet, config: { plugins: {}, clusters }, now: () => Date.now() } as unknown as AppContext;
     return { app, computations: () => computations };
   }
 
@@ -86,6 +87,21 @@ describe("startKeptPluginHealth", () => {
     const later = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
     expect(Date.parse(later.computedAt)).toBeGreaterThan(Date.parse(first.computedAt));
     expect(later.refreshing).toBe(false);
+    stop();
+  });
+
+  it("in scrape mode computes nothing at start (it would hold up the first page loads), then keeps what the first request computed", async () => {
+    vi.useFakeTimers({ now: 1_800_000_000_000 });
+    const { app, computations } = appOnFakeClock("scrape");
+    const stop = startKeptPluginHealth(app);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(computations()).toBe(0);
+    const first = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    expect(computations()).toBe(1);
+    await vi.advanceTimersByTimeAsync(32_000);
+    const later = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    expect(Date.parse(later.computedAt)).toBeGreaterThan(Date.parse(first.computedAt));
+    expect(computations()).toBe(2);
     stop();
   });
 });
