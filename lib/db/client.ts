@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseDialect, databaseUrl, type DatabaseDialect } from "./database-url";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-postgres/client";
+import { forgetQueryArguments } from "./forget-query-arguments";
 import { createSqliteAdapter } from "./sqlite-adapter";
 
 const databases = new WeakMap<PrismaClient, { dialect: DatabaseDialect; url: string }>();
@@ -16,8 +17,8 @@ export function createDbClient(url = databaseUrl()): PrismaClient {
   const dialect = databaseDialect(url);
   const client =
     dialect === "postgresql"
-      ? (new PostgresPrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 }) }) as unknown as PrismaClient)
-      : new PrismaClient({ adapter: createSqliteAdapter(url) });
+      ? (new PostgresPrismaClient({ adapter: forgetQueryArguments(new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 })) }) as unknown as PrismaClient)
+      : new PrismaClient({ adapter: forgetQueryArguments(createSqliteAdapter(url)) });
   databases.set(client, { dialect, url });
   return client;
 }
