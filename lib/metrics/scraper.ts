@@ -7,7 +7,7 @@ import type { MetricSampleRepository } from "@/lib/db/metric-samples";
 import { rateLimitedLog } from "@/lib/log/rate-limited-log";
 import { parseExposition } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
-import { planSampleRows, type SeriesState } from "./scrape-plan";
+import { EMPTY_SERIES_MEMORY, planSampleRows, type SeriesMemory } from "./scrape-plan";
 
 /** What the scraper needs of the fleet: the configuration and each cluster's kubeconfig transport. */
 export interface ScrapeTargets {
@@ -22,7 +22,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * through the API server's service proxy, and stores counter values for the scrape-mode metrics source.
  */
 export class ControllerMetricsScraper {
-  private readonly state = new Map<string, { series: Map<string, SeriesState>; lastOkMs: number | null; running: boolean }>();
+  private readonly state = new Map<string, { series: SeriesMemory; lastOkMs: number | null; running: boolean }>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastPruneMs = 0;
   /** The tail of the queue {@link inOwnTurn} runs clusters' parse-and-save steps on, one at a time. */
@@ -66,7 +66,7 @@ export class ControllerMetricsScraper {
     const cluster = this.targets.clusters.find((c) => c.name === name);
     if (!cluster) return;
     let state = this.state.get(name);
-    if (!state) this.state.set(name, (state = { series: new Map(), lastOkMs: null, running: false }));
+    if (!state) this.state.set(name, (state = { series: EMPTY_SERIES_MEMORY, lastOkMs: null, running: false }));
     if (state.running) return;
     state.running = true;
     const settings = this.targets.config.metrics.scrape;
