@@ -5,12 +5,14 @@ import type { RolloutLike } from "@/lib/plugins/usage";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-clients";
 import { kubeRequest } from "@/lib/k8s/kube-request";
+import type { HeldVersions } from "@/lib/k8s/lean-list-watch";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
 import { countWatchRelist, observeWatchState } from "@/lib/telemetry/observe";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
 import { summarizeClusterConnection } from "./cluster-connection";
+import { eventObjectKey as objKey, keepEvent, type KeptEvent } from "./kept-event";
 import { projectRollout, type RolloutProjection } from "./rollout-projection";
 import { slimObject } from "./slim-object";
 import { StringPool } from "./string-pool";
@@ -27,19 +29,16 @@ export type WatchedKind = (typeof WATCHED_KINDS)[number];
  */
 interface Store {
   rollouts: Map<string, RolloutProjection>;
-  events: Map<string, KubernetesObject>;
+  events: Map<string, KeptEvent>;
   analysisruns: Map<string, KubernetesObject>;
   configmap: Map<string, KubernetesObject>;
   controllerPods: Map<string, KubernetesObject>;
 }
-type ObjectKind = Exclude<WatchedKind, "rollouts">;
+type ObjectKind = Exclude<WatchedKind, "rollouts" | "events">;
 
 /** How often time-dependent attention reasons are looked at again. */
 const SIGNALS_SWEEP_MS = 15_000;
 
-function objKey(obj: KubernetesObject): string {
-  return [obj.metadata?.namespace ?? "", obj.metadata?.name ?? ""].join("/");
-}
 
 /** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
 function parseWatchedRollout(obj: unknown): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
@@ -143,6 +142,7 @@ export class ClusterWatcher {
         path,
         list,
         fieldSelector,
+        held: this.held(kind),
         onUpsert: (obj) => this.upsert(kind, obj),
         onDelete: (obj) => this.remove(kind, obj),
         onState: (state) => {
@@ -160,13 +160,41 @@ export class ClusterWatcher {
     );
   }
 
+  /** What this watcher holds of one kind, by `namespace/name`: its list-watch asks it instead of keeping a copy. */
+  private held(kind: WatchedKind): HeldVersions {
+    if (kind === "rollouts") {
+      return {
+        versionOf: (key) => this.views.get([this.name, key].join("/"))?.resourceVersion,
+        keys: () => [...this.views.values()].map((view) => [view.namespace ?? "", view.name].join("/")),
+      };
+    }
+    if (kind === "events") return { versionOf: (key) => this.store.events.get(key)?.resourceVersion, keys: () => this.store.events.keys() };
+    const store = this.store[kind];
+    return {
+      versionOf: (key) => {
+        const obj = store.get(key);
+        return obj && (obj.metadata?.resourceVersion ?? null);
+      },
+      keys: () => store.keys(),
+    };
+  }
+
   private upsert(kind: WatchedKind, obj: KubernetesObject): void {
     if (kind === "rollouts") this.upsertRollout(obj);
+    else if (kind === "events") this.upsertEvent(obj);
     else {
-      this.store[kind].set(objKey(obj), this.strings.internAll(slimObject(kind, obj)));
-      this.refreshAfter(kind, obj, false);
+      this.store[kind].set(objKey(obj), this.strings.internAll(slimObject(obj)));
+      if (kind === "configmap") this.refreshSignals();
     }
     this.onRaw?.(kind, "upsert", obj);
+  }
+
+  /** Keeps an Event about a Rollout (others are not kept) and looks at that Rollout's reasons again. */
+  private upsertEvent(obj: KubernetesObject): void {
+    const event = keepEvent(obj);
+    if (!event) return this.removeEvent(obj); // no longer readable: what was kept of it no longer holds
+    this.store.events.set(event.key, this.strings.internAll(event));
+    this.refreshSignals(this.signals.eventChanged(event, false));
   }
 
   private upsertRollout(obj: KubernetesObject): void {
@@ -180,6 +208,13 @@ export class ClusterWatcher {
     if (!previous) this.publishState();
   }
 
+  private removeEvent(obj: KubernetesObject): void {
+    const kept = this.store.events.get(objKey(obj));
+    if (!kept) return;
+    this.store.events.delete(kept.key);
+    this.refreshSignals(this.signals.eventChanged(kept, true));
+  }
+
   /** `obj` may be only the name and version of an object a relist found gone: the kept copy says what it was. */
   private remove(kind: WatchedKind, obj: KubernetesObject): void {
     if (kind === "rollouts") {
@@ -190,21 +225,12 @@ export class ClusterWatcher {
         this.emit({ type: "delete", key, cluster: this.name });
         this.publishState();
       }
-    } else {
-      const kept = this.store[kind].get(objKey(obj));
+    } else if (kind === "events") this.removeEvent(obj);
+    else {
       this.store[kind].delete(objKey(obj));
-      this.refreshAfter(kind, kept ?? obj, true);
+      if (kind === "configmap") this.refreshSignals();
     }
     this.onRaw?.(kind, "delete", obj);
-  }
-
-  /** An event about a Rollout changes that Rollout's reasons; argo-rollouts-config every Rollout's. */
-  private refreshAfter(kind: WatchedKind, obj: KubernetesObject, deleted: boolean): void {
-    if (kind === "configmap") this.refreshSignals();
-    else if (kind === "events") {
-      const key = this.signals.eventChanged(obj, deleted);
-      if (key) this.refreshSignals(key);
-    }
   }
 
   state(): ClusterStateView {
@@ -254,6 +280,12 @@ export class ClusterWatcher {
 
   objects(kind: ObjectKind): KubernetesObject[] {
     return [...this.store[kind].values()];
+  }
+
+  /** The Events about Rollouts the cluster holds (`rollout`: only those about that one). */
+  events(rollout?: { namespace: string; name: string }): KeptEvent[] {
+    const events = [...this.store.events.values()];
+    return rollout ? events.filter((e) => e.rollout === rollout.name && e.namespace === rollout.namespace) : events;
   }
 
   async stop(): Promise<void> {

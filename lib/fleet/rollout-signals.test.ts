@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readProgressDeadlineSeconds } from "@/lib/rollouts/attention-signals";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { buildFleetRollout } from "./cluster-watcher";
+import { keepEvent } from "./kept-event";
 import { RolloutSignals } from "./rollout-signals";
 
 const START = Date.parse("2026-08-18T09:45:00Z");
@@ -45,7 +46,7 @@ describe("RolloutSignals", () => {
   it("adds a failing reconcile from its Warning events, and drops it when the event goes", () => {
     const { signals, view } = setup("argoproj-labs/gatewayAPI");
     const first = signals.apply(view, readProgressDeadlineSeconds(raw), START, true);
-    const event = warning("TrafficRoutingError", START);
+    const event = keepEvent(warning("TrafficRoutingError", START))!;
     expect(signals.eventChanged(event, false)).toBe("staging/shop/checkout");
     const failing = signals.apply(first, readProgressDeadlineSeconds(raw), START + 1_000, false);
     expect(codes(failing)).toEqual(["ReconcileFailing"]);

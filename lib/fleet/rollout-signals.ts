@@ -3,8 +3,8 @@ import type { KubernetesObject } from "@kubernetes/client-node";
 import { parsePluginConfigMap } from "@/lib/plugins/config";
 import { findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, deriveAttentionSignals, progressSignature, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
-import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import type { AttentionReason } from "@/lib/rollouts/view-model";
+import type { KeptEvent } from "./kept-event";
 import { StringPool } from "./string-pool";
 import { rolloutKey, type FleetRollout } from "./types";
 
@@ -62,21 +62,17 @@ export class RolloutSignals {
     return !fresh && sameReasons(attention, view.attention) ? view : { ...view, attention };
   }
 
-  /** Records a change of one Event; returns the key of the Rollout it is about, or null. */
-  eventChanged(obj: KubernetesObject, deleted: boolean): string | null {
-    const parsed = parseKubeEvent(obj);
-    if (!parsed.ok || parsed.event.involvedObject.kind !== "Rollout" || !parsed.event.involvedObject.name) return null;
-    const e = parsed.event;
-    const key = rolloutKey(this.cluster, e.involvedObject.namespace ?? e.metadata?.namespace, e.involvedObject.name ?? "");
-    const eventKey = `${e.metadata?.namespace ?? ""}/${e.metadata?.name ?? ""}`;
+  /** Records a change of one Event about a Rollout; returns the key of that Rollout. */
+  eventChanged(event: KeptEvent, deleted: boolean): string {
+    const key = rolloutKey(this.cluster, event.namespace, event.rollout);
     let byEvent = this.warnings.get(key);
-    if (deleted || e.type !== "Warning") {
-      byEvent?.delete(eventKey);
+    if (deleted || event.type !== "Warning") {
+      byEvent?.delete(event.key);
       return key;
     }
     if (!byEvent) this.warnings.set(key, (byEvent = new Map()));
-    const last = Date.parse(e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? "");
-    byEvent.set(eventKey, { reason: e.reason ?? "", message: e.message ?? "", count: e.count ?? 1, lastAt: Number.isNaN(last) ? 0 : last });
+    const last = Date.parse(event.lastAt ?? "");
+    byEvent.set(event.key, { reason: event.reason, message: event.message, count: event.count, lastAt: Number.isNaN(last) ? 0 : last });
     return key;
   }
 

@@ -19,19 +19,29 @@ function fakeWatch() {
   return { watch, connections, last: () => connections[connections.length - 1] };
 }
 
-function setup(lists: Array<KubernetesObject[]>) {
+/** The watch over a caller that holds what it is given (`skip`: the names it chooses not to hold), by version. */
+function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = []) {
   const fake = fakeWatch();
   const seen: string[] = [];
+  const held = new Map<string, string | null>();
+  const keyOf = (obj: KubernetesObject) => `${obj.metadata?.namespace ?? ""}/${obj.metadata?.name ?? ""}`;
   let listed = 0;
   const informer = new LeanListWatch<KubernetesObject>({
     path: "/api/v1/pods",
     watch: fake.watch,
     list: async () => ({ metadata: { resourceVersion: `list-${listed}` }, items: lists[Math.min(listed++, lists.length - 1)] }) as KubernetesListObject<KubernetesObject>,
-    onUpsert: (obj) => seen.push(`upsert ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`),
-    onDelete: (obj) => seen.push(`delete ${obj.metadata?.name}`),
+    held: { versionOf: (key) => held.get(key), keys: () => held.keys() },
+    onUpsert: (obj) => {
+      seen.push(`upsert ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
+      if (!skip.includes(obj.metadata?.name ?? "")) held.set(keyOf(obj), obj.metadata?.resourceVersion ?? null);
+    },
+    onDelete: (obj) => {
+      seen.push(`delete ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
+      held.delete(keyOf(obj));
+    },
     onError: (err) => seen.push(`error ${String(err)}`),
   });
-  return { informer, fake, seen };
+  return { informer, fake, seen, held };
 }
 
 describe("LeanListWatch", () => {
@@ -43,7 +53,7 @@ describe("LeanListWatch", () => {
     fake.last().send("MODIFIED", pod("a", "3"));
     fake.last().send("DELETED", pod("b", "4"));
     fake.last().send("DELETED", pod("b", "4"));
-    expect(seen).toEqual(["upsert a@1", "upsert b@2", "upsert a@3", "delete b"]);
+    expect(seen).toEqual(["upsert a@1", "upsert b@2", "upsert a@3", "delete b@4"]);
   });
 
   it("resumes a closed watch from the last version, and after 410 Gone relists, reporting what vanished meanwhile as deleted", async () => {
@@ -56,8 +66,20 @@ describe("LeanListWatch", () => {
     fake.last().end({ statusCode: 410 });
     await new Promise((r) => setTimeout(r, 0));
     expect(fake.last().query.resourceVersion).toBe("list-1");
-    expect(seen).toEqual(["upsert a@1", "upsert b@2", "upsert a@5", "delete a", "upsert b@7", "upsert c@8"]);
+    expect(seen).toEqual(["upsert a@1", "upsert b@2", "upsert a@5", "delete a@5", "upsert b@7", "upsert c@8"]);
     await informer.stop();
+  });
+
+  it("keeps no copy of its own: what the caller does not hold is neither skipped nor reported deleted", async () => {
+    const { informer, fake, seen, held } = setup([[pod("a", "1"), pod("x", "2")], [pod("a", "1")]], ["x"]);
+    await informer.start();
+    fake.last().send("MODIFIED", pod("x", "2"));
+    fake.last().send("DELETED", pod("x", "3"));
+    expect(seen).toEqual(["upsert a@1", "upsert x@2", "upsert x@2"]);
+    fake.last().end({ statusCode: 410 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(seen.slice(3)).toEqual([]);
+    expect([...held]).toEqual([["shop/a", "1"]]);
   });
 
   it("reports other failures without retrying (the caller backs off and starts again)", async () => {

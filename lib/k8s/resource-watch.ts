@@ -3,7 +3,7 @@ import { Watch, type KubeConfig, type KubernetesListObject, type KubernetesObjec
 import { redactErrorText } from "@/lib/errors/known-secrets";
 import { kubeStatusOf } from "@/lib/errors/kube-errors";
 import { rateLimitedLog } from "@/lib/log/rate-limited-log";
-import { LeanListWatch, type ObjectStub } from "./lean-list-watch";
+import { LeanListWatch, type HeldVersions, type ObjectStub } from "./lean-list-watch";
 
 export type WatchState =
   | { status: "connecting"; since: string }
@@ -18,6 +18,8 @@ export interface ResourceWatchOptions<T extends KubernetesObject> {
   path: string;
   list: () => Promise<KubernetesListObject<T>>;
   fieldSelector?: string;
+  /** What the caller holds of the watched objects (see HeldVersions): onUpsert and onDelete keep it current. */
+  held: HeldVersions;
   onUpsert: (obj: T) => void;
   /** The deleted object, or only its name and version when a relist found it gone. */
   onDelete: (obj: T | ObjectStub) => void;
@@ -109,6 +111,7 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     watch: new Watch(opts.kubeConfig),
     list: listAndMarkConnected,
     fieldSelector: opts.fieldSelector,
+    held: opts.held,
     onUpsert: opts.onUpsert,
     onDelete: opts.onDelete,
     onError,

@@ -1,12 +1,11 @@
 import "server-only";
-import type { KubernetesObject } from "@kubernetes/client-node";
 import type { RecorderStatus } from "@/lib/contracts/readiness";
 import { singleProcessLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
+import { keepEvent, type KeptEvent } from "@/lib/fleet/kept-event";
 import { StringPool } from "@/lib/fleet/string-pool";
 import { rolloutKey, type FleetRollout } from "@/lib/fleet/types";
-import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { batchWrites, type RecorderStore } from "./batch-writes";
 import { RecorderHealth } from "./recorder-health";
 import { reportRecorderQueue } from "@/lib/telemetry/metrics-registry";
@@ -39,25 +38,19 @@ function isNewer(rv: string | null, stored: string | null): boolean {
   return BigInt(rv) > BigInt(stored);
 }
 
-function eventRow(cluster: string, obj: KubernetesObject): RolloutEventRow | null {
-  const parsed = parseKubeEvent(obj);
-  if (!parsed.ok) return null;
-  const e = parsed.event;
-  if (e.involvedObject?.kind !== "Rollout" || !e.involvedObject.name) return null;
-  const last = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp;
-  const first = e.firstTimestamp ?? e.eventTime ?? last;
-  const uid = e.metadata?.uid ?? `${e.metadata?.namespace}/${e.metadata?.name}`;
+function eventRow(cluster: string, e: KeptEvent): RolloutEventRow {
+  const now = Date.now();
   return {
     cluster,
-    namespace: e.involvedObject.namespace ?? e.metadata?.namespace ?? "",
-    rollout: e.involvedObject.name,
-    eventUid: uid,
-    type: e.type ?? "Normal",
-    reason: e.reason ?? "",
-    message: e.message ?? "",
-    count: e.count ?? 1,
-    firstAt: new Date(first ?? Date.now()),
-    lastAt: new Date(last ?? Date.now()),
+    namespace: e.namespace,
+    rollout: e.rollout,
+    eventUid: e.uid,
+    type: e.type,
+    reason: e.reason,
+    message: e.message,
+    count: e.count,
+    firstAt: new Date(e.firstAt ?? now),
+    lastAt: new Date(e.lastAt ?? now),
   };
 }
 
@@ -157,13 +150,15 @@ export class Recorder {
         if (delta.type === "upsert") this.observeRollout(delta.rollout);
       }),
       fleet.subscribeRaw((cluster, kind, type, obj) => {
-        if (kind === "events" && type === "upsert") this.observeEvent(cluster, obj);
+        if (kind !== "events" || type !== "upsert") return;
+        const event = keepEvent(obj);
+        if (event) this.observeEvent(cluster, event);
       }),
     );
     // The watches listed before the subscription (they start with the app context): what they found is the
     // state at start-up, which differs from the newest stored one when a Rollout changed while Rollscope was down.
     for (const rollout of fleet.rollouts()) this.observeRollout(rollout);
-    for (const cluster of fleet.clusters) for (const obj of cluster.objects("events")) this.observeEvent(cluster.name, obj);
+    for (const cluster of fleet.clusters) for (const event of cluster.events()) this.observeEvent(cluster.name, event);
   }
 
   /** Becomes the writer: keeps of what was observed only what follows the newest stored state of each Rollout. */
@@ -211,9 +206,8 @@ export class Recorder {
     this.queuedSince ??= Date.now();
   }
 
-  private observeEvent(cluster: string, obj: KubernetesObject): void {
-    const row = eventRow(cluster, obj);
-    if (!row) return;
+  private observeEvent(cluster: string, event: KeptEvent): void {
+    const row = eventRow(cluster, event);
     this.events.set(eventKey(row), row);
     this.queuedSince ??= Date.now();
   }

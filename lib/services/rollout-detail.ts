@@ -3,7 +3,6 @@ import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { toAnalysisRunViews } from "@/lib/rollouts/analysis-runs";
 import type { EventView, HistoryRange, RolloutDetail, RolloutHistory } from "@/lib/rollouts/detail-types";
-import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints } from "@/lib/rollouts/history";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
@@ -23,24 +22,10 @@ const RANGE_MS: Record<HistoryRange, number> = {
 const MAX_EVENTS = 100;
 
 function liveEvents(watcher: ClusterWatcher, namespace: string, name: string): EventView[] {
-  const views: EventView[] = [];
-  for (const obj of watcher.objects("events")) {
-    const parsed = parseKubeEvent(obj);
-    if (!parsed.ok) continue;
-    const e = parsed.event;
-    if (e.involvedObject.kind !== "Rollout" || e.involvedObject.name !== name || (e.involvedObject.namespace ?? e.metadata?.namespace) !== namespace) continue;
-    const last = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? new Date(0).toISOString();
-    views.push({
-      uid: e.metadata?.uid ?? `${e.metadata?.name}`,
-      type: e.type === "Warning" ? "Warning" : "Normal",
-      reason: e.reason ?? "",
-      message: e.message ?? "",
-      count: e.count ?? 1,
-      firstAt: e.firstTimestamp ?? e.eventTime ?? last,
-      lastAt: last,
-    });
-  }
-  return views;
+  return watcher.events({ namespace, name }).map((e) => {
+    const lastAt = e.lastAt ?? new Date(0).toISOString();
+    return { uid: e.uid, type: e.type, reason: e.reason, message: e.message, count: e.count, firstAt: e.firstAt ?? lastAt, lastAt };
+  });
 }
 
 function storedEventView(e: RolloutEventRow): EventView {
