@@ -27,6 +27,29 @@ describe("StringPool", () => {
     expect(second).toStrictEqual(view());
   });
 
+  it("shares only values equal field by field, however their keys and texts are spelled", () => {
+    const pool = new StringPool();
+    const pairs: Array<[unknown, unknown]> = [
+      [{ a: "1,b:2" }, { a: "1", b: "2" }],
+      [{ "a:n1": 1 }, { a: 1 }],
+      [{ a: "1" }, { a: 1 }],
+      [{ a: true }, { a: "t" }],
+      [{ a: [1, 2] }, { a: [12] }],
+      [{ a: { b: 1 } }, { a: { b: "1" } }],
+      [{ a: [{ b: 1 }] }, { a: [[{ b: 1 }]] }],
+      [{ a: Object.freeze({ b: 1 }) }, { a: Object.freeze({ b: 2 }) }],
+      [{ a: 0 }, { a: null }],
+    ];
+    for (const [left, right] of pairs) {
+      const kept = pool.internAll({ v: left }).v;
+      const other = pool.internAll({ v: right }).v;
+      expect(other).not.toBe(kept);
+      expect(other).toEqual(right);
+    }
+    const nested = () => ({ v: { steps: [{ label: "Pause", kind: "pause" }], weights: { canary: 10 } } });
+    expect(pool.internAll(nested()).v).toBe(pool.internAll(nested()).v);
+  });
+
   it("starts over when full instead of growing", () => {
     const pool = new StringPool(2);
     pool.intern("a");

@@ -25,6 +25,9 @@ type Plain = Record<string, unknown> | unknown[];
 export class StringPool {
   private readonly strings = new Map<string, string>();
   private readonly values = new Map<string, Plain>();
+  /** The token each shared value stands for in its parents' signatures (never reused: the counter only grows). */
+  private readonly ids = new WeakMap<Plain, string>();
+  private nextId = 0;
 
   constructor(private readonly limit = 20_000) {}
 
@@ -52,13 +55,14 @@ export class StringPool {
   private internChildren(value: Plain): boolean {
     let shareable = true;
     if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        value[i] = this.internValue(item, null);
+      for (let i = 0; i < value.length; i++) {
+        value[i] = this.internValue(value[i], null);
         shareable &&= isShareable(value[i]);
-      });
+      }
     } else {
-      for (const [field, item] of Object.entries(value)) {
-        value[field] = this.internValue(item, field);
+      for (const field in value) {
+        if (!Object.hasOwn(value, field)) continue;
+        value[field] = this.internValue(value[field], field);
         shareable &&= !IDENTITY_FIELDS.has(field) && isShareable(value[field]);
       }
     }
@@ -74,19 +78,72 @@ export class StringPool {
 
   /** The pool's frozen copy of a value whose children are all primitives or shared. */
   private shared(value: Plain): Plain {
-    const signature = JSON.stringify(value, distinctJson);
+    const signature = this.signature(value);
+    if (signature === null) return value;
     const known = this.values.get(signature);
     if (known !== undefined) return known;
     if (this.values.size >= this.limit) this.values.clear();
     Object.freeze(value);
     this.values.set(flatCopy(signature), value);
+    this.ids.set(value, `#${this.nextId++}`);
     return value;
+  }
+
+  /**
+   * What tells a value apart from every other, built from its children's tokens (a shared child by its id, so the
+   * cost does not grow with depth: the JSON of each nested value cost most of a Rollout update's interning); null
+   * when a child is a frozen value the pool did not share (it is then not shared either).
+   */
+  private signature(value: Plain): string | null {
+    let signature = Array.isArray(value) ? "[" : "{";
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        const token = this.token(item);
+        if (token === null) return null;
+        signature += `${token},`;
+      }
+    } else {
+      for (const field in value) {
+        if (!Object.hasOwn(value, field)) continue;
+        const token = this.token(value[field]);
+        if (token === null) return null;
+        signature += `${JSON.stringify(field)}:${token},`;
+      }
+    }
+    return signature;
+  }
+
+  /** A child's token: one per distinct primitive (undefined, NaN and null apart), a shared value's id. */
+  private token(value: unknown): string | null {
+    switch (typeof value) {
+      case "string":
+        return JSON.stringify(value);
+      case "number":
+        return `n${value}`;
+      case "boolean":
+        return value ? "t" : "f";
+      case "undefined":
+        return "u";
+      case "bigint":
+        return `b${value}`;
+      default:
+        if (value === null) return "l";
+        if (value === EMPTY_ARRAY) return "[]";
+        // A value frozen elsewhere (a builder's shared constant): told apart by its content.
+        return this.ids.get(value as Plain) ?? (isFrozenPlain(value) ? `j${JSON.stringify(value, distinctJson)}` : null);
+    }
   }
 }
 
 /** A not yet frozen plain object or array (not a Map, a Date or a class instance, whose JSON does not tell them apart). */
 function isPlain(value: unknown): value is Plain {
   if (value === null || typeof value !== "object" || Object.isFrozen(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
+}
+
+function isFrozenPlain(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || !Object.isFrozen(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
