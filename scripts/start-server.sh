@@ -2,9 +2,9 @@
 # Starts the production server (`next start`) with a bounded heap. Node sizes its heap from the machine's memory
 # (about 4 GB on a 24 GB host) and defers full garbage collection until the heap nears that size, so a busy server's
 # RSS climbs to several times what it keeps alive. Rollscope's V8 heap after a full collection is about 100 MB with 20
-# clusters and no Rollouts, and 14–16 KiB more per watched Rollout (about 170 MB at 5,000; `npm run bench --
-# --only memory`); the default cap keeps RSS about 500 MB there. Beyond about 7,500 Rollouts raise
-# ROLLSCOPE_MAX_HEAP_MB to about 100 MB + 30 KiB per Rollout.
+# clusters and no Rollouts, and 7–9 KiB more per watched Rollout (about 140 MB at 5,000; `npm run bench --
+# --only memory`); the default cap keeps RSS about 450 MB there. Beyond about 15,000 Rollouts raise
+# ROLLSCOPE_MAX_HEAP_MB to about 100 MB + 15 KiB per Rollout.
 #
 # Before Next starts, scripts/preflight.ts checks the configuration (a bad one stops here, naming the field) and picks
 # the listen address: -H if given, else ROLLSCOPE_LISTEN, else server.listen, else 127.0.0.1 in auth mode none.

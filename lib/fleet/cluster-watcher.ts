@@ -23,9 +23,9 @@ const WATCHED_KINDS = ["rollouts", "events", "analysisruns", "configmap", "contr
 export type WatchedKind = (typeof WATCHED_KINDS)[number];
 
 /**
- * What each watch keeps (the watch itself keeps only names and versions): a projection of each Rollout beside its
- * view (keyed by the view's key, one string for both), Events cut to what the pages, signals and recorder read, the
- * other kinds without their managedFields.
+ * What each watch keeps, the one copy of it (the list-watch keeps nothing and asks this for versions): a projection
+ * of each Rollout beside its view (keyed by the view's key, one string for both), one flat record per Event about a
+ * Rollout (what the pages, signals and recorder read), the other kinds without their managedFields.
  */
 interface Store {
   rollouts: Map<string, RolloutProjection>;
