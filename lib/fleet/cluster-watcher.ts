@@ -39,7 +39,6 @@ type ObjectKind = Exclude<WatchedKind, "rollouts" | "events">;
 /** How often time-dependent attention reasons are looked at again. */
 const SIGNALS_SWEEP_MS = 15_000;
 
-
 /** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
 function parseWatchedRollout(obj: unknown): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
   const parsed = parseRollout(obj);
