@@ -1,4 +1,5 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
+import { keyOf } from "@/lib/k8s/lean-list-watch";
 import { parseKubeEvent } from "@/lib/rollouts/event-schema";
 
 /**
@@ -23,11 +24,6 @@ export interface KeptEvent {
   lastAt: string | null;
 }
 
-/** `namespace/name`, joined into one flat string (a template literal keeps its parts alive in every kept key). */
-export function eventObjectKey(obj: KubernetesObject): string {
-  return [obj.metadata?.namespace ?? "", obj.metadata?.name ?? ""].join("/");
-}
-
 /** The kept record of an Event; null when it is not about a Rollout or does not read as an Event. */
 export function keepEvent(obj: KubernetesObject): KeptEvent | null {
   const parsed = parseKubeEvent(obj);
@@ -35,9 +31,10 @@ export function keepEvent(obj: KubernetesObject): KeptEvent | null {
   const e = parsed.event;
   if (e.involvedObject.kind !== "Rollout" || !e.involvedObject.name) return null;
   const lastAt = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? null;
+  const key = keyOf(obj);
   return {
-    key: eventObjectKey(obj),
-    uid: e.metadata?.uid ?? eventObjectKey(obj),
+    key,
+    uid: e.metadata?.uid ?? key,
     resourceVersion: obj.metadata?.resourceVersion ?? "",
     namespace: e.involvedObject.namespace ?? e.metadata?.namespace ?? "",
     rollout: e.involvedObject.name,
