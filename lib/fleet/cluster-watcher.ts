@@ -182,7 +182,8 @@ export class ClusterWatcher {
     if (kind === "rollouts") this.upsertRollout(obj);
     else if (kind === "events") this.upsertEvent(obj);
     else {
-      this.store[kind].set(objKey(obj), this.strings.internAll(slimObject(obj)));
+      const key = objKey(obj);
+      this.store[kind].set(key, this.strings.internAll(slimObject(obj), this.store[kind].get(key)));
       if (kind === "configmap") this.refreshSignals();
     }
     this.onRaw?.(kind, "upsert", obj);
@@ -192,7 +193,7 @@ export class ClusterWatcher {
   private upsertEvent(obj: KubernetesObject): void {
     const event = keepEvent(obj);
     if (!event) return this.removeEvent(obj); // no longer readable: what was kept of it no longer holds
-    this.store.events.set(event.key, this.strings.internAll(event));
+    this.store.events.set(event.key, this.strings.internAll(event, this.store.events.get(event.key)));
     this.refreshSignals(this.signals.eventChanged(event, false));
   }
 
@@ -200,8 +201,9 @@ export class ClusterWatcher {
     const previous = this.views.get(rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? ""));
     if (previous && previous.resourceVersion === (obj.metadata?.resourceVersion ?? null)) return;
     const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date());
-    const view = this.signals.apply(this.strings.internAll(built), projection.progressDeadlineSeconds, Date.now(), true);
-    this.store.rollouts.set(view.key, this.strings.internAll(projection));
+    // Interned against what it replaces: a status update leaves most of the view and all of the projection as it was.
+    const view = this.signals.apply(this.strings.internAll(built, previous), projection.progressDeadlineSeconds, Date.now(), true);
+    this.store.rollouts.set(view.key, this.strings.internAll(projection, this.store.rollouts.get(view.key)));
     this.views.set(view.key, view);
     this.emit({ type: "upsert", rollout: view });
     if (!previous) this.publishState();

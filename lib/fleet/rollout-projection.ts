@@ -34,7 +34,9 @@ type StepUsage = NonNullable<NonNullable<NonNullable<NonNullable<RolloutLike["sp
 
 /** Drops the properties whose value is undefined (each costs a slot in every kept object). */
 function defined<T extends object>(obj: T): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, value]) => value !== undefined)) as T;
+  const kept: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(obj)) if (value !== undefined) kept[field] = value;
+  return kept as T;
 }
 
 function templateRefs(refs: AnalysisRefs): { templates: AnalysisTemplateRef[] } | undefined {

@@ -50,6 +50,36 @@ describe("StringPool", () => {
     expect(pool.internAll(nested()).v).toBe(pool.internAll(nested()).v);
   });
 
+  it("takes from the value an update replaces what did not change, and never what did", () => {
+    // A pool that starts over at every second value: what is still shared is taken from the replaced value itself.
+    const pool = new StringPool(1);
+    const view = (weight: number, label = "Set weight 10%") => ({
+      key: "c/shop/storefront",
+      resourceVersion: String(1000 + weight),
+      steps: [{ kind: "setWeight", label }, { kind: "pause", label: "Pause" }],
+      weights: { canary: weight, stable: 100 - weight },
+      conditions: [{ type: "Progressing", lastUpdateTime: "2026-08-18T09:43:00Z" }],
+    });
+    const first = pool.internAll(view(10));
+    const second = pool.internAll(view(20), first);
+    expect(second.steps).toBe(first.steps);
+    expect(second.weights).not.toBe(first.weights);
+    expect(second.weights).toEqual({ canary: 20, stable: 80 });
+    expect(second.key).toBe(first.key);
+    expect(second).toStrictEqual(view(20));
+    const relabelled = pool.internAll(view(20, "Set weight 15%"), second);
+    expect(relabelled.steps).not.toBe(second.steps);
+    expect(relabelled.steps[1]).toBe(second.steps[1]);
+    expect(relabelled.steps[0]).toEqual({ kind: "setWeight", label: "Set weight 15%" });
+    // The same fields in another order, or one more field, is another value.
+    const reordered = pool.internAll({ weights: { stable: 80, canary: 20 } }, { weights: second.weights }).weights;
+    expect(reordered).not.toBe(second.weights);
+    expect(Object.keys(reordered)).toEqual(["stable", "canary"]);
+    const widened = pool.internAll({ weights: { canary: 20, stable: 80, verified: true } }, { weights: second.weights }).weights;
+    expect(widened).toEqual({ canary: 20, stable: 80, verified: true });
+    expect(second.weights).toEqual({ canary: 20, stable: 80 });
+  });
+
   it("starts over when full instead of growing", () => {
     const pool = new StringPool(2);
     pool.intern("a");

@@ -45,35 +45,55 @@ export class StringPool {
    * Replaces, in place, the shared strings of a freshly built plain value (objects and arrays, deeply; frozen ones
    * are left as they are) and its nested values that hold no identity or instant of their own by a shared frozen
    * copy; returns it (the value itself is never replaced, so it stays the caller's to change).
+   *
+   * `previous`: the kept value this one replaces (the same Rollout's view before an update). What did not change is
+   * taken from it (its strings, its shared values) by comparison alone, without the pool's lookups and signatures:
+   * most of an update's value is as it was.
    */
-  internAll<T>(value: T): T {
-    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) this.internChildren(value as Plain);
+  internAll<T>(value: T, previous?: T): T {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) this.internChildren(value as Plain, previous);
     return value;
   }
 
   /** Interns every child of `value` in place; true when the value holds only primitives and shared frozen values. */
-  private internChildren(value: Plain): boolean {
+  private internChildren(value: Plain, previous: unknown): boolean {
+    const before = previous !== null && typeof previous === "object" ? (previous as Record<string, unknown>) : undefined;
     let shareable = true;
     if (Array.isArray(value)) {
+      const items = Array.isArray(before) ? before : undefined;
       for (let i = 0; i < value.length; i++) {
-        value[i] = this.internValue(value[i], null);
-        shareable &&= isShareable(value[i]);
+        const current = value[i];
+        const next = this.internValue(current, null, items?.[i]);
+        if (next !== current) value[i] = next;
+        shareable &&= isShareable(next);
       }
     } else {
-      for (const field in value) {
-        if (!Object.hasOwn(value, field)) continue;
-        value[field] = this.internValue(value[field], field);
-        shareable &&= !IDENTITY_FIELDS.has(field) && isShareable(value[field]);
+      const kept = before !== undefined && !Array.isArray(before) ? before : undefined;
+      const fields = Object.keys(value);
+      for (let i = 0; i < fields.length; i++) {
+        const field = fields[i];
+        const current = value[field];
+        const next = this.internValue(current, field, kept !== undefined && Object.hasOwn(kept, field) ? kept[field] : undefined);
+        if (next !== current) value[field] = next;
+        shareable &&= !IDENTITY_FIELDS.has(field) && isShareable(next);
       }
     }
     return shareable;
   }
 
-  private internValue(value: unknown, field: string | null): unknown {
-    if (typeof value === "string") return field !== null && UNIQUE_FIELDS.has(field) ? value : this.intern(value);
+  /** `previous`: what the value's parent held in its place before (undefined when nothing). */
+  private internValue(value: unknown, field: string | null, previous: unknown): unknown {
+    if (typeof value === "string") {
+      // The kept copy is already flat (and the pool's, where pooled).
+      if (value === previous) return previous;
+      return field !== null && UNIQUE_FIELDS.has(field) ? value : this.intern(value);
+    }
     if (!isPlain(value)) return value;
     if (Array.isArray(value) && value.length === 0) return EMPTY_ARRAY;
-    return this.internChildren(value as Plain) ? this.shared(value as Plain) : value;
+    if (!this.internChildren(value, previous)) return value;
+    // Unchanged: the shared copy it had (frozen, so no holder changed it since).
+    if (isFrozenPlain(previous) && sameChildren(value, previous as Plain)) return previous;
+    return this.shared(value);
   }
 
   /** The pool's frozen copy of a value whose children are all primitives or shared. */
@@ -152,6 +172,22 @@ function isFrozenPlain(value: unknown): boolean {
 function distinctJson(_field: string, value: unknown): unknown {
   if (value === undefined) return "\u0000undefined";
   return typeof value === "number" && !Number.isFinite(value) ? `\u0000${value}` : value;
+}
+
+/** Whether two plain values hold the very same children (the same values, under the same fields in the same order). */
+function sameChildren(value: Plain, other: Plain): boolean {
+  if (Array.isArray(value) || Array.isArray(other)) {
+    if (!Array.isArray(value) || !Array.isArray(other) || value.length !== other.length) return false;
+    for (let i = 0; i < value.length; i++) if (!Object.is(value[i], other[i])) return false;
+    return true;
+  }
+  const fields = Object.keys(value);
+  const otherFields = Object.keys(other);
+  if (fields.length !== otherFields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    if (fields[i] !== otherFields[i] || !Object.is(value[fields[i]], other[fields[i]])) return false;
+  }
+  return true;
 }
 
 function isShareable(value: unknown): boolean {

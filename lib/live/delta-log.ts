@@ -78,7 +78,7 @@ export class DeltaLog {
   }
 
   private summarize(rollout: FleetRollout): RolloutSummary {
-    return this.pool.internAll(toRolloutSummary(rollout));
+    return this.pool.internAll(toRolloutSummary(rollout), this.summaries.get(rollout.key));
   }
 
   private keep(rollout: RolloutSummary): void {
