@@ -39,9 +39,19 @@ type ObjectKind = Exclude<WatchedKind, "rollouts" | "events">;
 /** How often time-dependent attention reasons are looked at again. */
 const SIGNALS_SWEEP_MS = 15_000;
 
+/**
+ * Whether `obj` has the spec `previous` was built from, read and found valid then: the same object (uid) at the same
+ * generation, which the API server bumps on every spec change.
+ */
+function specAlreadyRead(obj: unknown, previous: FleetRollout | undefined): boolean {
+  if (!previous || previous.parseError !== null || previous.uid === null || previous.generation === null) return false;
+  const meta = (obj as { metadata?: { uid?: unknown; generation?: unknown } }).metadata;
+  return meta?.uid === previous.uid && meta.generation === previous.generation;
+}
+
 /** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
-function parseWatchedRollout(obj: unknown): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
-  const parsed = parseRollout(obj);
+function parseWatchedRollout(obj: unknown, previous?: FleetRollout): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
+  const parsed = parseRollout(obj, specAlreadyRead(obj, previous));
   if (parsed.ok) return { rollout: parsed.rollout, parsed: true, parseError: null };
   const meta = (obj as { metadata?: { name?: string; namespace?: string } }).metadata ?? {};
   const minimal = parseRollout({ metadata: { name: String(meta.name ?? "?"), namespace: meta.namespace } });
@@ -60,9 +70,12 @@ export function buildFleetRollout(cluster: string, obj: unknown, now: Date): Fle
   return toFleetRollout(cluster, rollout, parseError, now);
 }
 
-/** The view and the projection of one Rollout object, from one parse. */
-export function buildWatchedRollout(cluster: string, obj: unknown, now: Date): { view: FleetRollout; projection: RolloutProjection } {
-  const { rollout, parsed, parseError } = parseWatchedRollout(obj);
+/**
+ * The view and the projection of one Rollout object, from one parse (`previous`: the view of the version it replaces,
+ * whose spec need not be checked again when unchanged).
+ */
+export function buildWatchedRollout(cluster: string, obj: unknown, now: Date, previous?: FleetRollout): { view: FleetRollout; projection: RolloutProjection } {
+  const { rollout, parsed, parseError } = parseWatchedRollout(obj, previous);
   return { view: toFleetRollout(cluster, rollout, parseError, now), projection: projectRollout(obj, parsed ? rollout : null) };
 }
 
@@ -200,7 +213,7 @@ export class ClusterWatcher {
   private upsertRollout(obj: KubernetesObject): void {
     const previous = this.views.get(rolloutKey(this.name, obj.metadata?.namespace, obj.metadata?.name ?? ""));
     if (previous && previous.resourceVersion === (obj.metadata?.resourceVersion ?? null)) return;
-    const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date());
+    const { view: built, projection } = buildWatchedRollout(this.name, obj, new Date(), previous);
     // Interned against what it replaces: a status update leaves most of the view and all of the projection as it was.
     const view = this.signals.apply(this.strings.internAll(built, previous), projection.progressDeadlineSeconds, Date.now(), true);
     this.store.rollouts.set(view.key, this.strings.internAll(projection, this.store.rollouts.get(view.key)));

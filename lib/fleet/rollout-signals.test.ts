@@ -63,6 +63,20 @@ describe("RolloutSignals", () => {
     expect(stalled.attention[0].href).toBe("/rollouts/staging/shop/checkout#steps-title");
   });
 
+  it("reads argo-rollouts-config again when it changes, and only then", () => {
+    const configMaps = [configMap("argoproj-labs/openshift") as KubernetesObject];
+    const signals = new RolloutSignals("staging", { noProgressMinutes: 5 }, () => configMaps);
+    const view = buildFleetRollout("staging", raw, new Date(START));
+    expect(codes(signals.apply(view, 600, START, true))).toContain("PluginNotRegistered");
+    configMaps[0] = configMap("argoproj-labs/gatewayAPI") as KubernetesObject;
+    expect(codes(signals.apply(view, 600, START, true))).not.toContain("PluginNotRegistered");
+    // The same version is the same content: what was read of it stands.
+    configMaps[0] = { ...configMap("argoproj-labs/openshift"), metadata: { ...configMap("").metadata, resourceVersion: "argoproj-labs/gatewayAPI" } } as KubernetesObject;
+    expect(codes(signals.apply(view, 600, START, true))).not.toContain("PluginNotRegistered");
+    configMaps.length = 0;
+    expect(codes(signals.apply(view, 600, START, true))).toContain("PluginNotRegistered");
+  });
+
   it("calls nothing unregistered before argo-rollouts-config was listed", () => {
     const { signals, view } = setup(null);
     expect(codes(signals.apply(view, readProgressDeadlineSeconds(raw), START, true))).toEqual([]);

@@ -30,7 +30,7 @@ export class RolloutSignals {
   private readonly signatures = new StringPool();
   /** The reasons the Rollout object gives by itself, kept so re-deriving does not need the object parsed again. */
   private readonly own = new Map<string, AttentionReason[]>();
-  private registry: { resourceVersion: string; registered: Registered } | null = null;
+  private registry: { resourceVersion: string | undefined; registered: Registered } | null = null;
 
   constructor(
     private readonly cluster: string,
@@ -97,10 +97,11 @@ export class RolloutSignals {
     // Before argo-rollouts-config is listed nothing can be called unregistered; once listed, an absent one
     // registers nothing (as upstream reads it).
     if (configMaps === null) return null;
-    const configMap = findArgoRolloutsConfigMap(configMaps);
-    const resourceVersion = configMap?.metadata?.resourceVersion ?? "absent";
-    if (this.registry?.resourceVersion === resourceVersion) return this.registry.registered;
-    const registered = registeredNames(parsePluginConfigMap(configMap).plugins);
+    // Looked up on every Rollout update: parsed again only when the ConfigMap changed.
+    const found = configMaps.find((o) => o.metadata?.name === "argo-rollouts-config");
+    const resourceVersion = found ? found.metadata?.resourceVersion : "absent";
+    if (resourceVersion !== undefined && this.registry?.resourceVersion === resourceVersion) return this.registry.registered;
+    const registered = registeredNames(parsePluginConfigMap(findArgoRolloutsConfigMap(configMaps)).plugins);
     this.registry = { resourceVersion, registered };
     return registered;
   }
