@@ -7,7 +7,7 @@ import { createClusterClients, type ClusterClients } from "@/lib/k8s/cluster-cli
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import { keyOf as objKey, type HeldVersions } from "@/lib/k8s/lean-list-watch";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
-import { countWatchRelist, observeWatchState } from "@/lib/telemetry/observe";
+import { countWatchRelist, observeWatchState, watchEventCounter } from "@/lib/telemetry/observe";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
@@ -148,6 +148,7 @@ export class ClusterWatcher {
   }
 
   private watch(kind: WatchedKind, path: string, list: () => Promise<KubernetesListObject<KubernetesObject>>, fieldSelector?: string) {
+    const counted = watchEventCounter(this.name, kind);
     this.watches.push(
       startResourceWatch({
         kubeConfig: this.clients.kubeConfig,
@@ -155,8 +156,14 @@ export class ClusterWatcher {
         list,
         fieldSelector,
         held: this.held(kind),
-        onUpsert: (obj) => this.upsert(kind, obj),
-        onDelete: (obj) => this.remove(kind, obj),
+        onUpsert: (obj) => {
+          counted();
+          this.upsert(kind, obj);
+        },
+        onDelete: (obj) => {
+          counted();
+          this.remove(kind, obj);
+        },
         onState: (state) => {
           observeWatchState(this.name, kind, state.status);
           this.watchStates.set(kind, state);

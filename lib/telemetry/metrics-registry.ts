@@ -12,6 +12,7 @@ export interface RollscopeMetrics {
   readonly sseClients: Gauge;
   readonly watchState: Gauge<"cluster" | "kind" | "state">;
   readonly watchRelists: Counter<"cluster" | "kind">;
+  readonly watchEvents: Counter<"cluster" | "kind">;
   readonly recorderQueueLag: Gauge;
   readonly recorderPendingRows: Gauge<"table">;
   readonly recorderWriteDuration: Histogram<"outcome">;
@@ -60,6 +61,12 @@ function createMetrics(): RollscopeMetrics {
     watchRelists: new Counter({
       name: "rollscope_watch_relists_total",
       help: "Full lists after a watch's first one (after an expired resourceVersion or a reconnect).",
+      labelNames: ["cluster", "kind"],
+      registers,
+    }),
+    watchEvents: new Counter({
+      name: "rollscope_watch_events_total",
+      help: "Objects each watch delivered: the items of its lists, then every addition, change and deletion.",
       labelNames: ["cluster", "kind"],
       registers,
     }),

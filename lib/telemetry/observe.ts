@@ -12,6 +12,12 @@ export function countWatchRelist(cluster: string, kind: string): void {
   metrics().watchRelists.inc({ cluster, kind });
 }
 
+/** The counter of one watch's objects, bound once (a watch may deliver thousands a second). */
+export function watchEventCounter(cluster: string, kind: string): () => void {
+  const counter = metrics().watchEvents.labels({ cluster, kind });
+  return () => counter.inc();
+}
+
 /** Counts an open live stream; call the returned function once when it closes. */
 export function trackSseClient(): () => void {
   metrics().sseClients.inc();

@@ -91,6 +91,13 @@ describe("GET /metrics", () => {
     await waitFor("a relist to be counted", async () => sumOf(await scrape(), "rollscope_watch_relists_total", { cluster: "prod" }) > before);
   });
 
+  it("counts the objects each watch delivers: a Rollout's changes add to its cluster's count of them", async () => {
+    await waitFor("the rollouts list to be counted", async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) > 0);
+    const before = sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" });
+    await startCanary(sim, "prod", "catalog");
+    await waitFor("the canary's changes to be counted", async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) >= before + 2);
+  });
+
   it("counts actions by kind and outcome: a promote done, then the same promote refused as stale", async () => {
     await startCanary(sim, "prod", "checkout");
     await waitFor("the dashboard to see the pause", async () => {
