@@ -20,7 +20,7 @@ function fakeWatch() {
 }
 
 /** The watch over a caller that holds what it is given (`skip`: the names it chooses not to hold), by version. */
-function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = []) {
+function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = [], fail: readonly string[] = []) {
   const fake = fakeWatch();
   const seen: string[] = [];
   const held = new Map<string, string | null>();
@@ -32,6 +32,7 @@ function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = []) {
     list: async () => ({ metadata: { resourceVersion: `list-${listed}` }, items: lists[Math.min(listed++, lists.length - 1)] }) as KubernetesListObject<KubernetesObject>,
     held: { versionOf: (key) => held.get(key), keys: () => held.keys() },
     onUpsert: (obj) => {
+      if (fail.includes(obj.metadata?.name ?? "")) throw new Error(`cannot read ${obj.metadata?.name}`);
       seen.push(`upsert ${obj.metadata?.name}@${obj.metadata?.resourceVersion}`);
       if (!skip.includes(obj.metadata?.name ?? "")) held.set(keyOf(obj), obj.metadata?.resourceVersion ?? null);
     },
@@ -40,6 +41,7 @@ function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = []) {
       held.delete(keyOf(obj));
     },
     onError: (err) => seen.push(`error ${String(err)}`),
+    onHandlerError: (err, key) => seen.push(`failed ${key}: ${(err as Error).message}`),
   });
   return { informer, fake, seen, held };
 }
@@ -80,6 +82,17 @@ describe("LeanListWatch", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(seen.slice(3)).toEqual([]);
     expect([...held]).toEqual([["shop/a", "1"]]);
+  });
+
+  it("goes on past an object its caller cannot take in, naming it, and resumes after it", async () => {
+    const { informer, fake, seen } = setup([[pod("a", "1"), pod("bad", "2"), pod("c", "3")]], [], ["bad"]);
+    await informer.start();
+    fake.last().send("MODIFIED", pod("bad", "4"));
+    fake.last().send("MODIFIED", pod("a", "5"));
+    fake.last().end(null);
+    await Promise.resolve();
+    expect(seen).toEqual(["upsert a@1", "failed shop/bad: cannot read bad", "upsert c@3", "failed shop/bad: cannot read bad", "upsert a@5"]);
+    expect(fake.last().query.resourceVersion).toBe("5");
   });
 
   it("reports other failures without retrying (the caller backs off and starts again)", async () => {

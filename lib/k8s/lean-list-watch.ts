@@ -26,6 +26,11 @@ export interface LeanListWatchOptions<T extends KubernetesObject> {
   /** The object as the watch delivered it, or its stub when a relist no longer lists it. */
   onDelete: (obj: T | ObjectStub) => void;
   onError: (err: unknown) => void;
+  /**
+   * onUpsert or onDelete threw for one object: the watch goes on with the next (client-node would drop the error and
+   * the object without a word). `key`: the object's `namespace/name`.
+   */
+  onHandlerError: (err: unknown, key: string) => void;
 }
 
 /** `namespace/name`, joined into one flat string (a template literal keeps its parts alive in every kept key). */
@@ -98,21 +103,33 @@ export class LeanListWatch<T extends KubernetesObject> {
       return;
     }
     if (phase === "ADDED" || phase === "MODIFIED") this.upsert(obj);
-    else if (phase === "DELETED" && this.opts.held.versionOf(keyOf(obj)) !== undefined) this.opts.onDelete(obj);
+    else if (phase === "DELETED" && this.opts.held.versionOf(keyOf(obj)) !== undefined) this.delete(obj);
     this.resourceVersion = obj.metadata?.resourceVersion ?? "";
   }
 
   private upsert(obj: T): void {
     const version = obj.metadata?.resourceVersion;
     if (version !== undefined && this.opts.held.versionOf(keyOf(obj)) === version) return;
-    this.opts.onUpsert(obj);
+    try {
+      this.opts.onUpsert(obj);
+    } catch (err) {
+      this.opts.onHandlerError(err, keyOf(obj));
+    }
+  }
+
+  private delete(obj: T | ObjectStub): void {
+    try {
+      this.opts.onDelete(obj);
+    } catch (err) {
+      this.opts.onHandlerError(err, keyOf(obj as KubernetesObject));
+    }
   }
 
   /** A fresh list: what it no longer holds was deleted meanwhile; the rest is upserted. */
   private replaceAll(items: readonly T[]): void {
     const listed = new Set(items.map(keyOf));
     for (const key of [...this.opts.held.keys()]) {
-      if (!listed.has(key)) this.opts.onDelete(stubOf(key, this.opts.held.versionOf(key) ?? null));
+      if (!listed.has(key)) this.delete(stubOf(key, this.opts.held.versionOf(key) ?? null));
     }
     for (const item of items) this.upsert(item);
   }
