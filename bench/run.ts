@@ -448,7 +448,10 @@ async function measureRecorder(): Promise<RecorderFigures> {
     const changes = countersAfter.rolloutWatchEvents - countersBefore.rolloutWatchEvents;
     const watchedChangesPerSecond = changes / ((Date.now() - started) / 1000);
     const cpuMicrosPerChange = ((countersAfter.cpuSeconds - countersBefore.cpuSeconds) / Math.max(1, changes)) * 1e6;
-    if (lost.length > 0) console.error(`recorder: ${lost.length} transitions still missing after 60 s, e.g. ${lost.slice(0, 5).join("; ")}`);
+    if (lost.length > 0) {
+      console.error(`recorder: ${lost.length} transitions still missing after 60 s, e.g. ${lost.slice(0, 5).join("; ")}`);
+      console.error(`recorder: the server's last log lines:\n${stack.app.logs().split("\n").slice(-30).join("\n")}`);
+    }
     const sampleBytes = sampleTableBytes(db);
     db.close();
     const size = statSync(dbFile).size + (existsSync(`${dbFile}-wal`) ? statSync(`${dbFile}-wal`).size : 0);
