@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { ChartState } from "@/components/charts/chart-state";
 import { RangeSelector } from "@/components/charts/range-selector";
 import { WeightChart } from "@/components/charts/weight-chart";
@@ -35,7 +35,13 @@ interface Props {
   name: string;
 }
 
-function WeightHistoryCard({ cluster, namespace, name }: Props) {
+/*
+ * A live change of the Rollout re-renders the view with the new state; the cards below read their own queries (or
+ * lists the change left as they were, kept by the query cache's structural sharing), so they are memoised: redrawing
+ * the chart and the tables on every status change held the changed weight back from the screen.
+ */
+
+const WeightHistoryCard = memo(function WeightHistoryCard({ cluster, namespace, name }: Props) {
   const [range, setRange] = useHistoryRange();
   const history = useRolloutHistory(cluster, namespace, name, range);
   const measured = useMeasuredTraffic(cluster, namespace, name, range);
@@ -73,10 +79,10 @@ function WeightHistoryCard({ cluster, namespace, name }: Props) {
       </CardBody>
     </Card>
   );
-}
+});
 
 /** Revisions with their ReplicaSets and Pods, read live from the cluster, and the CLI's numbers above them. */
-function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
+const ReplicaSetsCard = memo(function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
   const workload = useRolloutWorkload(cluster, namespace, name);
   const info = workload.data?.info;
   const [undoFeedback, setUndoFeedback] = useState<UndoFeedback | null>(null);
@@ -118,7 +124,11 @@ function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Pr
       )}
     </Card>
   );
-}
+});
+
+const AnalysisRunsList = memo(AnalysisRuns);
+const RevisionList = memo(RevisionTable);
+const RecentEvents = memo(EventList);
 
 function DetailSkeleton() {
   return (
@@ -222,21 +232,21 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
           <ReplicaSetsCard cluster={cluster} namespace={namespace} name={name} maxTrafficWeight={rollout.maxTrafficWeight} now={now} />
           <Card aria-labelledby="analysis-title">
             <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
-            {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRuns runs={analysisRuns} now={now} />}
+            {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRunsList runs={analysisRuns} now={now} />}
           </Card>
           <Card aria-labelledby="revisions-title">
             <CardHeader id="revisions-title" title="Revision history" meta={revisions.length > 0 && revisions.length} />
             {revisions.length === 0 ? (
               <EmptyState title="No revisions recorded yet" className="py-6" />
             ) : (
-              <RevisionTable revisions={revisions} currentRevision={rollout.revision} now={now} />
+              <RevisionList revisions={revisions} currentRevision={rollout.revision} now={now} />
             )}
           </Card>
         </div>
 
         <Card aria-labelledby="events-title" className="xl:col-start-2 2xl:col-start-3 2xl:row-start-1">
           <CardHeader id="events-title" title="Recent events" />
-          {events.length === 0 ? <EmptyState title="No events" className="py-6">Kubernetes keeps events for about an hour.</EmptyState> : <EventList events={events} now={now} />}
+          {events.length === 0 ? <EmptyState title="No events" className="py-6">Kubernetes keeps events for about an hour.</EmptyState> : <RecentEvents events={events} now={now} />}
         </Card>
       </div>
     </div>
