@@ -4,7 +4,7 @@ import type { LiveDelta } from "@/lib/live/live-types";
 import type { RolloutSummary } from "@/lib/fleet/summary";
 import { ATTENTION_LIMIT, buildFleetPage, patchFleetPage, type FleetPage } from "./fleet-page";
 import { FleetPageQuery, parseFleetPageQuery } from "./fleet-page-query";
-import { DEFAULT_FLEET_VIEW } from "./fleet-query";
+import { DEFAULT_FLEET_VIEW, FLEET_SORT_KEYS, sortRollouts } from "./fleet-query";
 import { makeSummary } from "./summary.test-helper";
 
 const prod: ClusterStateView = {
@@ -54,6 +54,21 @@ describe("buildFleetPage", () => {
     expect(page.base).toBe(125);
     expect(page.counts.Paused).toBe(page.matched);
     expect(page.counts.Healthy).toBeGreaterThan(0);
+  });
+
+  it("pages a large fleet exactly as its whole sorted list, in every order", () => {
+    const large = Array.from({ length: 2_000 }, (_, i) =>
+      makeSummary({ cluster: `c${i % 7}`, namespace: `team-${i % 3}`, name: `svc-${(i * 7919) % 2_000}`, phase: i % 9 === 0 ? "Paused" : "Healthy", canaryPercent: i % 11 === 0 ? null : (i * 37) % 100 }),
+    );
+    for (const sort of FLEET_SORT_KEYS) {
+      for (const dir of ["asc", "desc"] as const) {
+        const whole = sortRollouts(large, sort, dir).map((r) => r.key);
+        for (const pageNumber of [1, 2, 17, 40]) {
+          const page = buildFleetPage(large, [prod], { ...request, pageSize: 50, sort, dir, page: pageNumber }, 1);
+          expect(page.rows.map((r) => r.key)).toEqual(whole.slice((pageNumber - 1) * 50, pageNumber * 50));
+        }
+      }
+    }
   });
 
   it("clamps a page past the end to the last page", () => {

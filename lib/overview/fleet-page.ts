@@ -68,16 +68,15 @@ export function buildFleetPage(
   const { cluster, phase, sort, dir, pageSize = PAGE_SIZE } = request;
   const base = filterRollouts(all, request, { ignorePhase: true });
   const matching = phase ? base.filter((r) => r.phase === phase) : base;
-  const sorted = sortRollouts(matching, sort, dir);
-  const pages = pageCount(sorted.length, pageSize);
+  const pages = pageCount(matching.length, pageSize);
   const page = Math.min(Math.max(1, request.page), pages);
   const attention = buildAttentionQueue(base);
   return {
-    rows: sorted.slice((page - 1) * pageSize, page * pageSize),
+    rows: sortRollouts(matching, sort, dir, page * pageSize).slice((page - 1) * pageSize),
     page,
     pageCount: pages,
     pageSize,
-    matched: sorted.length,
+    matched: matching.length,
     base: base.length,
     total: all.length,
     counts: countByPhase(base),

@@ -149,11 +149,34 @@ function sortKey(r: RolloutSummary, sort: FleetSortKey): string | number {
 }
 
 /** A sorted copy; ties fall back to the fleet key so the order is stable while rows update live. */
-export function sortRollouts(rows: RolloutSummary[], sort: FleetSortKey, dir: "asc" | "desc"): RolloutSummary[] {
+/** The rows in the view's order; `limit`: only the first that many (a page needs no more, and 20,000 rows are many). */
+export function sortRollouts(rows: RolloutSummary[], sort: FleetSortKey, dir: "asc" | "desc", limit = rows.length): RolloutSummary[] {
   const sign = dir === "asc" ? 1 : -1;
   const decorated = rows.map((r) => ({ k: sortKey(r, sort), t: tieKey(r), r }));
-  decorated.sort((a, b) => (a.k < b.k ? -sign : a.k > b.k ? sign : a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
-  return decorated.map((d) => d.r);
+  const ordered = firstInOrder(decorated, limit, (a, b) => (a.k < b.k ? -sign : a.k > b.k ? sign : a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+  return ordered.map((d) => d.r);
+}
+
+/**
+ * The first `limit` items in `compare` order, equal ones in their given order, as a stable sort would put them. A few
+ * of many are picked in one pass over a short sorted list instead of sorting them all.
+ */
+export function firstInOrder<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
+  if (limit >= items.length / 4) return [...items].sort(compare).slice(0, limit);
+  const first: T[] = [];
+  for (const item of items) {
+    if (first.length === limit && compare(item, first[limit - 1]) >= 0) continue;
+    let low = 0;
+    let high = first.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (compare(item, first[mid]) < 0) high = mid;
+      else low = mid + 1;
+    }
+    first.splice(low, 0, item);
+    if (first.length > limit) first.pop();
+  }
+  return first;
 }
 
 export function countByPhase(rows: RolloutSummary[]): Record<RolloutPhase, number> {
