@@ -10,7 +10,7 @@ type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
 const PRISMA_DEBUG_HISTORY = 100;
 
 /** A query whose arguments hold this many characters or more pushes the client's debug history out when done. */
-export const LARGE_ARGUMENTS_CHARS = 16 * 1024;
+const LARGE_ARGUMENTS_CHARS = 16 * 1024;
 
 const placeholder = Debug("rollscope:db:forget-query-arguments");
 
