@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { StringPool } from "./string-pool";
 
@@ -86,5 +88,33 @@ describe("StringPool", () => {
     pool.intern("b");
     pool.intern("c");
     expect((pool as unknown as { strings: Map<string, string> }).strings.size).toBe(1);
+  });
+});
+
+describe("StringPool, on the heap", () => {
+  // Equal strings compare equal whether shared or not: only the heap tells. 2,000 values each holding its own
+  // 4 KiB copy of one text keep 8 MB when the copies are not shared and 4 KiB when they are.
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  const text = (i: number) => Array.from({ length: 227 }, (_, k) => (k + i) % 1 || "condition message").join(" ");
+  const heapKeptBy = (build: () => unknown) => {
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = build();
+    gc();
+    const used = process.memoryUsage().heapUsed - before;
+    expect(kept).toBeDefined();
+    return used;
+  };
+
+  it("keeps one copy of a text many values hold, interned alone or against the values they replace", () => {
+    const pool = new StringPool();
+    const fresh = heapKeptBy(() => Array.from({ length: 2_000 }, (_, i) => ({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })));
+    const interned = heapKeptBy(() => Array.from({ length: 2_000 }, (_, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })));
+    const first = Array.from({ length: 2_000 }, (_, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] }));
+    const updated = heapKeptBy(() => first.map((previous, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `u${i}` }] }, previous)));
+    expect(fresh).toBeGreaterThan(6 * 1024 * 1024);
+    expect(interned).toBeLessThan(fresh / 4);
+    expect(updated).toBeLessThan(fresh / 4);
   });
 });

@@ -62,9 +62,9 @@ export class StringPool {
     if (Array.isArray(value)) {
       const items = Array.isArray(before) ? before : undefined;
       for (let i = 0; i < value.length; i++) {
-        const current = value[i];
-        const next = this.internValue(current, null, items?.[i]);
-        if (next !== current) value[i] = next;
+        // Always written back: an equal string compares equal to the fresh one it replaces.
+        const next = this.internValue(value[i], null, items?.[i]);
+        value[i] = next;
         shareable &&= isShareable(next);
       }
     } else {
@@ -72,9 +72,8 @@ export class StringPool {
       const fields = Object.keys(value);
       for (let i = 0; i < fields.length; i++) {
         const field = fields[i];
-        const current = value[field];
-        const next = this.internValue(current, field, kept !== undefined && Object.hasOwn(kept, field) ? kept[field] : undefined);
-        if (next !== current) value[field] = next;
+        const next = this.internValue(value[field], field, kept !== undefined && Object.hasOwn(kept, field) ? kept[field] : undefined);
+        value[field] = next;
         shareable &&= !IDENTITY_FIELDS.has(field) && isShareable(next);
       }
     }
