@@ -53,7 +53,7 @@ function standInFleet(): { fleet: Fleet; emit(rollout: FleetRollout): void } {
     clusters: [],
     rollouts: () => [],
     subscribe: (listener: (delta: FleetDelta) => void) => (listeners.push(listener), () => undefined),
-    subscribeRaw: () => () => undefined,
+    subscribeEvents: () => () => undefined,
   } as unknown as Fleet;
   return { fleet, emit: (rollout) => listeners.forEach((l) => l({ type: "upsert", rollout })) };
 }

@@ -105,7 +105,8 @@ export class ClusterWatcher {
   constructor(
     readonly config: ClusterConfig,
     private readonly emit: (delta: FleetDelta) => void,
-    private readonly onRaw?: (kind: WatchedKind, type: "upsert" | "delete", obj: KubernetesObject) => void,
+    /** Each Event about a Rollout as it is kept, when it was added or changed (the recorder stores them). */
+    private readonly onEventKept?: (event: KeptEvent) => void,
     attention: AttentionSettings = DEFAULT_ATTENTION_SETTINGS,
   ) {
     this.clients = createClusterClients(config);
@@ -206,14 +207,15 @@ export class ClusterWatcher {
       this.store[kind].set(key, this.strings.internAll(slimObject(obj), this.store[kind].get(key)));
       if (kind === "configmap") this.refreshSignals();
     }
-    this.onRaw?.(kind, "upsert", obj);
   }
 
   /** Keeps an Event about a Rollout (others are not kept) and looks at that Rollout's reasons again. */
   private upsertEvent(obj: KubernetesObject): void {
     const event = keepEvent(obj);
     if (!event) return this.removeEvent(obj); // no longer readable: what was kept of it no longer holds
-    this.store.events.set(event.key, this.strings.internAll(event, this.store.events.get(event.key)));
+    const kept = this.strings.internAll(event, this.store.events.get(event.key));
+    this.store.events.set(kept.key, kept);
+    this.onEventKept?.(kept);
     this.refreshSignals(this.signals.eventChanged(event, false));
   }
 
@@ -251,7 +253,6 @@ export class ClusterWatcher {
       this.store[kind].delete(objKey(obj));
       if (kind === "configmap") this.refreshSignals();
     }
-    this.onRaw?.(kind, "delete", obj);
   }
 
   state(): ClusterStateView {

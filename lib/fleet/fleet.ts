@@ -1,18 +1,18 @@
 import "server-only";
-import type { KubernetesObject } from "@kubernetes/client-node";
 import type { RollscopeConfig } from "@/lib/config/schema";
 import { ApiError } from "@/lib/errors/api-error";
-import { ClusterWatcher, type WatchedKind } from "./cluster-watcher";
+import { ClusterWatcher } from "./cluster-watcher";
+import type { KeptEvent } from "./kept-event";
 import type { ClusterStateView, FleetDelta, FleetRollout } from "./types";
 
 export type FleetListener = (delta: FleetDelta) => void;
-export type RawListener = (cluster: string, kind: WatchedKind, type: "upsert" | "delete", obj: KubernetesObject) => void;
+export type EventListener = (cluster: string, event: KeptEvent) => void;
 
 /** Every configured cluster's watcher, and the fan-out of their changes to the live stream and the recorder. */
 export class Fleet {
   readonly clusters: ClusterWatcher[];
   private readonly listeners = new Set<FleetListener>();
-  private readonly rawListeners = new Set<RawListener>();
+  private readonly eventListeners = new Set<EventListener>();
 
   constructor(readonly config: RollscopeConfig) {
     this.clusters = config.clusters.map(
@@ -22,8 +22,8 @@ export class Fleet {
           (delta) => {
             for (const listener of this.listeners) listener(delta);
           },
-          (kind, type, obj) => {
-            for (const listener of this.rawListeners) listener(cluster.name, kind, type, obj);
+          (event) => {
+            for (const listener of this.eventListeners) listener(cluster.name, event);
           },
           config.attention,
         ),
@@ -36,9 +36,10 @@ export class Fleet {
     return () => this.listeners.delete(listener);
   }
 
-  subscribeRaw(listener: RawListener): () => void {
-    this.rawListeners.add(listener);
-    return () => this.rawListeners.delete(listener);
+  /** Each Event about a Rollout the watches add or change, as the clusters keep it. */
+  subscribeEvents(listener: EventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
   }
 
   rollouts(): FleetRollout[] {

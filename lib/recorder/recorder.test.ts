@@ -25,7 +25,7 @@ function fakeFleet(listed: FleetRollout[] = []) {
     clusters: [],
     rollouts: () => listed,
     subscribe: (l: FleetListener) => (listeners.add(l), () => listeners.delete(l)),
-    subscribeRaw: () => () => {},
+    subscribeEvents: () => () => {},
   } as unknown as Fleet;
   const change = (rollout: FleetRollout) => {
     for (const l of listeners) l({ type: "upsert", rollout });

@@ -3,7 +3,7 @@ import type { RecorderStatus } from "@/lib/contracts/readiness";
 import { singleProcessLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { Fleet } from "@/lib/fleet/fleet";
-import { keepEvent, type KeptEvent } from "@/lib/fleet/kept-event";
+import type { KeptEvent } from "@/lib/fleet/kept-event";
 import { StringPool } from "@/lib/fleet/string-pool";
 import { rolloutKey, type FleetRollout } from "@/lib/fleet/types";
 import { batchWrites, type RecorderStore } from "./batch-writes";
@@ -149,11 +149,7 @@ export class Recorder {
       fleet.subscribe((delta) => {
         if (delta.type === "upsert") this.observeRollout(delta.rollout);
       }),
-      fleet.subscribeRaw((cluster, kind, type, obj) => {
-        if (kind !== "events" || type !== "upsert") return;
-        const event = keepEvent(obj);
-        if (event) this.observeEvent(cluster, event);
-      }),
+      fleet.subscribeEvents((cluster, event) => this.observeEvent(cluster, event)),
     );
     // The watches listed before the subscription (they start with the app context): what they found is the
     // state at start-up, which differs from the newest stored one when a Rollout changed while Rollscope was down.
