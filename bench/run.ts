@@ -19,6 +19,7 @@ import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { findFreePort } from "../test/harness/free-port";
 import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../test/harness/lost-transitions";
+import { sumOf } from "../test/harness/metrics-text";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
@@ -775,12 +776,11 @@ function writeChart(name: string, svg: string): void {
 async function readAppCounters(address: string): Promise<{ cpuSeconds: number; lagP99Seconds: number; rolloutWatchEvents: number; relists: number }> {
   const text = await (await fetch(`http://${address}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
-  const rolloutWatchEvents = [...text.matchAll(/^rollscope_watch_events_total\{[^}]*kind="rollouts"[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
   return {
     cpuSeconds: value("process_cpu_seconds_total"),
     lagP99Seconds: value("nodejs_eventloop_lag_p99_seconds"),
-    rolloutWatchEvents,
-    relists: [...text.matchAll(/^rollscope_watch_relists_total\{[^}]*\} (\S+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0),
+    rolloutWatchEvents: sumOf(text, "rollscope_watch_events_total", { kind: "rollouts" }),
+    relists: sumOf(text, "rollscope_watch_relists_total"),
   };
 }
 

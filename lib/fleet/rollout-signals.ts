@@ -1,7 +1,7 @@
 import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { parsePluginConfigMap } from "@/lib/plugins/config";
-import { findArgoRolloutsConfigMap } from "@/lib/plugins/registry";
+import { argoRolloutsConfigMapOf, readArgoRolloutsConfigMap } from "@/lib/plugins/registry";
 import { DEFAULT_PROGRESS_DEADLINE_SECONDS, deriveAttentionSignals, progressSignature, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
 import type { AttentionReason } from "@/lib/rollouts/view-model";
 import type { KeptEvent } from "./kept-event";
@@ -98,10 +98,10 @@ export class RolloutSignals {
     // registers nothing (as upstream reads it).
     if (configMaps === null) return null;
     // Looked up on every Rollout update: parsed again only when the ConfigMap changed.
-    const found = configMaps.find((o) => o.metadata?.name === "argo-rollouts-config");
+    const found = argoRolloutsConfigMapOf(configMaps);
     const resourceVersion = found ? found.metadata?.resourceVersion : "absent";
     if (resourceVersion !== undefined && this.registry?.resourceVersion === resourceVersion) return this.registry.registered;
-    const registered = registeredNames(parsePluginConfigMap(findArgoRolloutsConfigMap(configMaps)).plugins);
+    const registered = registeredNames(parsePluginConfigMap(readArgoRolloutsConfigMap(found)).plugins);
     this.registry = { resourceVersion, registered };
     return registered;
   }

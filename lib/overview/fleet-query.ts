@@ -161,7 +161,7 @@ export function sortRollouts(rows: RolloutSummary[], sort: FleetSortKey, dir: "a
  * The first `limit` items in `compare` order, equal ones in their given order, as a stable sort would put them. A few
  * of many are picked in one pass over a short sorted list instead of sorting them all.
  */
-export function firstInOrder<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
+function firstInOrder<T>(items: readonly T[], limit: number, compare: (a: T, b: T) => number): T[] {
   if (limit >= items.length / 4) return [...items].sort(compare).slice(0, limit);
   const first: T[] = [];
   for (const item of items) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parsePluginConfigMap, type PluginConfig, type PluginConfigMapInput, type PluginKind } from "./config";
+import { parsePluginConfigMap, PLUGIN_CONFIG_MAP_NAME, type PluginConfig, type PluginConfigMapInput, type PluginKind } from "./config";
 import type { DerivePluginFindingsInput, Finding } from "./findings";
 import { explainPluginError } from "./troubleshooting";
 import { collectPluginUsage, type AnalysisTemplateLike, type PluginReference, type RolloutLike } from "./usage";
@@ -97,12 +97,21 @@ const configMapSchema = z.looseObject({
   data: z.record(z.string(), z.string()).optional(),
 });
 
-/** `argo-rollouts-config` among a cluster's watched ConfigMaps; null when absent or not shaped like a ConfigMap. */
-export function findArgoRolloutsConfigMap(configMaps: ReadonlyArray<{ metadata?: { name?: string } }>): PluginConfigMapInput | null {
-  const found = configMaps.find((o) => o.metadata?.name === "argo-rollouts-config");
-  if (!found) return null;
+/** `argo-rollouts-config` among a cluster's watched ConfigMaps, as watched (undefined when absent). */
+export function argoRolloutsConfigMapOf<T extends { metadata?: { name?: string } }>(configMaps: readonly T[]): T | undefined {
+  return configMaps.find((o) => o.metadata?.name === PLUGIN_CONFIG_MAP_NAME);
+}
+
+/** A watched `argo-rollouts-config` read as a ConfigMap; null when absent or not shaped like one. */
+export function readArgoRolloutsConfigMap(found: unknown): PluginConfigMapInput | null {
+  if (found === undefined) return null;
   const parsed = configMapSchema.safeParse(found);
   return parsed.success ? parsed.data : null;
+}
+
+/** `argo-rollouts-config` among a cluster's watched ConfigMaps; null when absent or not shaped like a ConfigMap. */
+export function findArgoRolloutsConfigMap(configMaps: ReadonlyArray<{ metadata?: { name?: string } }>): PluginConfigMapInput | null {
+  return readArgoRolloutsConfigMap(argoRolloutsConfigMapOf(configMaps));
 }
 
 export interface ClusterRegistry {
