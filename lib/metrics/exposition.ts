@@ -1,52 +1,181 @@
-import { getMetricsFromIterator, type PromHistogramData, type PromData } from "prom2javascript";
 import type { Labels } from "./types";
 
-/** One sample as Prometheus stores it: a counter, a histogram's `_bucket{le}`, `_sum` or `_count`. */
+/**
+ * One sample line of a wanted family, as the text has it: a counter's, or a histogram's `_bucket`, `_sum` or
+ * `_count`. Its labels stay text until someone needs them ({@link parseSeriesLabels}): a scrape of a 400-Rollout
+ * cluster has about 5,000 such lines, and the scraper stores only the few whose value changed.
+ */
+export interface ExpositionSample {
+  metric: string;
+  /** The sample's name and label set exactly as written (`name{a="1",b="2"}`): one series, within one exporter's text. */
+  series: string;
+  value: number;
+}
+
+/** One sample with its labels read. */
 export interface FlatSample {
   metric: string;
   labels: Labels;
   value: number;
 }
 
-const SAMPLE_NAME = /^([a-zA-Z_:][a-zA-Z0-9_:]*)/;
-const META = /^#\s+(?:HELP|TYPE)\s+([a-zA-Z_:][a-zA-Z0-9_:]*)/;
+/** Raised for a line of a wanted family that is not in the text exposition format; the scrape is then failed and shown. */
+export class ExpositionError extends Error {
+  constructor(lineNumber: number, reason: string, line: string) {
+    super(`metrics text, line ${lineNumber}: ${reason}: ${line.slice(0, 120)}`);
+    this.name = "ExpositionError";
+  }
+}
 
+const SPACE = 32;
+const TAB = 9;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const HASH = 35;
+const META = /^#\s+TYPE\s+([a-zA-Z_:][a-zA-Z0-9_:]*)\s+(\w+)/;
+
+function isNameChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 58;
+}
+
+function skipBlanks(text: string, i: number, end: number): number {
+  while (i < end && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+  return i;
+}
+
+/** A sample's family among the wanted ones: its own name, or a histogram's name under `_bucket`, `_sum`, `_count`. */
 function familyOf(sampleName: string, families: ReadonlySet<string>): string | null {
   if (families.has(sampleName)) return sampleName;
   const base = sampleName.replace(/_(bucket|sum|count)$/, "");
   return base !== sampleName && families.has(base) ? base : null;
 }
 
+function parseValue(token: string): number {
+  switch (token) {
+    case "+Inf":
+    case "Inf":
+      return Infinity;
+    case "-Inf":
+      return -Infinity;
+    case "NaN":
+      return NaN;
+    default:
+      return token === "" ? NaN : Number(token);
+  }
+}
+
 /**
- * Parses the text exposition format (what the controller serves on :8090/metrics) with prom2javascript, keeping
- * only the wanted families. Filtering lines first keeps foreign families the parser rejects (a `NaN` summary
- * quantile from the Go runtime collectors, say) from failing the whole scrape, and keeps the work small.
+ * The sample lines of the wanted families in a text exposition (what the controller serves on :8090/metrics), in
+ * one pass over the text without splitting it: a line of another family costs a look at its name. Summary families
+ * are left out (their quantiles are not counters). A malformed line of a wanted family throws
+ * {@link ExpositionError}; foreign families are never read, so one the parser would reject cannot fail the scrape.
  */
-export async function parseExposition(text: string, families: ReadonlySet<string>): Promise<FlatSample[]> {
-  const kept = text.split("\n").filter((raw) => {
-    const line = raw.trim();
-    if (line === "") return false;
-    if (line.startsWith("#")) {
-      const meta = META.exec(line);
-      return meta !== null && families.has(meta[1]);
+export function readExpositionSamples(text: string, families: ReadonlySet<string>): ExpositionSample[] {
+  const samples: ExpositionSample[] = [];
+  const summaries = new Set<string>();
+  /** Each sample name's family, or null: a text repeats a few dozen names thousands of times. */
+  const familyByName = new Map<string, string | null>();
+  let lineNumber = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    const next = end + 1;
+    lineNumber++;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    const first = skipBlanks(text, start, end);
+    if (first === end) {
+      start = next;
+      continue;
     }
-    const name = SAMPLE_NAME.exec(line);
-    return name !== null && familyOf(name[1], families) !== null;
-  });
-  const parsed = await getMetricsFromIterator(kept[Symbol.iterator]());
-  const samples: FlatSample[] = [];
-  for (const [name, family] of Object.entries(parsed)) {
-    if (family.type === "histogram") {
-      for (const histogram of family.data as PromHistogramData[]) {
-        for (const [le, count] of Object.entries(histogram.buckets)) {
-          samples.push({ metric: `${name}_bucket`, labels: { ...histogram.labels, le }, value: count });
-        }
-        samples.push({ metric: `${name}_count`, labels: { ...histogram.labels }, value: histogram.count });
-        if (histogram.sum !== undefined) samples.push({ metric: `${name}_sum`, labels: { ...histogram.labels }, value: histogram.sum });
+    if (text.charCodeAt(first) === HASH) {
+      const type = META.exec(text.slice(first, end));
+      if (type && type[2] === "summary" && families.has(type[1])) summaries.add(type[1]);
+      start = next;
+      continue;
+    }
+    let i = first;
+    while (i < end && isNameChar(text.charCodeAt(i))) i++;
+    const metric = text.slice(first, i);
+    let family = familyByName.get(metric);
+    if (family === undefined) familyByName.set(metric, (family = metric === "" ? null : familyOf(metric, families)));
+    if (family === null || summaries.has(family)) {
+      start = next;
+      continue;
+    }
+    const bad = (reason: string) => new ExpositionError(lineNumber, reason, text.slice(start, end));
+    if (i < end && text.charCodeAt(i) === OPEN_BRACE) {
+      i++;
+      let quoted = false;
+      for (; i < end; i++) {
+        const code = text.charCodeAt(i);
+        if (quoted) {
+          if (code === BACKSLASH) i++;
+          else if (code === QUOTE) quoted = false;
+        } else if (code === QUOTE) quoted = true;
+        else if (code === CLOSE_BRACE) break;
       }
-    } else if (family.type !== "summary") {
-      for (const point of family.data as PromData[]) samples.push({ metric: name, labels: { ...point.labels }, value: point.value });
+      if (i >= end) throw bad("labels without a closing brace");
+      i++;
     }
+    const series = text.slice(first, i);
+    const valueStart = skipBlanks(text, i, end);
+    if (valueStart === i) throw bad("no space before the value");
+    let valueEnd = valueStart;
+    while (valueEnd < end && text.charCodeAt(valueEnd) !== SPACE && text.charCodeAt(valueEnd) !== TAB) valueEnd++;
+    const token = text.slice(valueStart, valueEnd);
+    const value = parseValue(token);
+    if (Number.isNaN(value) && token !== "NaN") throw bad(`value ${JSON.stringify(token)} is not a number`);
+    samples.push({ metric, series, value });
+    start = next;
   }
   return samples;
+}
+
+/** The labels of a series as {@link readExpositionSamples} gives it (`name{a="1",b="x\"y"}`), unescaped. */
+export function parseSeriesLabels(series: string): Labels {
+  const labels: Labels = {};
+  let i = series.indexOf("{");
+  if (i === -1) return labels;
+  i++;
+  const end = series.length - 1; // the closing brace
+  while (i < end) {
+    i = skipBlanks(series, i, end);
+    if (i >= end) break;
+    const nameStart = i;
+    while (i < end && isNameChar(series.charCodeAt(i))) i++;
+    const name = series.slice(nameStart, i);
+    i = skipBlanks(series, i, end);
+    if (name === "" || series[i] !== "=") throw new Error(`malformed labels: ${series.slice(0, 120)}`);
+    i = skipBlanks(series, i + 1, end);
+    if (series.charCodeAt(i) !== QUOTE) throw new Error(`malformed labels: ${series.slice(0, 120)}`);
+    i++;
+    let value = "";
+    let runStart = i;
+    for (; i < end; i++) {
+      const code = series.charCodeAt(i);
+      if (code === QUOTE) break;
+      if (code === BACKSLASH) {
+        value += series.slice(runStart, i);
+        const escaped = series[i + 1];
+        value += escaped === "n" ? "\n" : escaped;
+        i++;
+        runStart = i + 1;
+      }
+    }
+    if (i >= end) throw new Error(`malformed labels: ${series.slice(0, 120)}`);
+    value += series.slice(runStart, i);
+    // Defined, not assigned: a label named __proto__ is a label, not the object's prototype.
+    if (name === "__proto__") Object.defineProperty(labels, name, { value, enumerable: true, writable: true, configurable: true });
+    else labels[name] = value;
+    i = skipBlanks(series, i + 1, end);
+    if (series[i] === ",") i++;
+  }
+  return labels;
+}
+
+/** {@link readExpositionSamples} with every sample's labels read. */
+export function parseExposition(text: string, families: ReadonlySet<string>): FlatSample[] {
+  return readExpositionSamples(text, families).map(({ metric, series, value }) => ({ metric, labels: parseSeriesLabels(series), value }));
 }

@@ -1,4 +1,4 @@
-import type { FlatSample } from "./exposition";
+import { parseSeriesLabels, type ExpositionSample } from "./exposition";
 import { labelsKey } from "./types";
 
 /** One stored value of a scraped series: `labels` is the canonical JSON of its label set. */
@@ -17,8 +17,9 @@ export const CONTROLLER_FAMILIES = ["rollout_events_total", "rollout_reconcile_e
 
 /**
  * What the scraper remembers of one cluster's series between scrapes: each series' last value, by a 64-bit digest
- * of its metric and labels (a few bytes where the label text is a hundred: a cluster of 250 Rollouts exposes about
- * 3,500 series, so the text kept 2.9 KiB per Rollout), and when every series was last written.
+ * of its text (a few bytes where the text is a hundred: a cluster of 250 Rollouts exposes about 3,500 series, so the
+ * text kept 2.9 KiB per Rollout), and when every series was last written. The digest is of the series as the
+ * exporter writes it (name and labels, in its order): one exporter writes a series the same way on every scrape.
  */
 export interface SeriesMemory {
   values: Map<string, number>;
@@ -29,23 +30,18 @@ export interface SeriesMemory {
 export const EMPTY_SERIES_MEMORY: SeriesMemory = Object.freeze({ values: new Map<string, number>(), heartbeatMs: null });
 
 /**
- * A series' 64-bit digest (two 32-bit multiply-xorshift lanes over the metric and the label text, as 4 UTF-16 code
- * units). Two of a cluster's series share one with a chance of about n²/2⁶⁵ (3·10⁻¹³ for 3,500 series): they would
- * then be written on each other's changes, never lost for longer than the heartbeat.
+ * A series' 64-bit digest (two 32-bit multiply-xorshift lanes over its text, as 4 UTF-16 code units). Two of a
+ * cluster's series share one with a chance of about n²/2⁶⁵ (3·10⁻¹³ for 3,500 series): they would then be written on
+ * each other's changes, never lost for longer than the heartbeat.
  */
-export function seriesDigest(metric: string, labels: string): string {
+export function seriesDigest(series: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  const mix = (text: string) => {
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ code, 2654435761);
-      h2 = Math.imul(h2 ^ code, 1597334677);
-    }
-  };
-  mix(metric);
-  mix("\u0000");
-  mix(labels);
+  for (let i = 0; i < series.length; i++) {
+    const code = series.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return String.fromCharCode(h1 & 0xffff, h1 >>> 16, h2 & 0xffff, h2 >>> 16);
@@ -55,10 +51,11 @@ export function seriesDigest(metric: string, labels: string): string {
  * Which scraped values to store: a series' first value, any change, and every series on the heartbeat scrape (the
  * first, then one at least {@link HEARTBEAT_MS} after the last). A series that appears after an earlier successful
  * scrape of the cluster did not exist then, so a 0 is stored at that scrape's time: its whole first value counts as
- * an increase (Prometheus' `increase()` loses it).
+ * an increase (Prometheus' `increase()` loses it). Only the series stored have their labels read: between
+ * heartbeats that is the few whose value changed.
  */
 export function planSampleRows(
-  samples: readonly FlatSample[],
+  samples: readonly ExpositionSample[],
   memory: SeriesMemory,
   nowMs: number,
   previousOkMs: number | null,
@@ -67,13 +64,14 @@ export function planSampleRows(
   const rows: SampleRow[] = [];
   const values = new Map<string, number>();
   for (const sample of samples) {
-    const labels = labelsKey(sample.labels);
-    const digest = seriesDigest(sample.metric, labels);
+    const digest = seriesDigest(sample.series);
     const previous = memory.values.get(digest);
-    if (previous === undefined && previousOkMs !== null && previousOkMs < nowMs) {
-      rows.push({ metric: sample.metric, labels, atMs: previousOkMs, value: 0 });
+    const appeared = previous === undefined && previousOkMs !== null && previousOkMs < nowMs;
+    if (appeared || heartbeat || !Object.is(previous, sample.value)) {
+      const labels = labelsKey(parseSeriesLabels(sample.series));
+      if (appeared) rows.push({ metric: sample.metric, labels, atMs: previousOkMs, value: 0 });
+      rows.push({ metric: sample.metric, labels, atMs: nowMs, value: sample.value });
     }
-    if (heartbeat || previous !== sample.value) rows.push({ metric: sample.metric, labels, atMs: nowMs, value: sample.value });
     values.set(digest, sample.value);
   }
   return { rows, next: { values, heartbeatMs: heartbeat ? nowMs : memory.heartbeatMs } };

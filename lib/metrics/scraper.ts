@@ -5,7 +5,7 @@ import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
 import { describeErrorSafely } from "@/lib/errors/known-secrets";
 import type { MetricSampleRepository } from "@/lib/db/metric-samples";
 import { rateLimitedLog } from "@/lib/log/rate-limited-log";
-import { parseExposition } from "./exposition";
+import { readExpositionSamples } from "./exposition";
 import { fetchControllerMetrics } from "./fetch-controller-metrics";
 import { EMPTY_SERIES_MEMORY, planSampleRows, type SeriesMemory } from "./scrape-plan";
 
@@ -76,7 +76,7 @@ export class ControllerMetricsScraper {
       const fetchMs = this.now() - started;
       await this.inOwnTurn(async () => {
         const parseStarted = this.now();
-        const samples = await parseExposition(text, this.scrapeFamilies(cluster.config));
+        const samples = readExpositionSamples(text, this.scrapeFamilies(cluster.config));
         const at = this.now();
         const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
         await nextEventLoopTurn(); // the parse and the (synchronous, on SQLite) write are each a burst of their own

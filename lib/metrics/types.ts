@@ -94,7 +94,27 @@ export function matchesFilter(labels: Labels, filter: LabelFilter | undefined): 
   return true;
 }
 
-/** Canonical key of a label set (sorted), used to group and to store series. */
+/** Label names in key order, by the names in the order a label set has them (a scrape has a few such orders). */
+const keyOrders = new Map<string, readonly string[]>();
+const MAX_KEY_ORDERS = 1_000;
+const INDEX_LIKE = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * Canonical key of a label set (sorted), used to group and to store series: the JSON of the labels with their
+ * names in `localeCompare` order, as stored since the first release (stored keys must not change). The order is
+ * worked out once per set of names; an index-like name, which JSON would move first, takes the general path.
+ */
 export function labelsKey(labels: Labels): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
+  const names = Object.keys(labels);
+  const signature = names.join("\u0000");
+  let order = keyOrders.get(signature);
+  if (order === undefined) {
+    if (names.some((name) => INDEX_LIKE.test(name))) return JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
+    order = names.sort((a, b) => a.localeCompare(b));
+    if (keyOrders.size >= MAX_KEY_ORDERS) keyOrders.clear();
+    keyOrders.set(signature, order);
+  }
+  let key = "{";
+  for (let i = 0; i < order.length; i++) key += `${i === 0 ? "" : ","}${JSON.stringify(order[i])}:${JSON.stringify(labels[order[i]])}`;
+  return `${key}}`;
 }
