@@ -1,17 +1,24 @@
 import { setImmediate as nextEventLoopTurn } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { MetricSampleRepository, ScrapeOutcome } from "@/lib/db/metric-samples";
-import { ControllerMetricsScraper, type ScrapeTargets } from "./scraper";
+import { ControllerMetricsScraper, SCRAPE_CONCURRENCY, type ScrapeTargets } from "./scraper";
 import { CONTROLLER_FAMILIES, type SampleRow } from "./scrape-plan";
 
-// Every cluster's controller answers at once, as the service proxy does on a warm fleet.
+/** Fetches under way now, and the most seen at once. */
+const inFlight = { now: 0, most: 0 };
+
+// Every cluster's controller answers on the next turn, as the service proxy does on a warm fleet.
 vi.mock("./fetch-controller-metrics", () => ({
-  fetchControllerMetrics: vi.fn(async () =>
-    [
+  fetchControllerMetrics: vi.fn(async () => {
+    inFlight.now += 1;
+    inFlight.most = Math.max(inFlight.most, inFlight.now);
+    await nextEventLoopTurn();
+    inFlight.now -= 1;
+    return [
       "# TYPE rollout_events_total counter",
       ...Array.from({ length: 50 }, (_, i) => `rollout_events_total{namespace="shop",name="web-${i}",type="Normal",reason="RolloutUpdated"} ${i}`),
-    ].join("\n"),
-  ),
+    ].join("\n");
+  }),
 }));
 
 const CLUSTERS = 20;
@@ -57,5 +64,13 @@ describe("ControllerMetricsScraper.scrapeAll", () => {
     expect(saves.every((save) => save.outcome.ok && save.rows.length === 50)).toBe(true);
     // Each cluster's save happened on an event-loop turn of its own: other work (a page, an API request) ran between.
     expect(new Set(saves.map((save) => save.turn)).size).toBe(CLUSTERS);
+  });
+
+  it("fetches a few clusters at a time, so a large fleet's texts are never all in memory together", async () => {
+    inFlight.most = 0;
+    const { store, saves } = recordingStore(() => 0);
+    await new ControllerMetricsScraper(fleet(), store, () => new Set(CONTROLLER_FAMILIES)).scrapeAll();
+    expect(saves).toHaveLength(CLUSTERS);
+    expect(inFlight.most).toBe(SCRAPE_CONCURRENCY);
   });
 });

@@ -18,6 +18,13 @@ export interface ScrapeTargets {
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
+ * How many clusters' metrics are fetched and stored at once. A 400-Rollout controller's text is about 1.5 MB; all 50
+ * clusters of a 20,000-Rollout fleet fetched together held about 150 MB (text and its buffers) at the same moment as
+ * the start-up lists, and pushed the server's heap to its limit.
+ */
+export const SCRAPE_CONCURRENCY = 4;
+
+/**
  * Scrapes the controller metrics of every cluster that has no Prometheus, every `metrics.scrape.intervalSeconds`,
  * through the API server's service proxy, and stores counter values for the scrape-mode metrics source.
  */
@@ -50,8 +57,11 @@ export class ControllerMetricsScraper {
   }
 
   async scrapeAll(): Promise<void> {
-    const targets = this.targets.clusters.filter((cluster) => !cluster.config.prometheus);
-    await Promise.all(targets.map((cluster) => this.scrapeCluster(cluster.name)));
+    const waiting = this.targets.clusters.filter((cluster) => !cluster.config.prometheus).map((cluster) => cluster.name);
+    const worker = async () => {
+      for (let name = waiting.shift(); name !== undefined; name = waiting.shift()) await this.scrapeCluster(name);
+    };
+    await Promise.all(Array.from({ length: Math.min(SCRAPE_CONCURRENCY, waiting.length) }, worker));
     const now = this.now();
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
