@@ -7,7 +7,7 @@ import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
 import type { FleetRollout } from "@/lib/fleet/types";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import type { RecorderStore } from "./batch-writes";
-import { Recorder } from "./recorder";
+import { MAX_ROWS_PER_WRITE, Recorder } from "./recorder";
 import { toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 /** The checkout fixture paused at `step`: each step is a different recorded state. */
@@ -36,7 +36,9 @@ function fakeFleet(listed: FleetRollout[] = []) {
 /** A store double whose transactions fail while `failing` is set, with SQLite's error as Prisma's adapter wraps it. */
 function fakeStore(latest: RolloutSampleInput[] = []) {
   const written: string[] = [];
-  const state = { failing: false };
+  /** The samples each committed transaction carried. */
+  const transactions: number[] = [];
+  const state = { failing: false, writeMs: 0 };
   const store: RecorderStore = {
     rolloutSamples: {
       insertMany: (samples: readonly RolloutSampleInput[]) => [{ samples } as unknown as PendingWrite],
@@ -49,10 +51,13 @@ function fakeStore(latest: RolloutSampleInput[] = []) {
     } as unknown as RecorderStore["rolloutEvents"],
     async transaction(writes) {
       if (state.failing) throw Object.assign(new Error("SocketTimeout"), { cause: { originalCode: "SQLITE_FULL", originalMessage: "database or disk is full" } });
-      for (const write of writes as unknown as Array<{ samples?: RolloutSampleInput[] }>) for (const s of write.samples ?? []) written.push(`${s.name}@${s.stepIndex}`);
+      if (state.writeMs > 0) await new Promise((resolve) => setTimeout(resolve, state.writeMs));
+      const rows = (writes as unknown as Array<{ samples?: RolloutSampleInput[] }>).flatMap((write) => write.samples ?? []);
+      for (const s of rows) written.push(`${s.name}@${s.stepIndex}`);
+      transactions.push(rows.length);
     },
   };
-  return { store, written, state };
+  return { store, written, state, transactions };
 }
 
 /** A leadership double another replica holds until `take()`. */
@@ -122,6 +127,36 @@ describe("Recorder", () => {
     expect(written).toEqual(["a@5", "a@7", "a@9"]);
     // The loss stays visible after the recovery.
     expect(recorder.status()).toMatchObject({ state: "recording", dropped: { samples: 2, events: 0 } });
+    await recorder.stop();
+  });
+
+  it("drops nothing while the database works, however long a write takes (a large fleet's start-up)", async () => {
+    const { fleet, change } = fakeFleet();
+    const { store, written, state } = fakeStore();
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, maxPendingSamples: 3 }, store);
+    await recorder.start(fleet);
+    state.writeMs = 1_000;
+    change(rolloutAt("a", 1));
+    await vi.advanceTimersByTimeAsync(100); // the write of a@1 begins and takes a second
+    for (const step of [3, 5, 7, 9, 11]) change(rolloutAt("a", step));
+    await vi.advanceTimersByTimeAsync(500);
+    expect(recorder.status()).toMatchObject({ state: "recording", pending: { samples: 5 }, dropped: { samples: 0, events: 0 } });
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(written).toEqual(["a@1", "a@3", "a@5", "a@7", "a@9", "a@11"]);
+    expect(recorder.status()).toMatchObject({ pending: { samples: 0 }, dropped: { samples: 0, events: 0 } });
+    await recorder.stop();
+  });
+
+  it("writes a large backlog in transactions of a bounded size, in order", async () => {
+    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 2 + 500 }, (_, i) => rolloutAt(`r${i}`, 1));
+    const { fleet } = fakeFleet(listed);
+    const { store, written, transactions } = fakeStore();
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100 }, store);
+    await recorder.start(fleet);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 500]);
+    expect(written).toEqual(listed.map((r) => `${r.name}@1`));
+    expect(recorder.status().pending).toEqual({ samples: 0, events: 0 });
     await recorder.stop();
   });
 
