@@ -224,9 +224,6 @@ export class Recorder {
   private async writePending(): Promise<void> {
     while (this.samples.length > 0 || this.events.size > 0) {
       if (!(await this.writeSome())) return;
-      // SQLite writes are synchronous under their promises: without a turn of the event loop between transactions a
-      // start-up backlog would hold it (requests, live streams) for seconds.
-      if (this.samples.length > 0 || this.events.size > 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
