@@ -12,6 +12,7 @@ describe("labelsKey", () => {
       // localeCompare order differs from code-unit order here (case and underscores).
       { Zone: "a", zone: "b", _hidden: "c", a_b: "d", aB: "e", "": "f" },
       { msg: 'a "quoted"\nvalue\\', unicode: "ünï" },
+      { a: undefined as unknown as string, b: "x", c: undefined as unknown as string },
       {},
     ];
     for (const labels of sets) expect(labelsKey(labels)).toBe(storedKey(labels));

@@ -114,7 +114,10 @@ export function labelsKey(labels: Labels): string {
     if (keyOrders.size >= MAX_KEY_ORDERS) keyOrders.clear();
     keyOrders.set(signature, order);
   }
-  let key = "{";
-  for (let i = 0; i < order.length; i++) key += `${i === 0 ? "" : ","}${JSON.stringify(order[i])}:${JSON.stringify(labels[order[i]])}`;
-  return `${key}}`;
+  let key = "";
+  for (const name of order) {
+    const value = labels[name] as string | undefined;
+    if (value !== undefined) key += `${key === "" ? "" : ","}${JSON.stringify(name)}:${JSON.stringify(value)}`; // as JSON leaves undefined out
+  }
+  return `{${key}}`;
 }

@@ -32,12 +32,12 @@ export class RecorderHealth {
     this.since = options.now();
   }
 
-  /** Whether the next write (or start-up read) may be tried now: always, unless waiting out a failure's backoff. */
   /** Writes (or the start-up read) are failing: what waits may have to be bounded. */
   failing(): boolean {
     return this.state === "failing";
   }
 
+  /** Whether the next write (or start-up read) may be tried now: always, unless waiting out a failure's backoff. */
   dueForAttempt(): boolean {
     return this.state !== "failing" || this.options.now() >= this.retryAt;
   }
