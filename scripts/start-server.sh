@@ -9,6 +9,9 @@
 # Before Next starts, scripts/preflight.ts checks the configuration (a bad one stops here, naming the field) and picks
 # the listen address: -H if given, else ROLLSCOPE_LISTEN, else server.listen, else 127.0.0.1 in auth mode none.
 #
+# ROLLSCOPE_NODE_FLAGS are passed to node itself, for flags NODE_OPTIONS refuses, e.g. a CPU profile of the server:
+# ROLLSCOPE_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" (written when the server exits; BENCHMARKS.md).
+#
 # Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle timeout of the load balancer
 # or proxy in front (ALB and nginx: 60 s): a proxy reusing a connection the server is closing gets a reset (a 502).
 set -euo pipefail
@@ -17,4 +20,5 @@ cd "$(dirname "$0")/.."
 listen="$(node --conditions=react-server --import tsx scripts/preflight.ts "$@")" || exit 1
 args=(--keepAliveTimeout "${ROLLSCOPE_KEEP_ALIVE_TIMEOUT_MS:-65000}" "$@")
 if [ -n "$listen" ]; then args+=(-H "$listen"); fi
-exec node node_modules/next/dist/bin/next start "${args[@]}"
+# shellcheck disable=SC2086 # the flags are words of their own
+exec node ${ROLLSCOPE_NODE_FLAGS:-} node_modules/next/dist/bin/next start "${args[@]}"

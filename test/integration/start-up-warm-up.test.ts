@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +48,8 @@ beforeAll(async () => {
   app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
     databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
-    env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_METRICS_LISTEN: metricsListen },
+    // The start script passes these to node itself (NODE_OPTIONS refuses --cpu-prof); the last test reads the profile.
+    env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_METRICS_LISTEN: metricsListen, ROLLSCOPE_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${path.join(dir, "profile")}` },
     readyPath: "/api/readyz",
   });
 }, 180_000);
@@ -78,5 +79,16 @@ describe("the production server's start-up warm-up", () => {
   it("reports the warm-up among its checks once ready", async () => {
     const report = (await (await fetch(`${app.url}/api/readyz`)).json()) as ReadinessReport;
     expect(report).toMatchObject({ ready: true, checks: { warmUp: { ok: true, detail: null } } });
+  });
+});
+
+describe("ROLLSCOPE_NODE_FLAGS", () => {
+  it("reach the server's node: the CPU profile they ask for is written when it stops", async () => {
+    await app.stop();
+    const files = readdirSync(path.join(dir, "profile")).filter((name) => name.endsWith(".cpuprofile"));
+    expect(files).toHaveLength(1);
+    const profile = JSON.parse(readFileSync(path.join(dir, "profile", files[0]), "utf8")) as { nodes: Array<{ callFrame: { url: string } }> };
+    // The profile is the Next server's, not the start script's preflight.
+    expect(profile.nodes.some((node) => node.callFrame.url.includes("next/dist"))).toBe(true);
   });
 });
