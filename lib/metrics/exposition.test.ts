@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ExpositionError, parseExposition, parseSeriesLabels, readExpositionSamples } from "./exposition";
+import { ExpositionError, parseSeriesLabels, readExpositionSamples } from "./exposition";
+
+/** Every wanted sample with its labels read. */
+const parseExposition = (text: string, families: ReadonlySet<string>) =>
+  readExpositionSamples(text, families).map(({ metric, series, value }) => ({ metric, labels: parseSeriesLabels(series), value }));
 
 const CONTROLLER_TEXT = `# HELP go_gc_duration_seconds A summary of the pause duration of garbage collection cycles.
 # TYPE go_gc_duration_seconds summary

@@ -12,13 +12,6 @@ export interface ExpositionSample {
   value: number;
 }
 
-/** One sample with its labels read. */
-export interface FlatSample {
-  metric: string;
-  labels: Labels;
-  value: number;
-}
-
 /** Raised for a line of a wanted family that is not in the text exposition format; the scrape is then failed and shown. */
 export class ExpositionError extends Error {
   constructor(lineNumber: number, reason: string, line: string) {
@@ -104,7 +97,6 @@ export function readExpositionSamples(text: string, families: ReadonlySet<string
       start = next;
       continue;
     }
-    const bad = (reason: string) => new ExpositionError(lineNumber, reason, text.slice(start, end));
     if (i < end && text.charCodeAt(i) === OPEN_BRACE) {
       i++;
       let quoted = false;
@@ -116,17 +108,17 @@ export function readExpositionSamples(text: string, families: ReadonlySet<string
         } else if (code === QUOTE) quoted = true;
         else if (code === CLOSE_BRACE) break;
       }
-      if (i >= end) throw bad("labels without a closing brace");
+      if (i >= end) throw new ExpositionError(lineNumber, "labels without a closing brace", text.slice(start, end));
       i++;
     }
     const series = text.slice(first, i);
     const valueStart = skipBlanks(text, i, end);
-    if (valueStart === i) throw bad("no space before the value");
+    if (valueStart === i) throw new ExpositionError(lineNumber, "no space before the value", text.slice(start, end));
     let valueEnd = valueStart;
     while (valueEnd < end && text.charCodeAt(valueEnd) !== SPACE && text.charCodeAt(valueEnd) !== TAB) valueEnd++;
     const token = text.slice(valueStart, valueEnd);
     const value = parseValue(token);
-    if (Number.isNaN(value) && token !== "NaN") throw bad(`value ${JSON.stringify(token)} is not a number`);
+    if (Number.isNaN(value) && token !== "NaN") throw new ExpositionError(lineNumber, `value ${JSON.stringify(token)} is not a number`, text.slice(start, end));
     samples.push({ metric, series, value });
     start = next;
   }
@@ -173,9 +165,4 @@ export function parseSeriesLabels(series: string): Labels {
     if (series[i] === ",") i++;
   }
   return labels;
-}
-
-/** {@link readExpositionSamples} with every sample's labels read. */
-export function parseExposition(text: string, families: ReadonlySet<string>): FlatSample[] {
-  return readExpositionSamples(text, families).map(({ metric, series, value }) => ({ metric, labels: parseSeriesLabels(series), value }));
 }
