@@ -26,11 +26,17 @@ const restrict = (message, patterns, allowTypeImports = false) => ({
 /** Adapter folders with pure modules too (PromQL builders, counter math) are not in the domain's forbidden list. */
 const impureAdapters = ["k8s", "db", "fleet", "live", "recorder", "server", "http", "auth", "log", "telemetry"];
 const domainRule = restrict(
-  "domain code (lib/" + "{" + layers.domain.join(",") + "}) is pure: it may not import services, adapters or server-only modules as values — move the I/O into lib/services.",
+  "domain code (lib/" +
+    "{" +
+    layers.domain.join(",") +
+    "}) is pure: it may not import services, adapters or server-only modules as values — move the I/O into lib/services.",
   [...importPatterns([...layers.services, ...impureAdapters]), ...serverOnlyFiles.map((f) => `@/lib/${f}`)],
   true,
 );
-const adapterRule = restrict("adapters may not import services: the ring points inwards (services call adapters, never the reverse).", importPatterns(layers.services));
+const adapterRule = restrict(
+  "adapters may not import services: the ring points inwards (services call adapters, never the reverse).",
+  importPatterns(layers.services),
+);
 const browserRule = restrict(
   "browser code may import contracts and domain only, never services or server adapters: it talks to the server through lib/queries and /api.",
   [...importPatterns([...layers.services, ...layers.adapters]), ...serverOnlyFiles.map((f) => `@/lib/${f}`), "@/sim/*"],
@@ -38,19 +44,39 @@ const browserRule = restrict(
 );
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", ".scratch*/**", ".tmp*/**", "bench/results/**", "lib/db/generated/**", "lib/db/generated-postgres/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".scratch*/**",
+      ".tmp*/**",
+      "bench/results/**",
+      "lib/db/generated/**",
+      "lib/db/generated-postgres/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     plugins: { "react-hooks": reactHooks, "@next/next": nextPlugin },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...nextPlugin.configs.recommended.rules,
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/ban-ts-comment": "error",
     },
   },
   { files: layers.domain.map((f) => `lib/${f}/**/*.{ts,tsx}`), ignores: ["**/*.test.ts"], rules: domainRule },
   { files: layers.adapters.map((f) => `lib/${f}/**/*.{ts,tsx}`), rules: adapterRule },
-  { files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"], ignores: ["**/*.test.ts"], rules: browserRule },
+  {
+    files: ["components/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "app/**/_components/**/*.{ts,tsx}", "app/providers.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: browserRule,
+  },
 );

@@ -14,12 +14,18 @@ export async function register(): Promise<void> {
   const { getAppContext, startApp } = await import("./lib/server/app-context");
   const services = await startOrExit(startApp);
   // The plugins page's default health report, kept computed in the background (see startKeptPluginHealth).
-  const [{ startKeptPluginHealth }, { firstListed }] = await Promise.all([import("./lib/services/plugin-health"), import("./lib/server/warm-up")]);
+  const [{ startKeptPluginHealth }, { firstListed }] = await Promise.all([
+    import("./lib/services/plugin-health"),
+    import("./lib/server/warm-up"),
+  ]);
   const app = getAppContext();
   services.alsoStop(startKeptPluginHealth(app, () => firstListed(() => app.fleet.clusterStates())));
   // The overview rendered once, in the background, before /api/readyz says ready: no user pays for a cold server.
   if (process.env.NODE_ENV === "production") {
-    const [{ startWarmUp }, { getServerSettings }] = await Promise.all([import("./lib/server/warm-up"), import("./lib/server/server-settings")]);
+    const [{ startWarmUp }, { getServerSettings }] = await Promise.all([
+      import("./lib/server/warm-up"),
+      import("./lib/server/server-settings"),
+    ]);
     startWarmUp(getAppContext().fleet, getServerSettings().allowedHosts);
   }
 }

@@ -2,7 +2,11 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 
 /** The integration files that read or write the database, run on SQLite (integration) and PostgreSQL. */
-const POSTGRES_SUITE = ["test/integration/recorder-writes.test.ts", "test/integration/recorder.test.ts", "test/integration/security/session-revocation.test.ts"];
+const POSTGRES_SUITE = [
+  "test/integration/recorder-writes.test.ts",
+  "test/integration/recorder.test.ts",
+  "test/integration/security/session-revocation.test.ts",
+];
 
 export default defineConfig({
   resolve: {

@@ -50,7 +50,8 @@ describe("formatCurveTable", () => {
 describe("costCurveChart", () => {
   it("draws the four measures, one panel each, with every size on the x axis and each value written at its point", () => {
     const svg = costCurveChart([point(5000, { overviewP95Ms: 123 }), point(1000, { overviewP95Ms: 45 })], "caption");
-    for (const title of ["Server RSS after churn", "Overview API p95", "First rollout row", "Write → DOM p95"]) expect(svg).toContain(`>${title}</text>`);
+    for (const title of ["Server RSS after churn", "Overview API p95", "First rollout row", "Write → DOM p95"])
+      expect(svg).toContain(`>${title}</text>`);
     expect(svg.match(/<polyline /g)).toHaveLength(4);
     expect(svg).toContain(">1k</text>");
     expect(svg).toContain(">5k</text>");

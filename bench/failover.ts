@@ -33,9 +33,7 @@ async function checkRecorded(sim: SimulationHandle, databaseUrl: string, from: M
   }
 }
 
-export type FailoverResult =
-  | { skipped: string }
-  | { gapMs: number | null; compared: number; lost: number; duplicates: number };
+export type FailoverResult = { skipped: string } | { gapMs: number | null; compared: number; lost: number; duplicates: number };
 
 /** Samples stored twice: the same resourceVersion again, or a Rollout's unchanged state stored again. */
 function countDuplicates(checked: { rows: readonly SampleRow[]; duplicates: readonly string[] }): number {
@@ -51,7 +49,12 @@ function countDuplicates(checked: { rows: readonly SampleRow[]; duplicates: read
 
 /** Polls the standby's readiness until it reports recording; the time from the kill, or null when it never does. */
 async function takeoverGap(standby: AppProcess, killedAt: number): Promise<number | null> {
-  return waitFor("the standby to record", async () => (await readiness(standby.url)).report.recorder?.state === "recording", TAKEOVER_LIMIT_MS, 100)
+  return waitFor(
+    "the standby to record",
+    async () => (await readiness(standby.url)).report.recorder?.state === "recording",
+    TAKEOVER_LIMIT_MS,
+    100,
+  )
     .then(() => Date.now() - killedAt)
     .catch(() => null);
 }
@@ -97,8 +100,18 @@ export function failoverRows(result: FailoverResult): Row[] {
   if ("skipped" in result) return [{ metric: "Failover: not measured", value: result.skipped, target: "", met: null }];
   const gap = result.gapMs === null ? `none within ${TAKEOVER_LIMIT_MS / 1000} s` : `${(result.gapMs / 1000).toFixed(1)} s`;
   return [
-    { metric: "Failover: SIGKILL of the recording replica → the standby recording", value: gap, target: "≤ 15 s", met: result.gapMs !== null && result.gapMs <= 15_000 },
-    { metric: `Failover: transitions lost (of ${result.compared} around the kill)`, value: String(result.lost), target: "0", met: result.lost === 0 },
+    {
+      metric: "Failover: SIGKILL of the recording replica → the standby recording",
+      value: gap,
+      target: "≤ 15 s",
+      met: result.gapMs !== null && result.gapMs <= 15_000,
+    },
+    {
+      metric: `Failover: transitions lost (of ${result.compared} around the kill)`,
+      value: String(result.lost),
+      target: "0",
+      met: result.lost === 0,
+    },
     { metric: "Failover: duplicate samples", value: String(result.duplicates), target: "0", met: result.duplicates === 0 },
   ];
 }

@@ -8,7 +8,15 @@ import { chromium } from "@playwright/test";
 import type { AppProcess } from "../test/harness/app-process";
 import { distribution, ms, sleep, type Distribution, type Row } from "./measure";
 
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 /** The page notes, itself, when a rollout row is first shown (attached, visible, then the next frame). */
 export const FIRST_ROW_OBSERVER = `(() => {
@@ -43,7 +51,10 @@ async function loadOnce(url: string): Promise<FirstLoadTiming> {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.addInitScript({ content: FIRST_ROW_OBSERVER });
     await page.goto(url, { waitUntil: "load", timeout: 60_000 });
-    await page.waitForFunction(() => ((window as unknown as { __firstRowAt?: number }).__firstRowAt ?? -1) >= 0, undefined, { timeout: 60_000, polling: 100 });
+    await page.waitForFunction(() => ((window as unknown as { __firstRowAt?: number }).__firstRowAt ?? -1) >= 0, undefined, {
+      timeout: 60_000,
+      polling: 100,
+    });
     return await page.evaluate(() => {
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
@@ -98,7 +109,10 @@ export async function measureFirstRows(app: AppProcess, loads: number): Promise<
     // A load with no row within 60 s is reported (n counts the loads measured) rather than ending the run.
     const timing = await loadOnce(app.url).catch((err: unknown) => console.error(`first load ${i + 1}: ${String(err).split("\n")[0]}`));
     if (timing) timings.push(timing);
-    if (timing) console.log(`first load ${i + 1}: first row ${ms(timing.firstRow)}, first byte ${ms(timing.firstByte)}, last byte ${ms(timing.lastByte)}`);
+    if (timing)
+      console.log(
+        `first load ${i + 1}: first row ${ms(timing.firstRow)}, first byte ${ms(timing.firstByte)}, last byte ${ms(timing.lastByte)}`,
+      );
     await sleep(1_000);
   }
   const of = (pick: (t: FirstLoadTiming) => number) => distribution(timings.map(pick).filter(Number.isFinite));
@@ -117,12 +131,22 @@ export async function measureFirstRows(app: AppProcess, loads: number): Promise<
 export function firstRowRows(f: FirstRowFigures): Row[] {
   const pair = (d: Distribution) => `${ms(d.p50)} / ${ms(d.p95)}`;
   return [
-    { metric: `First load: time to the first rollout row p50/p95 (n=${f.firstRow.n})`, value: pair(f.firstRow), target: "≤ 1.0 s", met: f.firstRow.p95 <= 1000 },
+    {
+      metric: `First load: time to the first rollout row p50/p95 (n=${f.firstRow.n})`,
+      value: pair(f.firstRow),
+      target: "≤ 1.0 s",
+      met: f.firstRow.p95 <= 1000,
+    },
     { metric: "First load: the HTML's first byte p50/p95", value: pair(f.firstByte), target: "", met: null },
     { metric: "First load: the HTML's last byte p50/p95", value: pair(f.lastByte), target: "", met: null },
     { metric: "First load: the stylesheet's last byte p50/p95", value: pair(f.stylesheet), target: "", met: null },
     { metric: "First load: first contentful paint p50/p95", value: pair(f.firstContentfulPaint), target: "", met: null },
     { metric: "First load: load event (scripts run) p50/p95", value: pair(f.load), target: "", met: null },
-    { metric: "First load: the overview's HTML (decoded / gzip)", value: `${(f.html.decoded / 1024).toFixed(0)} KiB / ${(f.html.gzip / 1024).toFixed(0)} KiB`, target: "", met: null },
+    {
+      metric: "First load: the overview's HTML (decoded / gzip)",
+      value: `${(f.html.decoded / 1024).toFixed(0)} KiB / ${(f.html.gzip / 1024).toFixed(0)} KiB`,
+      target: "",
+      met: null,
+    },
   ];
 }

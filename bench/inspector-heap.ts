@@ -61,9 +61,21 @@ async function writeSnapshot(socket: WebSocket, call: (method: string) => Promis
 
 /** Runs this file as a child against the inspector on `port` (`snapshotFile`: also write a heap snapshot there). */
 export async function readHeapAfterGc(port: number, snapshotFile?: string): Promise<HeapAfterGc> {
-  const child = spawn(process.execPath, ["--experimental-websocket", "--no-warnings", "--import", "tsx", path.join(import.meta.dirname, "inspector-heap.ts"), String(port), ...(snapshotFile ? [snapshotFile] : [])], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--experimental-websocket",
+      "--no-warnings",
+      "--import",
+      "tsx",
+      path.join(import.meta.dirname, "inspector-heap.ts"),
+      String(port),
+      ...(snapshotFile ? [snapshotFile] : []),
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -38,8 +38,18 @@ export function latencyCdfChart(samples: LatencySamples, caption: string): strin
       {
         title: `CDF, up to ${max} ms (slower samples beyond the right edge)`,
         x: { label: "latency (ms)", min: 0, max, ticks, format: (v) => `${v} ms` },
-        y: { label: "share of samples at or below", min: 0, max: 1, ticks: [0, 0.25, 0.5, 0.75, 0.9, 1], format: (v) => `${Math.round(v * 100)} %` },
-        series: [series("write → raw watch (floor)", samples.floor), series("write → SSE", samples.sse), series("write → DOM", samples.dom)],
+        y: {
+          label: "share of samples at or below",
+          min: 0,
+          max: 1,
+          ticks: [0, 0.25, 0.5, 0.75, 0.9, 1],
+          format: (v) => `${Math.round(v * 100)} %`,
+        },
+        series: [
+          series("write → raw watch (floor)", samples.floor),
+          series("write → SSE", samples.sse),
+          series("write → DOM", samples.dom),
+        ],
       },
     ],
   });

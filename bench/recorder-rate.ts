@@ -96,10 +96,29 @@ async function main(): Promise<void> {
   await db.$disconnect();
   const file = url.startsWith("file:") ? url.slice("file:".length) : null;
   const rows = [
-    { metric: `Recorder alone: changes handed to it per second (asked for ${RATE})`, value: (emitted / elapsed).toFixed(0), target: "", met: null },
+    {
+      metric: `Recorder alone: changes handed to it per second (asked for ${RATE})`,
+      value: (emitted / elapsed).toFixed(0),
+      target: "",
+      met: null,
+    },
     { metric: `Recorder alone: transitions lost (of ${emitted})`, value: String(emitted - stored), target: "0", met: emitted === stored },
-    { metric: "Recorder alone: every transition stored, after the changes stopped", value: emitted === stored ? `${drainSeconds.toFixed(1)} s` : "not within 60 s", target: "≤ 5 s", met: emitted === stored && drainSeconds <= 5 },
-    ...(file ? [{ metric: "Recorder alone: database file per million samples", value: `${((statSync(file).size / Math.max(1, stored)) * 1e6 / 1024 / 1024).toFixed(0)} MB`, target: "", met: null }] : []),
+    {
+      metric: "Recorder alone: every transition stored, after the changes stopped",
+      value: emitted === stored ? `${drainSeconds.toFixed(1)} s` : "not within 60 s",
+      target: "≤ 5 s",
+      met: emitted === stored && drainSeconds <= 5,
+    },
+    ...(file
+      ? [
+          {
+            metric: "Recorder alone: database file per million samples",
+            value: `${(((statSync(file).size / Math.max(1, stored)) * 1e6) / 1024 / 1024).toFixed(0)} MB`,
+            target: "",
+            met: null,
+          },
+        ]
+      : []),
   ];
   console.log(`\n${formatTable(rows)}\n`);
   process.exit(0);

@@ -90,11 +90,23 @@ function heapCapMb(rollouts: number): number {
   return Math.max(320, Math.ceil(100 + (rollouts * 15) / 1024));
 }
 
-async function startStack(opts: { clusters?: number; rollouts: number; rate: number; env?: Record<string, string>; prometheus?: boolean }): Promise<Stack & { prometheus?: PrometheusHandle }> {
+async function startStack(opts: {
+  clusters?: number;
+  rollouts: number;
+  rate: number;
+  env?: Record<string, string>;
+  prometheus?: boolean;
+}): Promise<Stack & { prometheus?: PrometheusHandle }> {
   const dir = mkdtempSync(path.join(tmpdir(), "rollscope-bench-"));
   const sim = await startSimulation({
     scenario: "scale",
-    scale: { clusters: opts.clusters ?? P.clusters, rolloutsPerCluster: opts.rollouts, changesPerSecond: opts.rate, seed: 1, bookkeeping: args.bookkeeping },
+    scale: {
+      clusters: opts.clusters ?? P.clusters,
+      rolloutsPerCluster: opts.rollouts,
+      changesPerSecond: opts.rate,
+      seed: 1,
+      bookkeeping: args.bookkeeping,
+    },
     timeScale: P.timeScale,
     seed: 1,
     kubeconfigPath: path.join(dir, "kubeconfig"),
@@ -117,7 +129,11 @@ async function startStack(opts: { clusters?: number; rollouts: number; rate: num
   const app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
     databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
-    env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_MAX_HEAP_MB: String(heapCapMb((opts.clusters ?? P.clusters) * opts.rollouts)), ...opts.env },
+    env: {
+      ROLLSCOPE_CONFIG: configPath,
+      ROLLSCOPE_MAX_HEAP_MB: String(heapCapMb((opts.clusters ?? P.clusters) * opts.rollouts)),
+      ...opts.env,
+    },
     readyPath: "/api/readyz",
   });
   return {
@@ -231,13 +247,22 @@ async function createProbes(sim: SimulationHandle, count: number, prefix = "benc
         replicas: 1,
         selector: { matchLabels: { app: name } },
         template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `bench/${name}:1` }] } },
-        strategy: { canary: { canaryService: `${name}-canary`, stableService: `${name}-stable`, trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } }, steps } },
+        strategy: {
+          canary: {
+            canaryService: `${name}-canary`,
+            stableService: `${name}-stable`,
+            trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } },
+            steps,
+          },
+        },
       },
     });
   }
   for (const name of names) {
     while (!(c.store.get(rolloutsType, "bench", name).status as { stableRS?: string } | undefined)?.stableRS) await sleep(50);
-    c.store.patch(rolloutsType, "bench", name, "merge", { spec: { template: { spec: { containers: [{ name: "app", image: `bench/${name}:2` }] } } } });
+    c.store.patch(rolloutsType, "bench", name, "merge", {
+      spec: { template: { spec: { containers: [{ name: "app", image: `bench/${name}:2` }] } } },
+    });
   }
   return names;
 }
@@ -264,7 +289,8 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Sampled
     });
     const writes: Array<{ key: string; percent: number; at: number }> = [];
     const unsubscribe = c.controller.transitions.subscribe((e) => {
-      if (e.namespace === "bench" && e.canaryWeight !== null) writes.push({ key: `${c.name}/bench/${e.name}`, percent: e.canaryWeight, at: Date.now() });
+      if (e.namespace === "bench" && e.canaryWeight !== null)
+        writes.push({ key: `${c.name}/bench/${e.name}`, percent: e.canaryWeight, at: Date.now() });
     });
     for (let i = 0; i < samples; i++) {
       const name = probes[i % probes.length];
@@ -273,7 +299,9 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Sampled
     }
     await sleep(2_000);
     unsubscribe();
-    const log = await page.evaluate(() => (window as unknown as { __benchLog: Array<{ key: string; text: string; at: number }> }).__benchLog);
+    const log = await page.evaluate(
+      () => (window as unknown as { __benchLog: Array<{ key: string; text: string; at: number }> }).__benchLog,
+    );
     const values: number[] = [];
     for (const w of writes) {
       const shown = log.find((l) => l.key === w.key && l.at >= w.at && new RegExp(`(^|\\D)${w.percent}\\s*%`).test(l.text));
@@ -290,7 +318,10 @@ async function measureDomLatency(stack: Stack, samples: number): Promise<Sampled
  * applied weight shown after each promote of one probe, and how many API requests the page made meanwhile (the
  * records refresh at most every 5 s when a recorded field changes; history, measured traffic and readiness poll).
  */
-async function measureDetailDomLatency(stack: Stack, samples: number): Promise<{ latency: Distribution; requests: number; changes: number }> {
+async function measureDetailDomLatency(
+  stack: Stack,
+  samples: number,
+): Promise<{ latency: Distribution; requests: number; changes: number }> {
   const [name] = await createProbes(stack.sim, 1, "bench-detail");
   const c = stack.sim.clusters[0];
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -302,7 +333,14 @@ async function measureDetailDomLatency(stack: Stack, samples: number): Promise<{
     let requests = 0;
     page.on("request", (r) => {
       const path = new URL(r.url()).pathname;
-      if (path.startsWith("/api/") && path !== "/api/stream" && path !== "/api/readyz" && !path.endsWith("/history") && !path.endsWith("/measured-traffic")) requests++;
+      if (
+        path.startsWith("/api/") &&
+        path !== "/api/stream" &&
+        path !== "/api/readyz" &&
+        !path.endsWith("/history") &&
+        !path.endsWith("/measured-traffic")
+      )
+        requests++;
     });
     await page.evaluate(() => {
       const log: Array<{ value: string; at: number }> = [];
@@ -357,10 +395,20 @@ async function measureFirstLoad(app: AppProcess): Promise<{ firstRowMs: number; 
     note("DOMContentLoaded");
     try {
       // The page's own note (performance.now(): from the start of navigation) once a row has been shown.
-      await page.waitForFunction(() => ((window as unknown as { __firstRowAt?: number }).__firstRowAt ?? -1) >= 0, undefined, { timeout: 60_000, polling: 100 });
+      await page.waitForFunction(() => ((window as unknown as { __firstRowAt?: number }).__firstRowAt ?? -1) >= 0, undefined, {
+        timeout: 60_000,
+        polling: 100,
+      });
     } catch (err) {
       const rows = await page.evaluate(() => document.querySelectorAll('[data-testid="rollout-row"]').length).catch(() => "unknown");
-      const shown = (await page.locator("main").innerText({ timeout: 5_000 }).catch(() => "")).replace(/\s+/g, " ").slice(0, 200);
+      const shown = (
+        await page
+          .locator("main")
+          .innerText({ timeout: 5_000 })
+          .catch(() => "")
+      )
+        .replace(/\s+/g, " ")
+        .slice(0, 200);
       throw new Error(`${String(err).split("\n")[0]}; rows in the DOM: ${rows}; the page showed: ${shown}; ${trace.join("; ")}`);
     }
     const firstRowMs = await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt);
@@ -394,7 +442,9 @@ async function measureApi(url: string, seconds: number, connections = 10): Promi
  */
 function sampleTableBytes(db: Database.Database): number {
   const tables = ["RolloutSample", "RolloutKey", "SampleMessage"];
-  const names = db.prepare(`SELECT name FROM sqlite_master WHERE tbl_name IN (${tables.map(() => "?").join(", ")})`).all(...tables) as Array<{ name: string }>;
+  const names = db
+    .prepare(`SELECT name FROM sqlite_master WHERE tbl_name IN (${tables.map(() => "?").join(", ")})`)
+    .all(...tables) as Array<{ name: string }>;
   const query = db.prepare(`SELECT SUM(pgsize) AS bytes FROM dbstat WHERE name IN (${names.map(() => "?").join(", ")})`);
   return (query.get(...names.map((n) => n.name)) as { bytes: number }).bytes;
 }
@@ -433,7 +483,11 @@ async function measureRecorder(): Promise<RecorderFigures> {
     // when it is still missing a minute after the last change, not when the busy server stores it a few seconds late.
     for (const c of stack.sim.clusters) await c.controller.stop();
     const stoppedAt = Date.now();
-    const clusters = stack.sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! }));
+    const clusters = stack.sim.clusters.map((c) => ({
+      name: c.name,
+      transitions: c.controller.transitions.entries,
+      afterResourceVersion: startRv.get(c.name)!,
+    }));
     const compare = () => {
       const stored = db.prepare(STORED_STATES_SQL).all() as StoredState[];
       return { rows: stored, ...findLostTransitions(clusters, stored) };
@@ -531,22 +585,86 @@ async function measureMainStack(rows: Row[], figures: Record<string, unknown>): 
     const churnRss = readTreeRss(stack.app.pid()!);
 
     rows.push(
-      { metric: `Live: write → SSE p50/p95/p99 (n=${sseLat.n})`, value: `${ms(sseLat.p50)} / ${ms(sseLat.p95)} / ${ms(sseLat.p99)}`, target: "", met: null },
-      { metric: `Floor: write → bare client-node watch p50/p95/p99 (n=${floorLat.n})`, value: `${ms(floorLat.p50)} / ${ms(floorLat.p95)} / ${ms(floorLat.p99)}`, target: "", met: null },
-      { metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`, value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`, target: "p95 ≤ 300 ms", met: domLat.p95 <= 300 },
+      {
+        metric: `Live: write → SSE p50/p95/p99 (n=${sseLat.n})`,
+        value: `${ms(sseLat.p50)} / ${ms(sseLat.p95)} / ${ms(sseLat.p99)}`,
+        target: "",
+        met: null,
+      },
+      {
+        metric: `Floor: write → bare client-node watch p50/p95/p99 (n=${floorLat.n})`,
+        value: `${ms(floorLat.p50)} / ${ms(floorLat.p95)} / ${ms(floorLat.p99)}`,
+        target: "",
+        met: null,
+      },
+      {
+        metric: `Live: write → DOM p50/p95/p99 (n=${domLat.n})`,
+        value: `${ms(domLat.p50)} / ${ms(domLat.p95)} / ${ms(domLat.p99)}`,
+        target: "p95 ≤ 300 ms",
+        met: domLat.p95 <= 300,
+      },
       ...detailPageRows(detail),
-      { metric: "Live overhead over the floor (DOM p95 − watch p95)", value: ms(domLat.p95 - floorLat.p95), target: "≤ 150 ms", met: domLat.p95 - floorLat.p95 <= 150 },
-      { metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`, value: `${ms(api.p50)} / ${ms(api.p95)}`, target: "p95 ≤ 150 ms", met: api.p95 <= 150 && api.errors === 0 },
+      {
+        metric: "Live overhead over the floor (DOM p95 − watch p95)",
+        value: ms(domLat.p95 - floorLat.p95),
+        target: "≤ 150 ms",
+        met: domLat.p95 - floorLat.p95 <= 150,
+      },
+      {
+        metric: `Overview API p50/p95, 10 clients (n=${api.n}, errors ${api.errors})`,
+        value: `${ms(api.p50)} / ${ms(api.p95)}`,
+        target: "p95 ≤ 150 ms",
+        met: api.p95 <= 150 && api.errors === 0,
+      },
       ...pluginHealthRows(pluginHealth, pluginHealthColdMs, pluginHealthComputeMs),
-      { metric: "First load: time to the first rollout row", value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s", target: "≤ 1.0 s", met: firstLoad.firstRowMs <= 1000 },
-      { metric: "First load: JS transferred", value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured", target: "", met: null },
+      {
+        metric: "First load: time to the first rollout row",
+        value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s",
+        target: "≤ 1.0 s",
+        met: firstLoad.firstRowMs <= 1000,
+      },
+      {
+        metric: "First load: JS transferred",
+        value: Number.isFinite(firstLoad.jsBytes) ? `${(firstLoad.jsBytes / 1024).toFixed(0)} KiB` : "not measured",
+        target: "",
+        met: null,
+      },
       { metric: `Server RSS after warm-up (${total} Rollouts)`, value: mb(warmRss), target: "≤ 500 MB", met: warmRss <= 500 * 1024 * 1024 },
-      { metric: `Server RSS after ${P.churnSeconds} s of churn`, value: mb(churnRss), target: "≤ 500 MB", met: churnRss <= 500 * 1024 * 1024 },
-      { metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)", value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`, target: "", met: null },
+      {
+        metric: `Server RSS after ${P.churnSeconds} s of churn`,
+        value: mb(churnRss),
+        target: "≤ 500 MB",
+        met: churnRss <= 500 * 1024 * 1024,
+      },
+      {
+        metric: "Bytes per watched Rollout ((warm − empty fleet) / Rollouts)",
+        value: `${((warmRss - baselineRss) / total / 1024).toFixed(1)} KiB`,
+        target: "",
+        met: null,
+      },
     );
-    Object.assign(figures, { sseLat, floorLat, domLat, detail, firstLoad, api, pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, warmRss, churnRss, baselineRss });
+    Object.assign(figures, {
+      sseLat,
+      floorLat,
+      domLat,
+      detail,
+      firstLoad,
+      api,
+      pluginHealth,
+      pluginHealthColdMs,
+      pluginHealthComputeMs,
+      warmRss,
+      churnRss,
+      baselineRss,
+    });
     const chartName = short ? "short-latency-cdf.svg" : "latency-cdf.svg";
-    writeChart(chartName, latencyCdfChart({ floor: floorLat.samples, sse: sseLat.samples, dom: domLat.samples }, `${total} Rollouts, ${P.rate} weight changes/s, ${new Date().toISOString().slice(0, 16)} UTC`));
+    writeChart(
+      chartName,
+      latencyCdfChart(
+        { floor: floorLat.samples, sse: sseLat.samples, dom: domLat.samples },
+        `${total} Rollouts, ${P.rate} weight changes/s, ${new Date().toISOString().slice(0, 16)} UTC`,
+      ),
+    );
   } finally {
     await stack.stop();
   }
@@ -606,7 +724,10 @@ async function readHeapFigures(metricsAt: string): Promise<HeapFigures> {
 async function startMemoryStack(rollouts: number, rate: number): Promise<{ stack: Stack; metricsAt: string; inspectorPort: number }> {
   const metricsAt = `127.0.0.1:${await findFreePort()}`;
   const inspectorPort = await findFreePort();
-  const env = { ROLLSCOPE_METRICS_LISTEN: metricsAt, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --inspect=127.0.0.1:${inspectorPort}`.trim() };
+  const env = {
+    ROLLSCOPE_METRICS_LISTEN: metricsAt,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --inspect=127.0.0.1:${inspectorPort}`.trim(),
+  };
   return { stack: await startStack({ rollouts, rate, env }), metricsAt, inspectorPort };
 }
 
@@ -627,7 +748,8 @@ async function readMemory(stack: Stack, metricsAt: string, inspectorPort: number
 }
 
 /** Where `--heap-snapshot` writes one server's snapshot (undefined without the option). */
-const snapshotPath = (server: "baseline" | "warm") => (args["heap-snapshot"] ? `${args["heap-snapshot"]}-${server}.heapsnapshot` : undefined);
+const snapshotPath = (server: "baseline" | "warm") =>
+  args["heap-snapshot"] ? `${args["heap-snapshot"]}-${server}.heapsnapshot` : undefined;
 
 const perRollout = (warm: number, baseline: number, added: number) => `${((warm - baseline) / added / 1024).toFixed(1)} KiB`;
 
@@ -659,27 +781,59 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
     console.log(`churn for ${P.churnSeconds} s…`);
     await sleep(P.churnSeconds * 1000);
     const churn = await readMemory(full.stack, full.metricsAt, full.inspectorPort);
-    const heapRow = (label: string, pick: (h: HeapFigures) => number) => ({ metric: `${label}, baseline → warm (memory part)`, value: `${mb(pick(baseline.heap))} → ${mb(pick(warm.heap))}`, target: "", met: null });
+    const heapRow = (label: string, pick: (h: HeapFigures) => number) => ({
+      metric: `${label}, baseline → warm (memory part)`,
+      value: `${mb(pick(baseline.heap))} → ${mb(pick(warm.heap))}`,
+      target: "",
+      met: null,
+    });
     rows.push(
       heapRow("V8 heap used", (h) => h.used),
       heapRow("V8 heap total", (h) => h.total),
       heapRow("V8 new space", (h) => h.newSpace),
       heapRow("External memory", (h) => h.external),
-      { metric: `Server RSS, baseline fleet (${P.clusters * baselineRollouts} Rollouts, memory part)`, value: mb(baseline.rss), target: "", met: null },
+      {
+        metric: `Server RSS, baseline fleet (${P.clusters * baselineRollouts} Rollouts, memory part)`,
+        value: mb(baseline.rss),
+        target: "",
+        met: null,
+      },
       { metric: `Server RSS after warm-up (${total} Rollouts, memory part)`, value: mb(warm.rss), target: "", met: null },
       { metric: `Server RSS after ${P.churnSeconds} s of churn (memory part)`, value: mb(churn.rss), target: "", met: null },
-      { metric: "RSS per watched Rollout ((warm − baseline) / Rollouts added, memory part)", value: perRollout(warm.rss, baseline.rss, added), target: "", met: null },
-      { metric: `V8 heap kept alive after full GC, baseline → warm → after churn (memory part)`, value: `${mb(baseline.keptHeap)} → ${mb(warm.keptHeap)} → ${mb(churn.keptHeap)}`, target: "", met: null },
+      {
+        metric: "RSS per watched Rollout ((warm − baseline) / Rollouts added, memory part)",
+        value: perRollout(warm.rss, baseline.rss, added),
+        target: "",
+        met: null,
+      },
+      {
+        metric: `V8 heap kept alive after full GC, baseline → warm → after churn (memory part)`,
+        value: `${mb(baseline.keptHeap)} → ${mb(warm.keptHeap)} → ${mb(churn.keptHeap)}`,
+        target: "",
+        met: null,
+      },
       {
         metric: "Heap kept alive per watched Rollout after full GC ((warm − baseline) / Rollouts added, memory part)",
         value: perRollout(warm.keptHeap, baseline.keptHeap, added),
         target: "≤ 10 KiB",
         met: warm.keptHeap - baseline.keptHeap <= added * 10 * 1024,
       },
-      { metric: "…the same after the churn (memory part)", value: perRollout(churn.keptHeap, baseline.keptHeap, added), target: "", met: null },
-      { metric: "RSS per watched Rollout after full GC (memory part)", value: perRollout(warm.rssAfterGc, baseline.rssAfterGc, added), target: "", met: null },
+      {
+        metric: "…the same after the churn (memory part)",
+        value: perRollout(churn.keptHeap, baseline.keptHeap, added),
+        target: "",
+        met: null,
+      },
+      {
+        metric: "RSS per watched Rollout after full GC (memory part)",
+        value: perRollout(warm.rssAfterGc, baseline.rssAfterGc, added),
+        target: "",
+        met: null,
+      },
     );
-    Object.assign(figures, { memory: { baselineRollouts: P.clusters * baselineRollouts, baseline, warm, churn, bookkeeping: args.bookkeeping } });
+    Object.assign(figures, {
+      memory: { baselineRollouts: P.clusters * baselineRollouts, baseline, warm, churn, bookkeeping: args.bookkeeping },
+    });
   } finally {
     await full.stack.stop();
   }
@@ -691,7 +845,9 @@ async function addMemoryRows(rows: Row[], figures: Record<string, unknown>): Pro
  * (the default view is kept computed in the background, so also how long that report took to compute, its
  * computeMs); the steady state is what everyone after gets.
  */
-async function measurePluginHealth(app: AppProcess): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
+async function measurePluginHealth(
+  app: AppProcess,
+): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
   const coldStart = performance.now();
   const cold = await fetch(`${app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
     .then(async (res) => (res.ok ? ((await res.json()) as { computeMs?: number }) : null))
@@ -711,8 +867,18 @@ function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldM
       target: "p95 ≤ 300 ms",
       met: pluginHealth.p95 <= 300 && pluginHealth.errors === 0,
     },
-    { metric: "Plugin health: the first (cold) report", value: Number.isFinite(coldMs) ? ms(coldMs) : "failed", target: "≤ 1.5 s", met: Number.isFinite(coldMs) ? coldMs <= 1500 : false },
-    { metric: "Plugin health: computing the report the first answer carried (its computeMs; in the background when kept)", value: Number.isFinite(computeMs) ? ms(computeMs) : "not reported", target: "", met: null },
+    {
+      metric: "Plugin health: the first (cold) report",
+      value: Number.isFinite(coldMs) ? ms(coldMs) : "failed",
+      target: "≤ 1.5 s",
+      met: Number.isFinite(coldMs) ? coldMs <= 1500 : false,
+    },
+    {
+      metric: "Plugin health: computing the report the first answer carried (its computeMs; in the background when kept)",
+      value: Number.isFinite(computeMs) ? ms(computeMs) : "not reported",
+      target: "",
+      met: null,
+    },
   ];
 }
 
@@ -722,7 +888,12 @@ function pluginHealthRows(pluginHealth: Distribution & { errors: number }, coldM
  */
 async function addPluginHealthRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
   const metricsAddress = `127.0.0.1:${await findFreePort()}`;
-  const stack = await startStack({ rollouts: P.rollouts, rate: P.rate, prometheus: true, env: { ROLLSCOPE_METRICS_LISTEN: metricsAddress } });
+  const stack = await startStack({
+    rollouts: P.rollouts,
+    rate: P.rate,
+    prometheus: true,
+    env: { ROLLSCOPE_METRICS_LISTEN: metricsAddress },
+  });
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     const settleSeconds = short ? 5 : 60;
@@ -735,7 +906,12 @@ async function addPluginHealthRows(rows: Row[], figures: Record<string, unknown>
     const cost = { cpuSeconds: after.cpuSeconds - before.cpuSeconds, eventLoopLagP99Ms: after.lagP99Seconds * 1000 };
     console.log(`plugin health: cold report and steady state cost the app ${JSON.stringify(cost)}`);
     rows.push(...pluginHealthRows(pluginHealth, pluginHealthColdMs, pluginHealthComputeMs));
-    rows.push({ metric: "Plugin health: the app's CPU for the cold report and the steady state; event-loop lag p99", value: `${cost.cpuSeconds.toFixed(1)} s; ${cost.eventLoopLagP99Ms.toFixed(0)} ms`, target: "", met: null });
+    rows.push({
+      metric: "Plugin health: the app's CPU for the cold report and the steady state; event-loop lag p99",
+      value: `${cost.cpuSeconds.toFixed(1)} s; ${cost.eventLoopLagP99Ms.toFixed(0)} ms`,
+      target: "",
+      met: null,
+    });
     Object.assign(figures, { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthCost: cost });
   } finally {
     await stack.stop();
@@ -759,7 +935,8 @@ async function addCostCurve(sizes: number[], figures: Record<string, unknown>): 
   const caption = `${P.rate} weight changes/s fleet-wide, ${P.churnSeconds} s of churn per size, ${new Date().toISOString().slice(0, 16)} UTC`;
   writeChart("cost-curve.svg", costCurveChart(points, caption));
   const largest = Math.max(...Object.keys(latencyBySize).map(Number));
-  if (Number.isFinite(largest)) writeChart("cost-curve-latency-cdf.svg", latencyCdfChart(latencyBySize[largest], `${largest} Rollouts (cost curve run)`));
+  if (Number.isFinite(largest))
+    writeChart("cost-curve-latency-cdf.svg", latencyCdfChart(latencyBySize[largest], `${largest} Rollouts (cost curve run)`));
   Object.assign(figures, { curve: points, curveLatency: latencyBySize });
   return formatCurveTable(points);
 }
@@ -773,7 +950,9 @@ function writeChart(name: string, svg: string): void {
 }
 
 /** The app's own counters from its /metrics: CPU seconds, event-loop lag, the Rollout changes its watches delivered. */
-async function readAppCounters(address: string): Promise<{ cpuSeconds: number; lagP99Seconds: number; rolloutWatchEvents: number; relists: number }> {
+async function readAppCounters(
+  address: string,
+): Promise<{ cpuSeconds: number; lagP99Seconds: number; rolloutWatchEvents: number; relists: number }> {
   const text = await (await fetch(`http://${address}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
   return {
@@ -788,13 +967,48 @@ async function readAppCounters(address: string): Promise<{ cpuSeconds: number; l
 async function addRecorderRows(rows: Row[], figures: Record<string, unknown>): Promise<void> {
   const recorder = await measureRecorder();
   rows.push(
-    { metric: `Recorder: transitions stored per second (at ${P.recorderRate} changes/s)`, value: recorder.storedPerSecond.toFixed(0), target: "", met: null },
-    { metric: `Recorder: transitions the simulator wrote per second (asked for ${P.recorderRate})`, value: recorder.achievedPerSecond.toFixed(0), target: "", met: null },
-    { metric: "Recorder: Rollout changes the server's watches delivered per second, and its CPU per change", value: `${recorder.watchedChangesPerSecond.toFixed(0)}; ${recorder.cpuMicrosPerChange.toFixed(0)} µs`, target: "", met: null },
-    { metric: `Recorder: transitions lost (of ${recorder.compared}; watches that listed again meanwhile: ${recorder.relists})`, value: String(recorder.lost), target: "0", met: recorder.lost === 0 },
-    { metric: "Recorder: every transition stored, after the changes stopped", value: recorder.lost === 0 ? `${recorder.drainSeconds.toFixed(0)} s` : "not within 60 s", target: "≤ 5 s", met: recorder.lost === 0 && recorder.drainSeconds <= 5 },
-    { metric: "Recorder: database bytes per million samples (sample tables and their indexes)", value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "≤ 150 MB", met: recorder.bytesPerMillion / 1024 / 1024 <= 150 },
-    { metric: "Recorder: whole database file and WAL per sample stored, × 1 million (events included)", value: `${(recorder.fileBytesPerMillion / 1024 / 1024).toFixed(0)} MB`, target: "", met: null },
+    {
+      metric: `Recorder: transitions stored per second (at ${P.recorderRate} changes/s)`,
+      value: recorder.storedPerSecond.toFixed(0),
+      target: "",
+      met: null,
+    },
+    {
+      metric: `Recorder: transitions the simulator wrote per second (asked for ${P.recorderRate})`,
+      value: recorder.achievedPerSecond.toFixed(0),
+      target: "",
+      met: null,
+    },
+    {
+      metric: "Recorder: Rollout changes the server's watches delivered per second, and its CPU per change",
+      value: `${recorder.watchedChangesPerSecond.toFixed(0)}; ${recorder.cpuMicrosPerChange.toFixed(0)} µs`,
+      target: "",
+      met: null,
+    },
+    {
+      metric: `Recorder: transitions lost (of ${recorder.compared}; watches that listed again meanwhile: ${recorder.relists})`,
+      value: String(recorder.lost),
+      target: "0",
+      met: recorder.lost === 0,
+    },
+    {
+      metric: "Recorder: every transition stored, after the changes stopped",
+      value: recorder.lost === 0 ? `${recorder.drainSeconds.toFixed(0)} s` : "not within 60 s",
+      target: "≤ 5 s",
+      met: recorder.lost === 0 && recorder.drainSeconds <= 5,
+    },
+    {
+      metric: "Recorder: database bytes per million samples (sample tables and their indexes)",
+      value: `${(recorder.bytesPerMillion / 1024 / 1024).toFixed(0)} MB`,
+      target: "≤ 150 MB",
+      met: recorder.bytesPerMillion / 1024 / 1024 <= 150,
+    },
+    {
+      metric: "Recorder: whole database file and WAL per sample stored, × 1 million (events included)",
+      value: `${(recorder.fileBytesPerMillion / 1024 / 1024).toFixed(0)} MB`,
+      target: "",
+      met: null,
+    },
   );
   figures.recorder = recorder;
 }
@@ -835,7 +1049,12 @@ function detailPageRows(detail: { latency: Distribution; requests: number; chang
       target: "p95 ≤ 150 ms",
       met: detail.latency.p95 <= 150,
     },
-    { metric: `Detail page: API requests per status change (${detail.requests} for ${detail.changes} weight changes)`, value: detail.changes ? (detail.requests / detail.changes).toFixed(2) : "not measured", target: "", met: null },
+    {
+      metric: `Detail page: API requests per status change (${detail.requests} for ${detail.changes} weight changes)`,
+      value: detail.changes ? (detail.requests / detail.changes).toFixed(2) : "not measured",
+      target: "",
+      met: null,
+    },
   ];
 }
 
@@ -870,7 +1089,8 @@ function outputFile(): string {
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   const onlyPart = args.only === undefined ? undefined : ONLY_PARTS[args.only];
-  if (args.only !== undefined && !onlyPart) throw new Error(`--only ${args.only}: unknown part (known: ${Object.keys(ONLY_PARTS).join(", ")})`);
+  if (args.only !== undefined && !onlyPart)
+    throw new Error(`--only ${args.only}: unknown part (known: ${Object.keys(ONLY_PARTS).join(", ")})`);
   const rows: Row[] = [];
   const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
   let curveTable: string | undefined;
@@ -880,7 +1100,9 @@ async function main(): Promise<void> {
     await onlyPart(rows, result);
   } else {
     const total = P.clusters * P.rollouts;
-    console.log(`bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`);
+    console.log(
+      `bench: ${P.clusters} clusters × ${P.rollouts} Rollouts = ${total}, ${P.rate} weight changes/s${short ? " (short mode)" : ""}`,
+    );
     if (!args["recorder-only"]) await measureMainStack(rows, result);
     await addRecorderRows(rows, result);
     if (!short && !args["recorder-only"]) await addFailoverRows(rows, result);
@@ -898,7 +1120,9 @@ async function main(): Promise<void> {
   // Short mode proves the harness works end to end; it fails only when a measurement could not be taken.
   if (short && args.only === undefined) {
     const recorder = result.recorder as { compared: number };
-    const broken = [result.sseLat, result.floorLat, result.domLat, result.api, result.pluginHealth].some((d) => (d as Distribution).n === 0) || recorder.compared === 0;
+    const broken =
+      [result.sseLat, result.floorLat, result.domLat, result.api, result.pluginHealth].some((d) => (d as Distribution).n === 0) ||
+      recorder.compared === 0;
     if (broken) {
       console.error("bench: a measurement produced no samples");
       process.exit(1);

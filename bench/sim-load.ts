@@ -46,13 +46,16 @@ function watchLikeTheApp(c: SimulatedCluster, token: string): () => void {
     "/api/v1/namespaces/argo-rollouts/configmaps?fieldSelector=metadata.name%3Dargo-rollouts-config",
     "/api/v1/namespaces/argo-rollouts/pods",
   ];
-  const stops = paths.map((p) => drain(`${c.url}${p}${p.includes("?") ? "&" : "?"}watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`, token));
+  const stops = paths.map((p) =>
+    drain(`${c.url}${p}${p.includes("?") ? "&" : "?"}watch=true&resourceVersion=${rv}&allowWatchBookmarks=true`, token),
+  );
   return () => stops.forEach((s) => s());
 }
 
 function healthyCount(cs: SimulatedCluster[]): number {
   let n = 0;
-  for (const c of cs) for (const ro of c.store.list(T.rollouts).items) if ((ro.status as { phase?: string } | undefined)?.phase === "Healthy") n++;
+  for (const c of cs)
+    for (const ro of c.store.list(T.rollouts).items) if ((ro.status as { phase?: string } | undefined)?.phase === "Healthy") n++;
   return n;
 }
 
@@ -83,7 +86,9 @@ function heapBreakdown(cs: SimulatedCluster[]): void {
   const withoutHistory = live();
   for (const c of cs) for (const m of c.controller.metrics.registry.getMetricsAsArray()) (m as { reset?: () => void }).reset?.();
   const withoutMetrics = live();
-  console.log(`heap after GC ${mib(all)}: watch history ${mib(all - withoutHistory)}, metric series ${mib(withoutHistory - withoutMetrics)}, the rest ${mib(withoutMetrics)}`);
+  console.log(
+    `heap after GC ${mib(all)}: watch history ${mib(all - withoutHistory)}, metric series ${mib(withoutHistory - withoutMetrics)}, the rest ${mib(withoutMetrics)}`,
+  );
 }
 
 /** CPU share of one core and memory since the last call. */
@@ -103,9 +108,16 @@ function sampler() {
 
 async function main(): Promise<void> {
   const t0 = performance.now();
-  const sim = await startSimulation({ scenario: "scale", scale: { clusters, rolloutsPerCluster: perCluster, changesPerSecond: Number(args.rate), seed: 1 }, timeScale: 60, seed: 1 });
+  const sim = await startSimulation({
+    scenario: "scale",
+    scale: { clusters, rolloutsPerCluster: perCluster, changesPerSecond: Number(args.rate), seed: 1 },
+    timeScale: 60,
+    seed: 1,
+  });
   const startedS = (performance.now() - t0) / 1000;
-  console.log(`sim-load: ${clusters} × ${perCluster} = ${total} Rollouts, started in ${startedS.toFixed(1)} s, ${mib(process.memoryUsage().rss)} RSS`);
+  console.log(
+    `sim-load: ${clusters} × ${perCluster} = ${total} Rollouts, started in ${startedS.toFixed(1)} s, ${mib(process.memoryUsage().rss)} RSS`,
+  );
   const token = sim.users.rollscope.token;
   const stopWatches = sim.clusters.map((c) => watchLikeTheApp(c, token));
   const scrape = setInterval(() => sim.clusters.forEach((c) => drain(c.metricsUrl, token)), 5_000);
@@ -117,7 +129,9 @@ async function main(): Promise<void> {
     await sleep(10_000);
     healthy = healthyCount(sim.clusters);
     const s = sample();
-    console.log(`  +${((performance.now() - t0) / 1000).toFixed(0)} s: ${healthy} Healthy, CPU ${(s.share * 100).toFixed(0)} %, RSS ${mib(s.rss)}, heap ${mib(s.heapUsed)}`);
+    console.log(
+      `  +${((performance.now() - t0) / 1000).toFixed(0)} s: ${healthy} Healthy, CPU ${(s.share * 100).toFixed(0)} %, RSS ${mib(s.rss)}, heap ${mib(s.heapUsed)}`,
+    );
     if (healthy >= total * 0.9) break;
   }
   const settledS = (performance.now() - t0) / 1000;
@@ -130,7 +144,18 @@ async function main(): Promise<void> {
   const s = churn();
   unsubscribe.forEach((u) => u());
   const cpuMsPerTransition = (s.cpuSeconds * 1000) / Math.max(1, transitions);
-  const result = { total, startedS, settledS, settleCpuSeconds, healthy, churnCpuShare: s.share, cpuMsPerTransition, rss: s.rss, heapUsed: s.heapUsed, transitionsInChurn: transitions };
+  const result = {
+    total,
+    startedS,
+    settledS,
+    settleCpuSeconds,
+    healthy,
+    churnCpuShare: s.share,
+    cpuMsPerTransition,
+    rss: s.rss,
+    heapUsed: s.heapUsed,
+    transitionsInChurn: transitions,
+  };
   console.log(
     `churn: CPU ${(s.share * 100).toFixed(0)} % of a core (${cpuMsPerTransition.toFixed(1)} ms per transition), RSS ${mib(s.rss)}, heap ${mib(s.heapUsed)}, ${transitions} transitions; ${settleCpuSeconds.toFixed(0)} CPU-s to settle`,
   );

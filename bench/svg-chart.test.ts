@@ -3,7 +3,9 @@ import { cdfPoints, escapeXml, niceTicks, renderChart, staircase, type Panel } f
 
 /** The numbers of a polyline's `points` attribute, as pairs. */
 function polylines(svg: string): Array<Array<[number, number]>> {
-  return [...svg.matchAll(/<polyline[^>]* points="([^"]*)"/g)].map((m) => m[1].split(" ").map((pair) => pair.split(",").map(Number) as [number, number]));
+  return [...svg.matchAll(/<polyline[^>]* points="([^"]*)"/g)].map((m) =>
+    m[1].split(" ").map((pair) => pair.split(",").map(Number) as [number, number]),
+  );
 }
 
 interface Text {
@@ -14,7 +16,12 @@ interface Text {
 }
 
 function texts(svg: string): Text[] {
-  return [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), anchor: m[3], text: m[4] }));
+  return [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({
+    x: Number(m[1]),
+    y: Number(m[2]),
+    anchor: m[3],
+    text: m[4],
+  }));
 }
 
 const textOf = (svg: string, text: string, anchor = "middle") => texts(svg).find((t) => t.text === text && t.anchor === anchor);
@@ -23,7 +30,15 @@ const panel = (over: Partial<Panel> = {}): Panel => ({
   title: "Overview API p95",
   x: { label: "Rollouts in the fleet", min: 0, ticks: [0, 1000, 5000] },
   y: { label: "ms", min: 0 },
-  series: [{ name: "p95", points: [{ x: 1000, y: 40 }, { x: 5000, y: 120 }] }],
+  series: [
+    {
+      name: "p95",
+      points: [
+        { x: 1000, y: 40 },
+        { x: 5000, y: 120 },
+      ],
+    },
+  ],
   ...over,
 });
 
@@ -69,11 +84,30 @@ describe("renderChart", () => {
       expect(textOf(svg, label), label).toBeDefined();
     }
     // y ticks: round numbers from 0 past the largest value, right-aligned left of the axis.
-    expect(texts(svg).filter((t) => t.anchor === "end").map((t) => t.text)).toEqual(["0", "50", "100", "150"]);
+    expect(
+      texts(svg)
+        .filter((t) => t.anchor === "end")
+        .map((t) => t.text),
+    ).toEqual(["0", "50", "100", "150"]);
   });
 
   it("places points where their values are: at the x of their tick and the y of the tick with the same value", () => {
-    const svg = renderChart({ title: "t", panels: [panel({ series: [{ name: "p95", points: [{ x: 1000, y: 50 }, { x: 5000, y: 150 }] }] })] });
+    const svg = renderChart({
+      title: "t",
+      panels: [
+        panel({
+          series: [
+            {
+              name: "p95",
+              points: [
+                { x: 1000, y: 50 },
+                { x: 5000, y: 150 },
+              ],
+            },
+          ],
+        }),
+      ],
+    });
     const [[low, high]] = polylines(svg);
     expect(low[0]).toBeCloseTo(textOf(svg, "1000")!.x, 1);
     expect(high[0]).toBeCloseTo(textOf(svg, "5000")!.x, 1);
@@ -93,7 +127,21 @@ describe("renderChart", () => {
   it("breaks the line at a missing value instead of drawing it at 0", () => {
     const svg = renderChart({
       title: "t",
-      panels: [panel({ series: [{ name: "p95", points: [{ x: 0, y: 10 }, { x: 1000, y: 20 }, { x: 2000, y: Number.NaN }, { x: 5000, y: 30 }] }] })],
+      panels: [
+        panel({
+          series: [
+            {
+              name: "p95",
+              points: [
+                { x: 0, y: 10 },
+                { x: 1000, y: 20 },
+                { x: 2000, y: Number.NaN },
+                { x: 5000, y: 30 },
+              ],
+            },
+          ],
+        }),
+      ],
     });
     expect(polylines(svg).map((l) => l.length)).toEqual([2, 1]);
     expect(svg).not.toContain("NaN");
@@ -103,7 +151,26 @@ describe("renderChart", () => {
     const svg = renderChart({
       title: "a < b & c",
       legend: true,
-      panels: [panel({ series: [{ name: "write → SSE", points: [{ x: 0, y: 0 }, { x: 1000, y: 1 }] }, { name: "write → DOM", points: [{ x: 0, y: 0 }, { x: 5000, y: 1 }] }] })],
+      panels: [
+        panel({
+          series: [
+            {
+              name: "write → SSE",
+              points: [
+                { x: 0, y: 0 },
+                { x: 1000, y: 1 },
+              ],
+            },
+            {
+              name: "write → DOM",
+              points: [
+                { x: 0, y: 0 },
+                { x: 5000, y: 1 },
+              ],
+            },
+          ],
+        }),
+      ],
     });
     expect(polylines(svg)).toHaveLength(2);
     expect(svg).toContain("a &lt; b &amp; c");

@@ -92,7 +92,11 @@ function scaleOf(axis: Axis, values: number[]): Scale {
   const lo = axis.min ?? Math.min(0, ...finite);
   const hi = axis.max ?? Math.max(lo + 1, ...finite);
   const ticks = axis.ticks ? [...axis.ticks] : niceTicks(lo, hi);
-  return { min: Math.min(lo, ticks[0]), max: axis.max ?? Math.max(hi, ticks[ticks.length - 1]), ticks: ticks.filter((t) => t >= lo && t <= (axis.max ?? Infinity)) };
+  return {
+    min: Math.min(lo, ticks[0]),
+    max: axis.max ?? Math.max(hi, ticks[ticks.length - 1]),
+    ticks: ticks.filter((t) => t >= lo && t <= (axis.max ?? Infinity)),
+  };
 }
 
 const defaultFormat = (v: number) => (Math.abs(v) >= 10_000 ? `${v / 1000}k` : String(v));
@@ -101,7 +105,10 @@ const defaultFormat = (v: number) => (Math.abs(v) >= 10_000 ? `${v / 1000}k` : S
 function renderPanel(panel: Panel, ox: number, oy: number, size: { width: number; height: number }): string {
   const { width, height } = size;
   const points = panel.series.flatMap((s) => s.points);
-  const xs = scaleOf(panel.x, points.map((p) => p.x));
+  const xs = scaleOf(
+    panel.x,
+    points.map((p) => p.x),
+  );
   const ys = scaleOf(panel.y, [...points.map((p) => p.y), ...(panel.guide ? [panel.guide.y] : [])]);
   const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = height - MARGIN.top - MARGIN.bottom;
@@ -112,7 +119,9 @@ function renderPanel(panel: Panel, ox: number, oy: number, size: { width: number
   const fx = panel.x.format ?? defaultFormat;
   const fy = panel.y.format ?? defaultFormat;
   const out: string[] = [];
-  out.push(`<text x="${ox + width / 2}" y="${oy + 20}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(panel.title)}</text>`);
+  out.push(
+    `<text x="${ox + width / 2}" y="${oy + 20}" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(panel.title)}</text>`,
+  );
   for (const t of ys.ticks) {
     out.push(`<line x1="${left}" x2="${left + plotW}" y1="${py(t)}" y2="${py(t)}" stroke="#e0e0e0"/>`);
     out.push(`<text x="${left - 6}" y="${py(t) + 4}" text-anchor="end" font-size="11">${escapeXml(fy(t))}</text>`);
@@ -124,11 +133,15 @@ function renderPanel(panel: Panel, ox: number, oy: number, size: { width: number
   out.push(`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotH}" stroke="#333"/>`);
   out.push(`<line x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}" stroke="#333"/>`);
   out.push(`<text x="${left + plotW / 2}" y="${oy + height - 8}" text-anchor="middle" font-size="12">${escapeXml(panel.x.label)}</text>`);
-  out.push(`<text x="${ox + 14}" y="${top + plotH / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 ${ox + 14} ${top + plotH / 2})">${escapeXml(panel.y.label)}</text>`);
+  out.push(
+    `<text x="${ox + 14}" y="${top + plotH / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 ${ox + 14} ${top + plotH / 2})">${escapeXml(panel.y.label)}</text>`,
+  );
   if (panel.guide) {
     const gy = py(panel.guide.y);
     out.push(`<line x1="${left}" x2="${left + plotW}" y1="${gy}" y2="${gy}" stroke="#888" stroke-dasharray="4 4"/>`);
-    out.push(`<text x="${left + plotW - 4}" y="${gy - 4}" text-anchor="end" font-size="10" fill="#555">${escapeXml(panel.guide.label)}</text>`);
+    out.push(
+      `<text x="${left + plotW - 4}" y="${gy - 4}" text-anchor="end" font-size="10" fill="#555">${escapeXml(panel.guide.label)}</text>`,
+    );
   }
   for (const [i, s] of panel.series.entries()) {
     const colour = COLOURS[i % COLOURS.length];
@@ -141,7 +154,9 @@ function renderPanel(panel: Panel, ox: number, oy: number, size: { width: number
     }
     for (const run of runs.filter((r) => r.length > 0)) {
       const coords = run.map((p) => `${px(p.x)},${py(Math.min(p.y, ys.max))}`).join(" ");
-      out.push(`<polyline data-series="${escapeXml(s.name)}" points="${coords}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""}/>`);
+      out.push(
+        `<polyline data-series="${escapeXml(s.name)}" points="${coords}" fill="none" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ""}/>`,
+      );
     }
     if (panel.valueLabels) {
       for (const p of s.points) {

@@ -20,7 +20,13 @@ import { Fleet } from "../lib/fleet/fleet";
 import { DeltaLog } from "../lib/live/delta-log";
 
 const { values: args } = parseArgs({
-  options: { clusters: { type: "string", default: "4" }, rollouts: { type: "string", default: "250" }, rate: { type: "string", default: "50" }, bookkeeping: { type: "boolean", default: false }, snapshot: { type: "string" } },
+  options: {
+    clusters: { type: "string", default: "4" },
+    rollouts: { type: "string", default: "250" },
+    rate: { type: "string", default: "50" },
+    bookkeeping: { type: "boolean", default: false },
+    snapshot: { type: "string" },
+  },
 });
 const clusters = Number(args.clusters);
 const rolloutsPerCluster = Number(args.rollouts);
@@ -39,7 +45,16 @@ function heapAfterGc(): number {
 async function startSimulator(dir: string): Promise<{ configPath: string; stop(): Promise<void> }> {
   const configPath = path.join(dir, "rollscope.yaml");
   const cliArgs = ["--import", "tsx", "sim/cli.ts", "--scenario", "scale", "--time-scale", "60", "--rate", String(args.rate)];
-  cliArgs.push("--clusters", String(clusters), "--rollouts", String(rolloutsPerCluster), "--kubeconfig", path.join(dir, "kubeconfig"), "--rollscope-config", configPath);
+  cliArgs.push(
+    "--clusters",
+    String(clusters),
+    "--rollouts",
+    String(rolloutsPerCluster),
+    "--kubeconfig",
+    path.join(dir, "kubeconfig"),
+    "--rollscope-config",
+    configPath,
+  );
   if (args.bookkeeping) cliArgs.push("--bookkeeping");
   const child = spawn(process.execPath, cliArgs, { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {

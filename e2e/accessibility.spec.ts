@@ -9,7 +9,9 @@ type Violations = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"];
 
 /** One line per failing element: rule, selector and axe's explanation (colours and ratio for contrast). */
 function describe(violations: Violations): string[] {
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ")}`));
+  return violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ")}`),
+  );
 }
 
 test.describe("accessibility (axe-core, WCAG 2.1 A/AA)", () => {

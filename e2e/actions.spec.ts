@@ -21,7 +21,11 @@ test.describe.configure({ timeout: 120_000 });
 test.beforeAll(async () => {
   app = await startAppInstance({
     kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"),
-    clusters: [{ name: "prod-eu", label: "production" }, { name: "prod-us", label: "production" }, { name: "staging", label: "staging" }],
+    clusters: [
+      { name: "prod-eu", label: "production" },
+      { name: "prod-us", label: "production" },
+      { name: "staging", label: "staging" },
+    ],
     auth: { mode: "proxy", proxy: { trustedProxies: ["127.0.0.1/32"] } },
     // Both read the audit log here: the specs check what each one's attempts left in it.
     authorization: { auditReaders: { groups: ["sre-operators", "viewers"] } },
@@ -59,7 +63,9 @@ test.describe("rollout actions", () => {
     await createTestRollout("staging", "shop", "e2e-act-promote", TEST_STEPS);
     const page = await pageAs(browser, OPERATOR);
     await openRollout(page, "staging", "e2e-act-promote", "20");
-    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText("Actions run as alice (impersonated): the cluster's RBAC decides");
+    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText(
+      "Actions run as alice (impersonated): the cluster's RBAC decides",
+    );
 
     await page.getByTestId("action-promote").click();
     const dialog = page.getByTestId("confirm-action-dialog");
@@ -73,7 +79,13 @@ test.describe("rollout actions", () => {
     await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
     await expect(chart.locator('[data-testid="chart-marker"][data-kind="action"]')).toHaveCount(1, { timeout: 30_000 });
     const [entry] = await auditOf(page, "cluster=staging&rollout=e2e-act-promote");
-    expect(entry).toMatchObject({ user: "alice", action: "promote", outcome: "done", before: { canaryPercent: 20, stepIndex: 1 }, after: { paused: false } });
+    expect(entry).toMatchObject({
+      user: "alice",
+      action: "promote",
+      outcome: "done",
+      before: { canaryPercent: 20, stepIndex: 1 },
+      after: { paused: false },
+    });
     await page.goto("/audit?rollout=e2e-act-promote");
     await expect(page.getByTestId("audit-row").first().getByTestId("audit-after")).toContainText("unpaused");
   });
@@ -110,7 +122,9 @@ test.describe("rollout actions", () => {
     for (const action of ["promote-full", "abort", "pause", "restart"]) await expect(page.getByTestId(`action-${action}`)).toBeDisabled();
 
     const session = (await (await page.request.get("/api/session")).json()) as SessionView;
-    const view = (await (await page.request.get("/api/clusters/staging/rollouts/shop/e2e-act-viewer/actions")).json()) as { expected: unknown };
+    const view = (await (await page.request.get("/api/clusters/staging/rollouts/shop/e2e-act-viewer/actions")).json()) as {
+      expected: unknown;
+    };
     const res = await page.request.post("/api/clusters/staging/rollouts/shop/e2e-act-viewer/actions", {
       headers: { "x-csrf-token": session.csrfToken, origin: app.url },
       data: { action: "promote", expected: view.expected },
@@ -169,8 +183,12 @@ test.describe("rollout actions", () => {
     await createTestRollout("staging", "shop", "e2e-act-csrf", TEST_STEPS);
     const page = await pageAs(browser, OPERATOR);
     await page.goto("/signin");
-    const view = (await (await page.request.get("/api/clusters/staging/rollouts/shop/e2e-act-csrf/actions")).json()) as { expected: unknown };
-    const res = await page.request.post("/api/clusters/staging/rollouts/shop/e2e-act-csrf/actions", { data: { action: "abort", expected: view.expected } });
+    const view = (await (await page.request.get("/api/clusters/staging/rollouts/shop/e2e-act-csrf/actions")).json()) as {
+      expected: unknown;
+    };
+    const res = await page.request.post("/api/clusters/staging/rollouts/shop/e2e-act-csrf/actions", {
+      data: { action: "abort", expected: view.expected },
+    });
     expect(res.status()).toBe(403);
     expect(await res.json()).toMatchObject({ error: { code: "csrf" } });
     expect(await auditOf(page, "rollout=e2e-act-csrf")).toStrictEqual([]);

@@ -11,7 +11,10 @@ function card(page: Page, key: string) {
 /** What a person reads off the queue at one instant: the header's count, the cards, and how many the button or note says are left. */
 async function readQueue(page: Page) {
   return page.getByTestId("attention-queue").evaluate((queue) => {
-    const hidden = queue.querySelector('[data-testid="attention-toggle"]')?.getAttribute("data-hidden") ?? queue.querySelector('[data-testid="attention-more"]')?.getAttribute("data-hidden") ?? "0";
+    const hidden =
+      queue.querySelector('[data-testid="attention-toggle"]')?.getAttribute("data-hidden") ??
+      queue.querySelector('[data-testid="attention-more"]')?.getAttribute("data-hidden") ??
+      "0";
     const cards = [...queue.querySelectorAll('[data-testid="attention-item"]')];
     return {
       count: Number(queue.getAttribute("data-count")),
@@ -25,23 +28,32 @@ async function readQueue(page: Page) {
 
 /** The queue as the server answers it now: its count and its first (collapsed) cards. */
 async function serverQueue(page: Page): Promise<{ count: number; keys: string[] }> {
-  const body = (await (await page.request.get("/api/rollouts")).json()) as { attention: { total: number; entries: Array<{ rollout: { key: string } }> } };
+  const body = (await (await page.request.get("/api/rollouts")).json()) as {
+    attention: { total: number; entries: Array<{ rollout: { key: string } }> };
+  };
   return { count: body.attention.total, keys: body.attention.entries.slice(0, 8).map((e) => e.rollout.key) };
 }
 
 /** `kubectl argo rollouts abort`: status.abort on the /status subresource. */
 async function abortInCluster(cluster: string, namespace: string, name: string): Promise<void> {
-  await adminClient(cluster).patchNamespacedCustomObjectStatus({ ...ROLLOUT, namespace, name, body: { status: { abort: true } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+  await adminClient(cluster).patchNamespacedCustomObjectStatus(
+    { ...ROLLOUT, namespace, name, body: { status: { abort: true } } },
+    setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+  );
 }
 
 async function deleteInCluster(cluster: string, namespace: string, name: string): Promise<void> {
-  await adminClient(cluster).deleteNamespacedCustomObject({ ...ROLLOUT, namespace, name }).catch(() => undefined);
+  await adminClient(cluster)
+    .deleteNamespacedCustomObject({ ...ROLLOUT, namespace, name })
+    .catch(() => undefined);
 }
 
 test.describe.configure({ timeout: 120_000 });
 
 test.describe("needs-attention queue", () => {
-  test("the demo's broken staging platform/notifications is in the queue, linked to its finding, and on its detail page", async ({ page }) => {
+  test("the demo's broken staging platform/notifications is in the queue, linked to its finding, and on its detail page", async ({
+    page,
+  }) => {
     await page.goto("/?cluster=staging&q=notifications");
     const item = card(page, "staging/platform/notifications");
     await expect(item).toHaveAttribute("data-codes", /PluginNotRegistered/, { timeout: 30_000 });
@@ -56,12 +68,17 @@ test.describe("needs-attention queue", () => {
     await page.goto("/rollouts/staging/platform/notifications");
     const reason = page.locator('[data-testid="rollout-attention"][data-code="PluginNotRegistered"]');
     await expect(reason).toContainText("hashicorp/consul");
-    await expect(reason.getByTestId("attention-finding-link")).toHaveAttribute("href", "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul");
+    await expect(reason.getByTestId("attention-finding-link")).toHaveAttribute(
+      "href",
+      "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul",
+    );
     // A plugin router is configured (it is only not registered): the weights panel must not say there is none.
     await expect(page.getByTestId("applied-weight")).not.toContainText("no traffic routing");
   });
 
-  test("live updates alone re-sort and recount it: a fresh abort jumps ahead of the warnings, a deleted one leaves, a timed pause has no buttons", async ({ page }) => {
+  test("live updates alone re-sort and recount it: a fresh abort jumps ahead of the warnings, a deleted one leaves, a timed pause has no buttons", async ({
+    page,
+  }) => {
     const names = ["e2e-attn-a", "e2e-attn-b", "e2e-attn-c"];
     for (const name of names) await createTestRollout("prod-eu", "shop", name, TEST_STEPS);
     // A long timed pause (1 h simulated is minutes here): it continues on its own.
@@ -95,7 +112,9 @@ test.describe("needs-attention queue", () => {
     }
   });
 
-  test("over the whole churning demo fleet, live updates alone keep the count, the order and the cards what the server says", async ({ page }) => {
+  test("over the whole churning demo fleet, live updates alone keep the count, the order and the cards what the server says", async ({
+    page,
+  }) => {
     await page.goto("/");
     await expect(page.getByTestId("attention-item").first()).toBeVisible({ timeout: 30_000 });
     const before = await serverQueue(page);
@@ -103,7 +122,10 @@ test.describe("needs-attention queue", () => {
     await page.route("**/api/rollouts**", (route) => route.abort());
     // Wait until the demo's churn has changed the queue (the server's answer differs), so the page must have followed.
     await expect
-      .poll(async () => JSON.stringify(await serverQueue(page)) !== JSON.stringify(before), { message: "the demo's queue to change", timeout: 90_000 })
+      .poll(async () => JSON.stringify(await serverQueue(page)) !== JSON.stringify(before), {
+        message: "the demo's queue to change",
+        timeout: 90_000,
+      })
       .toBe(true);
     // What a fresh answer of the server says, once the deltas in flight have landed (it shares an answer for 1 s).
     await expect

@@ -26,7 +26,10 @@ test.beforeAll(async () => {
   app = await startAppInstance({
     port,
     kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"),
-    clusters: [{ name: "prod-eu", label: "production" }, { name: "staging", label: "staging" }],
+    clusters: [
+      { name: "prod-eu", label: "production" },
+      { name: "staging", label: "staging" },
+    ],
     auth: { mode: "oidc", baseUrl, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
     authorization: { auditReaders: { groups: ["sre-operators"] } },
     env: { ROLLSCOPE_SESSION_SECRET: randomBytes(32).toString("base64url") },
@@ -69,11 +72,15 @@ test.describe("sign-in and security headers", () => {
 
     await page.goto(`${app.url}/rollouts/staging/shop/e2e-auth-oidc`);
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "20", { timeout: 30_000 });
-    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText("Actions run as alice@example.com (impersonated): the cluster's RBAC decides");
+    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText(
+      "Actions run as alice@example.com (impersonated): the cluster's RBAC decides",
+    );
     await expect(page.getByTestId("action-promote")).toBeEnabled();
 
     const token = ((await (await page.request.get(`${app.url}/api/session`)).json()) as { csrfToken: string }).csrfToken;
-    expect((await page.request.post(`${app.url}/api/auth/signout`, { headers: { "x-csrf-token": token, origin: app.url } })).status()).toBe(200);
+    expect((await page.request.post(`${app.url}/api/auth/signout`, { headers: { "x-csrf-token": token, origin: app.url } })).status()).toBe(
+      200,
+    );
     expect((await page.request.get(`${app.url}/api/rollouts`)).status()).toBe(401);
   });
 

@@ -46,10 +46,14 @@ async function waitForQuiet(requests: string[], quietMs: number): Promise<void> 
 /** Adds (or replaces) a condition of a type the controller does not manage: a status change of live fields only. */
 async function setProbeCondition(message: string): Promise<void> {
   const client = adminClient(CLUSTER);
-  const ro = (await client.getNamespacedCustomObject({ ...ROLLOUT, namespace: "shop", name: NAME })) as { status?: { conditions?: Array<{ type: string }> } };
+  const ro = (await client.getNamespacedCustomObject({ ...ROLLOUT, namespace: "shop", name: NAME })) as {
+    status?: { conditions?: Array<{ type: string }> };
+  };
   const conditions = (ro.status?.conditions ?? []).filter((c) => c.type !== "E2EProbe");
   const now = new Date().toISOString();
-  conditions.push({ type: "E2EProbe", status: "True", reason: "LiveOnly", message, lastTransitionTime: now, lastUpdateTime: now } as { type: string });
+  conditions.push({ type: "E2EProbe", status: "True", reason: "LiveOnly", message, lastTransitionTime: now, lastUpdateTime: now } as {
+    type: string;
+  });
   await client.patchNamespacedCustomObjectStatus(
     { ...ROLLOUT, namespace: "shop", name: NAME, body: { status: { conditions } } },
     setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
@@ -89,5 +93,7 @@ test("a recorded change (the next step) refreshes the records and the action but
   await waitForAppliedWeight(CLUSTER, "shop", name, 60);
   await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "60", { timeout: 30_000 });
   const detailPath = `/api/clusters/${CLUSTER}/rollouts/shop/${name}`;
-  await expect.poll(() => requests.slice(settled), { timeout: 30_000 }).toEqual(expect.arrayContaining([`GET ${detailPath}`, `GET ${detailPath}/actions`]));
+  await expect
+    .poll(() => requests.slice(settled), { timeout: 30_000 })
+    .toEqual(expect.arrayContaining([`GET ${detailPath}`, `GET ${detailPath}/actions`]));
 });

@@ -62,7 +62,8 @@ test.describe("fleet overview", () => {
   test("a filtered view is answered by the server and picks up a rollout that starts to match, without reload", async ({ page }) => {
     const pages: Array<{ url: string; rows: number }> = [];
     page.on("response", async (res) => {
-      if (new URL(res.url()).pathname === "/api/rollouts") pages.push({ url: res.url(), rows: ((await res.json()) as { rows: unknown[] }).rows.length });
+      if (new URL(res.url()).pathname === "/api/rollouts")
+        pages.push({ url: res.url(), rows: ((await res.json()) as { rows: unknown[] }).rows.length });
     });
     await page.goto("/?q=e2e-filter&phase=Paused");
     await expect(page.getByText("No rollouts match these filters")).toBeVisible();
@@ -82,7 +83,9 @@ test.describe("fleet overview", () => {
   test("the detail chart keeps the history recorded before an app restart", async ({ page }) => {
     await createTestRollout("prod-us", "shop", "e2e-history", TEST_STEPS);
     await page.goto("/rollouts/prod-us/shop/e2e-history");
-    await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
+    await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", {
+      timeout: 30_000,
+    });
     await promoteTestRollout("prod-us", "shop", "e2e-history");
     const chart = page.getByTestId("weight-chart");
     await expect.poll(async () => Number(await chart.getAttribute("data-points")), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
@@ -90,7 +93,9 @@ test.describe("fleet overview", () => {
 
     await control("/app/restart");
     await page.reload();
-    await expect.poll(async () => Number(await page.getByTestId("weight-chart").getAttribute("data-points")), { timeout: 30_000 }).toBeGreaterThanOrEqual(before);
+    await expect
+      .poll(async () => Number(await page.getByTestId("weight-chart").getAttribute("data-points")), { timeout: 30_000 })
+      .toBeGreaterThanOrEqual(before);
   });
 
   test("a stopped cluster shows as unreachable while the others keep updating, and recovers by itself", async ({ page }) => {

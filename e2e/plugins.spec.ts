@@ -15,11 +15,14 @@ test.describe("plugins page", () => {
     await page.goto("/plugins");
     const matrix = page.getByTestId("plugin-matrix");
     await expect(matrix).toBeVisible({ timeout: 30_000 });
-    for (const cluster of ["prod-eu", "prod-us", "staging"]) await expect(matrix.getByRole("columnheader", { name: cluster })).toBeVisible();
+    for (const cluster of ["prod-eu", "prod-us", "staging"])
+      await expect(matrix.getByRole("columnheader", { name: cluster })).toBeVisible();
     const consul = matrix.locator('[data-testid="plugin-matrix-row"][data-plugin="hashicorp/consul"]');
     await expect(consul.locator('[data-cluster="staging"]')).toHaveAttribute("data-state", "referenced-not-registered");
     await expect(consul.locator('[data-cluster="prod-eu"]')).toHaveAttribute("data-state", "registered");
-    await expect(matrix.locator('[data-testid="plugin-matrix-row"][data-plugin="argoproj-labs/gatewayAPI"] [data-cluster="prod-eu"]')).toContainText("v0.15.0");
+    await expect(
+      matrix.locator('[data-testid="plugin-matrix-row"][data-plugin="argoproj-labs/gatewayAPI"] [data-cluster="prod-eu"]'),
+    ).toContainText("v0.15.0");
 
     const unregistered = page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]').first();
     await expect(unregistered).toContainText("hashicorp/consul is used but not registered");
@@ -56,13 +59,20 @@ test.describe("plugins page", () => {
   test("a plugin's page shows its entry per cluster, its findings and the Rollouts that use it as links", async ({ page }) => {
     await page.goto("/plugins/hashicorp/consul");
     await expect(page.getByRole("heading", { level: 1, name: "hashicorp/consul" })).toBeVisible({ timeout: 30_000 });
-    await expect(page.locator('[data-testid="plugin-entry"][data-cluster="staging"]')).toHaveAttribute("data-state", "referenced-not-registered");
+    await expect(page.locator('[data-testid="plugin-entry"][data-cluster="staging"]')).toHaveAttribute(
+      "data-state",
+      "referenced-not-registered",
+    );
     await expect(page.locator('[data-testid="plugin-entry"][data-cluster="prod-eu"]')).toHaveAttribute("data-state", "registered");
-    await expect(page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]')).toContainText("hashicorp/consul is used but not registered");
+    await expect(page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]')).toContainText(
+      "hashicorp/consul is used but not registered",
+    );
 
     const users = page.getByTestId("plugin-rollouts");
     for (const cluster of ["prod-eu", "prod-us"]) {
-      await expect(users.getByRole("region", { name: `Users in ${cluster}` }).getByRole("link", { name: "platform/notifications" })).toHaveAttribute("href", `/rollouts/${cluster}/platform/notifications`);
+      await expect(
+        users.getByRole("region", { name: `Users in ${cluster}` }).getByRole("link", { name: "platform/notifications" }),
+      ).toHaveAttribute("href", `/rollouts/${cluster}/platform/notifications`);
     }
     const link = users.getByRole("region", { name: "Users in staging" }).getByRole("link", { name: "platform/notifications" });
     await expect(link).toHaveAttribute("href", "/rollouts/staging/platform/notifications");
@@ -105,9 +115,13 @@ test.describe("plugins page", () => {
     await page.goto("/plugins");
     const rows = page.getByTestId("plugin-health-row");
     // Staging's consul fails every reconcile: it must be listed before every healthy row once health is known.
-    await expect(page.locator('[data-testid="plugin-health-row"][data-cluster="staging"][data-plugin="hashicorp/consul"]')).toHaveAttribute("data-level", /critical|warning/, {
-      timeout: 60_000,
-    });
+    await expect(page.locator('[data-testid="plugin-health-row"][data-cluster="staging"][data-plugin="hashicorp/consul"]')).toHaveAttribute(
+      "data-level",
+      /critical|warning/,
+      {
+        timeout: 60_000,
+      },
+    );
     const severity = { critical: 0, warning: 1, ok: 2, "no-data": 3 } as Record<string, number>;
     const levels = (await rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-level") ?? ""))).map((l) => severity[l]);
     expect(levels).toEqual([...levels].sort((a, b) => a - b));
@@ -117,7 +131,9 @@ test.describe("plugins page", () => {
     await expect(worst).toHaveAttribute("data-plugin", (await first.getAttribute("data-plugin"))!);
     await expect(worst).toHaveAttribute("data-cluster", (await first.getAttribute("data-cluster"))!);
 
-    const pluginRows = await page.locator('[data-testid="plugin-matrix-row"]').evaluateAll((els) => new Set(els.map((el) => el.getAttribute("data-plugin"))).size);
+    const pluginRows = await page
+      .locator('[data-testid="plugin-matrix-row"]')
+      .evaluateAll((els) => new Set(els.map((el) => el.getAttribute("data-plugin"))).size);
     await expect(page.getByTestId("summary-plugins")).toContainText(String(pluginRows));
     await expect(page.getByTestId("summary-clusters")).toContainText("3");
     const findings = page.locator("[data-testid=summary-findings] [data-critical]");
@@ -126,7 +142,6 @@ test.describe("plugins page", () => {
       await expect(findings).toHaveAttribute(`data-${severityName}`, String(shown));
     }
   });
-
 
   test("the cluster page lists its plugins and the controller's version and Pod state", async ({ page }) => {
     await page.goto("/clusters/staging");

@@ -14,7 +14,10 @@ let failure: CommitFailure;
 test.describe.configure({ timeout: 120_000 });
 
 test.beforeAll(async () => {
-  app = await startAppInstance({ kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"), clusters: [{ name: "prod-eu", label: "production" }] });
+  app = await startAppInstance({
+    kubeconfigPath: requireEnv("ROLLSCOPE_E2E_KUBECONFIG"),
+    clusters: [{ name: "prod-eu", label: "production" }],
+  });
   failure = installCommitFailure(app.databaseUrl);
 });
 

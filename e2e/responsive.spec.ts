@@ -12,13 +12,21 @@ const PHONE = { width: 390, height: 844 };
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const { scrollWidth, innerWidth, culprits } = await page.evaluate(() => {
     const inScrollBox = (el: Element) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true;
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== "visible") return true;
       return false;
     };
-    const wide = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !inScrollBox(el));
+    const wide = [...document.querySelectorAll("body *")].filter(
+      (el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !inScrollBox(el),
+    );
     const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
-    const describe = (el: Element) => `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}"> ${el.textContent?.slice(0, 60) ?? ""}`;
-    return { scrollWidth: document.scrollingElement?.scrollWidth ?? 0, innerWidth: window.innerWidth, culprits: innermost.slice(0, 5).map(describe) };
+    const describe = (el: Element) =>
+      `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}"> ${el.textContent?.slice(0, 60) ?? ""}`;
+    return {
+      scrollWidth: document.scrollingElement?.scrollWidth ?? 0,
+      innerWidth: window.innerWidth,
+      culprits: innermost.slice(0, 5).map(describe),
+    };
   });
   expect(scrollWidth, `the page's width; sticking out: ${culprits.join("; ")}`).toBeLessThanOrEqual(innerWidth);
 }
@@ -115,8 +123,18 @@ test.describe("very long cluster, namespace, Rollout and plugin names", () => {
   const pluginTail = LONG_NAMES.plugin.split("/")[1];
   const pages = [
     { name: "overview", path: "/", ready: "attention-item", names: [LONG_NAMES.rollout, LONG_NAMES.cluster] },
-    { name: "rollout detail", path: rolloutHref(LONG_NAMES.cluster, LONG_NAMES.namespace, LONG_NAMES.rollout), ready: "pause-callout", names: [LONG_NAMES.rollout, LONG_NAMES.namespace] },
-    { name: "plugins", path: "/plugins", ready: "plugin-health-row", names: [pluginTail, LONG_NAMES.missingPlugin.split("/")[1], LONG_NAMES.cluster] },
+    {
+      name: "rollout detail",
+      path: rolloutHref(LONG_NAMES.cluster, LONG_NAMES.namespace, LONG_NAMES.rollout),
+      ready: "pause-callout",
+      names: [LONG_NAMES.rollout, LONG_NAMES.namespace],
+    },
+    {
+      name: "plugins",
+      path: "/plugins",
+      ready: "plugin-health-row",
+      names: [pluginTail, LONG_NAMES.missingPlugin.split("/")[1], LONG_NAMES.cluster],
+    },
     { name: "cluster", path: clusterHref(LONG_NAMES.cluster), ready: "cluster-page", names: [LONG_NAMES.cluster] },
     { name: "clusters", path: "/clusters", ready: "cluster-card", names: [LONG_NAMES.cluster] },
   ];

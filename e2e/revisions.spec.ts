@@ -34,7 +34,9 @@ async function operatorPage(browser: Browser): Promise<Page> {
 
 const row = (page: Page, revision: number) => page.locator(`[data-testid="replicaset-row"][data-revision="${revision}"]`);
 
-test("revisions show their ReplicaSets and Pods live, and a rollback to revision 1 is confirmed in red and audited", async ({ browser }) => {
+test("revisions show their ReplicaSets and Pods live, and a rollback to revision 1 is confirmed in red and audited", async ({
+  browser,
+}) => {
   const name = "e2e-revisions";
   await createTestRollout("staging", "shop", name, TEST_STEPS);
   const page = await operatorPage(browser);
@@ -95,4 +97,3 @@ test("a blue-green waiting for promotion shows active and preview apart, with no
   await expect(page.getByRole("region", { name: "Steps" })).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Traffic weight" })).toHaveCount(0);
 });
-

@@ -13,7 +13,9 @@ function collectErrors(page: Page): string[] {
 }
 
 test.describe("colour theme", () => {
-  test("a chosen dark theme persists across reloads, is on <html> before any script of the app runs, and hydrates cleanly", async ({ page }) => {
+  test("a chosen dark theme persists across reloads, is on <html> before any script of the app runs, and hydrates cleanly", async ({
+    page,
+  }) => {
     const errors = collectErrors(page);
     await page.emulateMedia({ colorScheme: "light" });
     await page.goto("/");

@@ -9,13 +9,18 @@ test.describe("weight chart", () => {
   test("opens on the current revision, zooms out to the range, marks the steps and lists them in a table", async ({ page }) => {
     await createTestRollout("prod-us", "shop", "e2e-weight-table", TEST_STEPS);
     await page.goto("/rollouts/prod-us/shop/e2e-weight-table");
-    await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
+    await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", {
+      timeout: 30_000,
+    });
     await promoteTestRollout("prod-us", "shop", "e2e-weight-table");
 
     const chart = page.getByTestId("weight-chart");
     // One table row per step the Rollout stood at: the pause at 20 % and, after the promote, the pause at 60 %.
     const rowsAt = (weight: string) =>
-      chart.getByTestId("weight-step-row").filter({ has: page.getByTestId("weight-step-applied").getByText(weight, { exact: true }) }).filter({ has: page.getByTestId("weight-step-requested").getByText(weight, { exact: true }) });
+      chart
+        .getByTestId("weight-step-row")
+        .filter({ has: page.getByTestId("weight-step-applied").getByText(weight, { exact: true }) })
+        .filter({ has: page.getByTestId("weight-step-requested").getByText(weight, { exact: true }) });
     await expect(rowsAt("60%").first()).toBeVisible({ timeout: 30_000 });
     await expect(rowsAt("20%").first()).toBeVisible();
     const applied = await chart.getByTestId("weight-step-applied").allTextContents();

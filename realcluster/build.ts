@@ -82,7 +82,11 @@ export function goEnv(): NodeJS.ProcessEnv {
 function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     // nice: the machine's two cores are shared; a cold Kubernetes build takes many minutes.
-    const child = spawn("nice", ["-n", "10", "go", ...args], { cwd: path.join(GO_MODULES_DIR, module), env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("nice", ["-n", "10", "go", ...args], {
+      cwd: path.join(GO_MODULES_DIR, module),
+      env: goEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -91,7 +95,9 @@ function runGo(module: string, args: string[], what: string, log: (line: string)
       for (const line of chunk.toString().split("\n")) if (line.trim()) log(`  ${line}`);
     });
     child.once("error", (err) => reject(new BuildError(module, err.message, what)));
-    child.once("exit", (code) => (code === 0 ? resolve(stdout) : reject(new BuildError(module, output.trim() || `go exited with ${code}`, what))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(stdout) : reject(new BuildError(module, output.trim() || `go exited with ${code}`, what)),
+    );
   });
 }
 
@@ -156,7 +162,10 @@ export async function buildIntoCache(dir: string, go: string, started: number, f
   mkdirSync(path.join(staging, "bin"), { recursive: true });
   try {
     await fill(staging);
-    writeFileSync(path.join(staging, "complete.json"), JSON.stringify({ go, seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2));
+    writeFileSync(
+      path.join(staging, "complete.json"),
+      JSON.stringify({ go, seconds: Math.round((Date.now() - started) / 1000), at: new Date().toISOString() }, null, 2),
+    );
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);
   } catch (err) {

@@ -28,7 +28,11 @@ async function startApp(cluster: RealCluster, port: number, onExit: (message: st
       NEXT_TELEMETRY_DISABLED: "1",
     },
   });
-  await waitUntil(`Rollscope did not answer on port ${port}`, async () => (await httpGet(`http://127.0.0.1:${port}/api/clusters`)).status === 200, 60_000);
+  await waitUntil(
+    `Rollscope did not answer on port ${port}`,
+    async () => (await httpGet(`http://127.0.0.1:${port}/api/clusters`)).status === 200,
+    60_000,
+  );
   return group;
 }
 

@@ -45,7 +45,11 @@ export function writeTokenKubeconfig(file: string, cluster: string, server: stri
 export function writeClusterRollscopeConfig(file: string, cluster: string, kubeconfigPath: string, prometheusUrl?: string): void {
   const prometheus = prometheusUrl ? { prometheus: { url: prometheusUrl } } : {};
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, buildRollscopeConfig(kubeconfigPath, [{ name: cluster, labels: {} }], {}, () => prometheus), { mode: 0o600 });
+  writeFileSync(
+    file,
+    buildRollscopeConfig(kubeconfigPath, [{ name: cluster, labels: {} }], {}, () => prometheus),
+    { mode: 0o600 },
+  );
 }
 
 /** Runs kubectl with the given kubeconfig; resolves with stdout, rejects with stderr. */
@@ -57,7 +61,9 @@ export function runKubectl(binary: string, kubeconfig: string, args: string[], i
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`kubectl ${args.join(" ")} failed: ${stderr.trim() || `exit ${code}`}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`kubectl ${args.join(" ")} failed: ${stderr.trim() || `exit ${code}`}`)),
+    );
     child.stdin.end(input ?? "");
   });
 }

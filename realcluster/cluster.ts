@@ -5,7 +5,15 @@ import { startAnalysisEndpoint, type AnalysisEndpoint } from "./analysis-endpoin
 import { ensureToolchain, type Toolchain } from "./build";
 import { runKubectl, writeAdminKubeconfig, writeClusterRollscopeConfig, writeTokenKubeconfig } from "./client-config";
 import { ARGO_ROLLOUTS_VERSION, KUBERNETES_VERSION } from "./components";
-import { startApiServer, startControllers, startEtcd, startPrometheus, startRolloutsController, type Launcher, type Ports } from "./control-plane";
+import {
+  startApiServer,
+  startControllers,
+  startEtcd,
+  startPrometheus,
+  startRolloutsController,
+  type Launcher,
+  type Ports,
+} from "./control-plane";
 import { startDemoDriver, type DemoDriverMode } from "./demo-driver";
 import { demoWorkloads } from "./demo-workloads";
 import { bootstrapObjects, DEMO_NAMESPACE, FAKE_NODE, rolloutsConfigMap, toYaml } from "./manifests";
@@ -115,7 +123,10 @@ async function applyBootstrap(kubectl: Kubectl, users: SimulationUsers, toolchai
   await kubectl(["apply", "--server-side", "-f", "-"], toYaml(bootstrapObjects(users)));
   const crds = ["argo-rollouts-crds.yaml", "gateway-api-crds.yaml"].flatMap((f) => ["-f", path.join(toolchain.manifestsDir, f)]);
   await kubectl(["apply", "--server-side", ...crds]);
-  await kubectl(["apply", "--server-side", "-f", "-"], toYaml([rolloutsConfigMap(path.join(toolchain.binDir, "trafficrouter-plugin-sample"))]));
+  await kubectl(
+    ["apply", "--server-side", "-f", "-"],
+    toYaml([rolloutsConfigMap(path.join(toolchain.binDir, "trafficrouter-plugin-sample"))]),
+  );
   await kubectl(["wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"]);
 }
 
@@ -141,7 +152,8 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
   const log = options.log ?? (() => {});
   const toolchain = await ensureToolchain(log);
   const prometheusBinary = options.prometheus === false ? null : findPrometheus();
-  if (options.prometheus !== false && !prometheusBinary) throw new Error("Prometheus is missing: apt-get install -y --no-install-recommends prometheus");
+  if (options.prometheus !== false && !prometheusBinary)
+    throw new Error("Prometheus is missing: apt-get install -y --no-install-recommends prometheus");
   const ports = await choosePorts(options.basePort);
   const workDir = path.resolve(options.workDir);
   claimWorkDir(workDir);
@@ -185,7 +197,9 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     const controllerMetricsUrl = await startRolloutsController(launcher);
     // Before the workloads: the controller creates each counter at its first event, and increase() counts nothing
     // that happened before Prometheus's first sample of a series.
-    const prometheusUrl = prometheusBinary ? await startPrometheus(launcher, prometheusBinary, controllerMetricsUrl, CLUSTER_NAME) : undefined;
+    const prometheusUrl = prometheusBinary
+      ? await startPrometheus(launcher, prometheusBinary, controllerMetricsUrl, CLUSTER_NAME)
+      : undefined;
     if (prometheusUrl) log(`Prometheus on ${prometheusUrl}, scraping ${controllerMetricsUrl}`);
     analysis = await startAnalysisEndpoint(ports.analysis);
     if (options.workloads !== false) {

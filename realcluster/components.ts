@@ -78,9 +78,13 @@ export const MANIFEST_SOURCES: ManifestSource[] = [
   {
     module: "rollouts",
     goModule: "github.com/argoproj/argo-rollouts",
-    files: ["rollout-crd.yaml", "analysis-run-crd.yaml", "analysis-template-crd.yaml", "cluster-analysis-template-crd.yaml", "experiment-crd.yaml"].map(
-      (f) => path.join("manifests/crds", f),
-    ),
+    files: [
+      "rollout-crd.yaml",
+      "analysis-run-crd.yaml",
+      "analysis-template-crd.yaml",
+      "cluster-analysis-template-crd.yaml",
+      "experiment-crd.yaml",
+    ].map((f) => path.join("manifests/crds", f)),
     target: "argo-rollouts-crds.yaml",
   },
   {

@@ -91,7 +91,13 @@ export async function startApiServer(l: Launcher, users: SimulationUsers): Promi
   });
   const url = `https://127.0.0.1:${l.ports.apiServer}`;
   const tls: ClientTls = { ca: l.pki.caCert, cert: l.pki.adminCert, key: l.pki.adminKey };
-  await waitReady(l, "kube-apiserver", "did not become ready (/readyz)", async () => (await httpGet(`${url}/readyz`, tls)).status === 200, 90_000);
+  await waitReady(
+    l,
+    "kube-apiserver",
+    "did not become ready (/readyz)",
+    async () => (await httpGet(`${url}/readyz`, tls)).status === 200,
+    90_000,
+  );
   return url;
 }
 
@@ -129,11 +135,22 @@ export function startControllers(l: Launcher, kwokStages: string): void {
       `--controllers=${KCM_CONTROLLERS.join(",")}`,
     ],
   });
-  l.group.start({ name: "kube-scheduler", command: l.bin("kube-scheduler"), args: [kubeconfig, "--bind-address=127.0.0.1", "--secure-port=0", "--leader-elect=false"] });
+  l.group.start({
+    name: "kube-scheduler",
+    command: l.bin("kube-scheduler"),
+    args: [kubeconfig, "--bind-address=127.0.0.1", "--secure-port=0", "--leader-elect=false"],
+  });
   l.group.start({
     name: "kwok",
     command: l.bin("kwok"),
-    args: [kubeconfig, `--config=${kwokStages}`, "--manage-all-nodes=true", "--node-ip=10.0.0.1", "--cidr=10.0.1.0/24", "--node-lease-duration-seconds=40"],
+    args: [
+      kubeconfig,
+      `--config=${kwokStages}`,
+      "--manage-all-nodes=true",
+      "--node-ip=10.0.0.1",
+      "--cidr=10.0.1.0/24",
+      "--node-lease-duration-seconds=40",
+    ],
   });
 }
 
@@ -144,13 +161,25 @@ export async function startRolloutsController(l: Launcher): Promise<string> {
   l.group.start({
     name: "rollouts-controller",
     command: l.bin("rollouts-controller"),
-    args: [`--kubeconfig=${l.adminKubeconfigPath}`, "--leader-elect=false", `--metricsPort=${l.ports.controllerMetrics}`, `--healthzPort=${l.ports.controllerHealthz}`, "--loglevel=info"],
+    args: [
+      `--kubeconfig=${l.adminKubeconfigPath}`,
+      "--leader-elect=false",
+      `--metricsPort=${l.ports.controllerMetrics}`,
+      `--healthzPort=${l.ports.controllerHealthz}`,
+      "--loglevel=info",
+    ],
     // A writable folder: the controller copies each plugin to ./plugin-bin. The plugin runs as the controller's child
     // and finds the cluster through KUBECONFIG only.
     cwd: controllerDir,
     env: { ...process.env, KUBECONFIG: l.adminKubeconfigPath, POD_NAMESPACE: CONTROLLER_NAMESPACE },
   });
-  await waitReady(l, "rollouts-controller", "did not answer /healthz", async () => (await httpGet(`http://127.0.0.1:${l.ports.controllerHealthz}/healthz`)).status === 200, 60_000);
+  await waitReady(
+    l,
+    "rollouts-controller",
+    "did not answer /healthz",
+    async () => (await httpGet(`http://127.0.0.1:${l.ports.controllerHealthz}/healthz`)).status === 200,
+    60_000,
+  );
   return `http://127.0.0.1:${l.ports.controllerMetrics}/metrics`;
 }
 
@@ -163,7 +192,12 @@ export async function startPrometheus(l: Launcher, binary: string, metricsUrl: s
   l.group.start({
     name: "prometheus",
     command: binary,
-    args: [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${l.ports.prometheus}`, "--storage.tsdb.retention.time=1d"],
+    args: [
+      `--config.file=${path.join(dir, "prometheus.yml")}`,
+      `--storage.tsdb.path=${path.join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${l.ports.prometheus}`,
+      "--storage.tsdb.retention.time=1d",
+    ],
   });
   await waitReady(l, "prometheus", "did not become ready", async () => (await httpGet(`${url}/-/ready`)).status === 200, 30_000);
   return url;

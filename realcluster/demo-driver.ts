@@ -22,7 +22,11 @@ const POLL_MS = 3_000;
 
 async function listRollouts(kubectl: Kubectl): Promise<RolloutSummary[]> {
   const list = JSON.parse(await kubectl(["get", "rollouts.argoproj.io", "-n", DEMO_NAMESPACE, "-o", "json"])) as {
-    items: Array<{ metadata: { name: string }; spec: { template: { spec: { containers: Array<{ image: string }> } } }; status?: { phase?: string } }>;
+    items: Array<{
+      metadata: { name: string };
+      spec: { template: { spec: { containers: Array<{ image: string }> } } };
+      status?: { phase?: string };
+    }>;
   };
   return list.items.map((r) => ({
     name: r.metadata.name,

@@ -70,7 +70,14 @@ function routedCanary(): K8sObject[] {
         stableService: `${name}-stable`,
         canaryService: `${name}-canary`,
         trafficRouting: { plugins: { [SAMPLE_ROUTER_PLUGIN]: { stableIngress: name } } },
-        steps: [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: "30s" } }, { setWeight: 80 }, { pause: { duration: "20s" } }],
+        steps: [
+          { setWeight: 20 },
+          { pause: {} },
+          { setWeight: 50 },
+          { pause: { duration: "30s" } },
+          { setWeight: 80 },
+          { pause: { duration: "20s" } },
+        ],
       },
     }),
   ];
@@ -79,7 +86,16 @@ function routedCanary(): K8sObject[] {
 function basicCanary(): K8sObject[] {
   return [
     rollout(DEMO_ROLLOUTS.basic, 4, {
-      canary: { steps: [{ setWeight: 25 }, { pause: { duration: "20s" } }, { setWeight: 50 }, { pause: { duration: "20s" } }, { setWeight: 75 }, { pause: { duration: "20s" } }] },
+      canary: {
+        steps: [
+          { setWeight: 25 },
+          { pause: { duration: "20s" } },
+          { setWeight: 50 },
+          { pause: { duration: "20s" } },
+          { setWeight: 75 },
+          { pause: { duration: "20s" } },
+        ],
+      },
     }),
   ];
 }
@@ -116,7 +132,13 @@ function analysisCanary(analysisUrl: string): K8sObject[] {
     },
     rollout(name, 3, {
       canary: {
-        steps: [{ setWeight: 30 }, { pause: { duration: "10s" } }, { analysis: { templates: [{ templateName: "web-check" }] } }, { setWeight: 70 }, { pause: { duration: "15s" } }],
+        steps: [
+          { setWeight: 30 },
+          { pause: { duration: "10s" } },
+          { analysis: { templates: [{ templateName: "web-check" }] } },
+          { setWeight: 70 },
+          { pause: { duration: "15s" } },
+        ],
       },
     }),
   ];

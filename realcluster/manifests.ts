@@ -4,7 +4,12 @@ import { simulationRbac, type SimulationUsers } from "../sim/cluster";
 
 /** Kubernetes objects the real cluster starts with: identities, the fake node, Argo Rollouts' configuration. */
 
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; [k: string]: unknown }; [k: string]: unknown };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; [k: string]: unknown };
+  [k: string]: unknown;
+};
 
 export const CONTROLLER_NAMESPACE = "argo-rollouts";
 export const DEMO_NAMESPACE = "demo";
@@ -48,7 +53,13 @@ export function rbacObjects(users: SimulationUsers): K8sObject[] {
     if (clusterWide.length > 0) {
       objects.push(
         { apiVersion: `${RBAC}/v1`, kind: "ClusterRole", metadata: { name }, rules: clusterWide },
-        { apiVersion: `${RBAC}/v1`, kind: "ClusterRoleBinding", metadata: { name }, roleRef: { apiGroup: RBAC, kind: "ClusterRole", name }, subjects },
+        {
+          apiVersion: `${RBAC}/v1`,
+          kind: "ClusterRoleBinding",
+          metadata: { name },
+          roleRef: { apiGroup: RBAC, kind: "ClusterRole", name },
+          subjects,
+        },
       );
     }
     for (const [ns, rules] of byNamespace) {
@@ -56,7 +67,13 @@ export function rbacObjects(users: SimulationUsers): K8sObject[] {
       objects.push(
         namespace(ns),
         { apiVersion: `${RBAC}/v1`, kind: "ClusterRole", metadata: { name: role }, rules },
-        { apiVersion: `${RBAC}/v1`, kind: "RoleBinding", metadata: { name: role, namespace: ns }, roleRef: { apiGroup: RBAC, kind: "ClusterRole", name: role }, subjects },
+        {
+          apiVersion: `${RBAC}/v1`,
+          kind: "RoleBinding",
+          metadata: { name: role, namespace: ns },
+          roleRef: { apiGroup: RBAC, kind: "ClusterRole", name: role },
+          subjects,
+        },
       );
     }
     return objects;

@@ -17,7 +17,11 @@ export function freePort(): Promise<number> {
 }
 
 /** Throws "port N (what) is in use" when something already listens there. */
-export function assertPortFree(port: number, what: string, hint = "stop what listens there, or choose other ports (--base-port)"): Promise<void> {
+export function assertPortFree(
+  port: number,
+  what: string,
+  hint = "stop what listens there, or choose other ports (--base-port)",
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", (err: NodeJS.ErrnoException) =>
@@ -36,7 +40,9 @@ export interface ClientTls {
 /** GET over http or https (with the cluster's CA and a client certificate); resolves with status and body. */
 export function httpGet(url: string, tls?: ClientTls, timeoutMs = 5_000): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const options = tls ? { ca: readFileSync(tls.ca), cert: readFileSync(tls.cert), key: readFileSync(tls.key), timeout: timeoutMs } : { timeout: timeoutMs };
+    const options = tls
+      ? { ca: readFileSync(tls.ca), cert: readFileSync(tls.cert), key: readFileSync(tls.key), timeout: timeoutMs }
+      : { timeout: timeoutMs };
     const req = (url.startsWith("https:") ? httpsRequest : httpRequest)(url, options, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));

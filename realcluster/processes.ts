@@ -26,7 +26,9 @@ export class ProcessExitError extends Error {
     readonly logTail: string,
     readonly logFile: string,
   ) {
-    super(`${processName} exited unexpectedly (${typeof code === "number" ? `code ${code}` : code}); last lines of ${logFile}:\n${logTail}`);
+    super(
+      `${processName} exited unexpectedly (${typeof code === "number" ? `code ${code}` : code}); last lines of ${logFile}:\n${logTail}`,
+    );
   }
 }
 
@@ -75,7 +77,8 @@ export class ProcessGroup {
     const managed: ManagedProcess = { name: spec.name, pid: child.pid ?? -1, logFile, exited };
     this.children.push({ spec, child, managed });
     void exited.then((code) => {
-      if (!this.stopping && !this.stoppedOnPurpose.has(managed)) this.onUnexpectedExit(new ProcessExitError(spec.name, code, tail(logFile), logFile));
+      if (!this.stopping && !this.stoppedOnPurpose.has(managed))
+        this.onUnexpectedExit(new ProcessExitError(spec.name, code, tail(logFile), logFile));
     });
     return managed;
   }

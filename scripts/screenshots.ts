@@ -42,7 +42,10 @@ async function shoot(page: Page, baseUrl: string, shot: Shot): Promise<void> {
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   const stack = await startDemoStack({ timeScale: 30, seed: 7 });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     console.log(`demo running at ${stack.app.url}; warming up for ${WARM_UP_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, WARM_UP_MS));

@@ -25,7 +25,7 @@ trap 'for pid in "${background[@]}"; do kill -- -"$pid" 2>/dev/null || true; don
 setsid -w bash -c 'npx tsx scripts/build-go-binaries.ts >"$1/go-build.log" 2>&1; echo $? >"$1/go-build.status"' _ "$logs" &
 background+=($!)
 
-step "lint";        npx eslint .
+step "lint";        npm run lint
 step "typecheck";   npx tsc --noEmit -p .
 step "unit";        npx vitest run --project unit
 # The build comes first: the security suite (test/integration/security) starts the built app.

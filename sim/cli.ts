@@ -50,13 +50,20 @@ async function main(): Promise<void> {
       bookkeeping: values.bookkeeping,
     },
   });
-  const extras = await startDemoExtras({ clusters: sim.clusters, prometheus: values.prometheus === true, signInAt: values["sign-in"] ?? null });
-  if (values["rollscope-config"]) writeRollscopeConfig(values["rollscope-config"], sim.kubeconfigPath, sim.clusters, extras.config, extras.clusterExtra);
+  const extras = await startDemoExtras({
+    clusters: sim.clusters,
+    prometheus: values.prometheus === true,
+    signInAt: values["sign-in"] ?? null,
+  });
+  if (values["rollscope-config"])
+    writeRollscopeConfig(values["rollscope-config"], sim.kubeconfigPath, sim.clusters, extras.config, extras.clusterExtra);
   console.log(`scenario ${scenario}, time scale ×${values["time-scale"]}, seed ${values.seed}`);
   console.log(`kubeconfig: ${sim.kubeconfigPath}`);
   for (const c of sim.clusters) console.log(`  ${c.name.padEnd(10)} api ${c.url}  metrics ${c.metricsUrl}  ${JSON.stringify(c.labels)}`);
   for (const note of extras.notes) console.log(note);
-  console.log(`tokens: admin=${sim.users.admin.token} rollscope=${sim.users.rollscope.token} alice=${sim.users.alice.token} bob=${sim.users.bob.token} carol=${sim.users.carol.token}`);
+  console.log(
+    `tokens: admin=${sim.users.admin.token} rollscope=${sim.users.rollscope.token} alice=${sim.users.alice.token} bob=${sim.users.bob.token} carol=${sim.users.carol.token}`,
+  );
   const shutdown = (signal: string) => {
     console.log(`${signal}: stopping`);
     Promise.all([extras.stop(), sim.stop()]).then(

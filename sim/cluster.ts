@@ -69,7 +69,11 @@ export interface SimulationHandle {
 }
 
 const READ = { verbs: ["get", "list", "watch"], apiGroups: ["*"], resources: ["*"] };
-const REVIEWS = { verbs: ["create"], apiGroups: ["authorization.k8s.io"], resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"] };
+const REVIEWS = {
+  verbs: ["create"],
+  apiGroups: ["authorization.k8s.io"],
+  resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+};
 const PATCH_ROLLOUTS = { verbs: ["patch"], apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/status"] };
 
 function token(seed: number, who: string): string {
@@ -117,7 +121,13 @@ function seedCluster(store: ObjectStore, objects: Scenario["clusters"][number]["
     if (!type) throw new Error(`scenario object of unserved kind ${obj.apiVersion}/${obj.kind}`);
     if (type.plural === "namespaces") {
       store.ensureNamespace(obj.metadata.name);
-      if (obj.metadata.labels) store.update(type, undefined, obj.metadata.name, (d) => void (d.metadata.labels = { ...(d.metadata.labels ?? {}), ...obj.metadata.labels }));
+      if (obj.metadata.labels)
+        store.update(
+          type,
+          undefined,
+          obj.metadata.name,
+          (d) => void (d.metadata.labels = { ...(d.metadata.labels ?? {}), ...obj.metadata.labels }),
+        );
       continue;
     }
     if (obj.metadata.namespace) store.ensureNamespace(obj.metadata.namespace);
@@ -127,8 +137,13 @@ function seedCluster(store: ObjectStore, objects: Scenario["clusters"][number]["
 
 /** One kubeconfig: a `<cluster>` context as the rollscope identity and a `<cluster>-admin` context per cluster. */
 function kubeconfigFor(clusters: SimulatedCluster[], users: SimulationUsers): string {
-  const dashboard = parse(buildKubeconfig(clusters.map((c) => ({ name: c.name, server: c.url, token: users.rollscope.token })))) as Record<string, unknown[]>;
-  const admin = parse(buildKubeconfig(clusters.map((c) => ({ name: `${c.name}-admin`, server: c.url, token: users.admin.token })))) as Record<string, unknown[]>;
+  const dashboard = parse(buildKubeconfig(clusters.map((c) => ({ name: c.name, server: c.url, token: users.rollscope.token })))) as Record<
+    string,
+    unknown[]
+  >;
+  const admin = parse(
+    buildKubeconfig(clusters.map((c) => ({ name: `${c.name}-admin`, server: c.url, token: users.admin.token }))),
+  ) as Record<string, unknown[]>;
   return stringify({
     ...dashboard,
     clusters: [...dashboard.clusters, ...admin.clusters],
@@ -145,7 +160,8 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
   const seed = options.seed ?? 1;
   const timeScale = options.timeScale ?? 30;
   const host = options.host ?? "127.0.0.1";
-  const scenario = typeof options.scenario === "string" ? loadScenario(options.scenario, { seed, ...(options.scale ?? {}) }) : options.scenario;
+  const scenario =
+    typeof options.scenario === "string" ? loadScenario(options.scenario, { seed, ...(options.scale ?? {}) }) : options.scenario;
   const users = simulationUsers(seed);
   const rbac = [...simulationRbac(users), ...(options.extraRbac ?? [])];
   const now = options.now ?? Date.now;
@@ -180,7 +196,15 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
         autoReconcile: options.autoReconcile,
         ...(scenario.name === "scale" ? { transitionLogLimit: 10_000, eventLogLimit: 5_000 } : {}),
       });
-      clusters.push({ name: def.name, labels: def.labels, url: apiServer.url, apiServer, controller, store, metricsUrl: controller.metricsUrl });
+      clusters.push({
+        name: def.name,
+        labels: def.labels,
+        url: apiServer.url,
+        apiServer,
+        controller,
+        store,
+        metricsUrl: controller.metricsUrl,
+      });
     }
   } catch (err) {
     await stopAll();

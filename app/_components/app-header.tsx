@@ -85,7 +85,14 @@ export function AppHeader() {
           <svg viewBox="0 0 24 24" className="size-6" aria-hidden>
             <rect x="2" y="13" width="20" height="5" rx="2.5" className="fill-slate-200 dark:fill-slate-700" />
             <rect x="2" y="13" width="8" height="5" rx="2.5" className="fill-sky-500" />
-            <path d="M4 9.5 L9 5.5 L13 8 L20 3.5" fill="none" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className="stroke-sky-500" />
+            <path
+              d="M4 9.5 L9 5.5 L13 8 L20 3.5"
+              fill="none"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              className="stroke-sky-500"
+            />
           </svg>
           Rollscope
         </Link>
@@ -100,7 +107,9 @@ export function AppHeader() {
                 aria-current={current ? "page" : undefined}
                 className={cn(
                   "rounded-md px-2.5 py-1 text-sm font-medium",
-                  current ? "bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-white" : "text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white",
+                  current
+                    ? "bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-white"
+                    : "text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white",
                   focusRing,
                 )}
               >

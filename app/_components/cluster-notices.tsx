@@ -57,7 +57,14 @@ function DisconnectedClusters({ clusters }: { clusters: ClusterStateView[] }) {
         </p>
         <ul className="mt-1 grid gap-x-6 gap-y-0.5 xl:grid-cols-2 2xl:grid-cols-3">
           {down.map((c) => (
-            <li key={c.name} data-testid="cluster-notice" data-cluster={c.name} data-connection={c.connection} title={describeConnection(c)} className="min-w-0 truncate">
+            <li
+              key={c.name}
+              data-testid="cluster-notice"
+              data-cluster={c.name}
+              data-connection={c.connection}
+              title={describeConnection(c)}
+              className="min-w-0 truncate"
+            >
               <Link href={clusterHref(c.name)} className="font-semibold underline-offset-2 hover:underline">
                 {c.name}
               </Link>{" "}

@@ -65,8 +65,14 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
   const pages = data?.pageCount ?? 1;
 
   const onSort = (key: FleetSortKey) =>
-    update({ sort: key, dir: view.sort === key && view.dir === "asc" ? "desc" : view.sort === key ? "asc" : key === "changed" ? "desc" : "asc", page: 1 });
-  const pagination = data && <Pagination page={page} pageCount={pages} total={matched} pageSize={data.pageSize} onPage={(p) => update({ page: p })} />;
+    update({
+      sort: key,
+      dir: view.sort === key && view.dir === "asc" ? "desc" : view.sort === key ? "asc" : key === "changed" ? "desc" : "asc",
+      page: 1,
+    });
+  const pagination = data && (
+    <Pagination page={page} pageCount={pages} total={matched} pageSize={data.pageSize} onPage={(p) => update({ page: p })} />
+  );
 
   return (
     <RenderTimeProvider at={initial?.renderedAt ?? null}>
@@ -83,8 +89,17 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
               <Kbd>/</Kbd> search · <Kbd>j</Kbd>/<Kbd>k</Kbd> or <Kbd>↑</Kbd>/<Kbd>↓</Kbd> move · <Kbd>Enter</Kbd> open
             </p>
           </div>
-          <FleetFilters key={resetKey} view={view} facets={data?.facets ?? NO_FACETS} onChange={update} onClear={clear} searchRef={searchRef} />
-          {data && <PhaseCountChips counts={data.counts} total={data.base} active={view.phase} onSelect={(p) => update({ phase: p, page: 1 })} />}
+          <FleetFilters
+            key={resetKey}
+            view={view}
+            facets={data?.facets ?? NO_FACETS}
+            onChange={update}
+            onClear={clear}
+            searchRef={searchRef}
+          />
+          {data && (
+            <PhaseCountChips counts={data.counts} total={data.base} active={view.phase} onSelect={(p) => update({ phase: p, page: 1 })} />
+          )}
         </div>
 
         {error && !data && <ErrorState title="Could not load rollouts" message={error.message} onRetry={() => void refetch()} />}
@@ -97,7 +112,12 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
         {data && (
           <>
             <ClusterNotices clusters={data.clusters} />
-            <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />
+            <AttentionQueue
+              entries={data.attention.entries}
+              count={data.attention.total}
+              critical={data.attention.critical}
+              total={data.base}
+            />
             <Card aria-labelledby="rollouts-title" aria-busy={isPlaceholderData} data-testid="fleet-card">
               <CardHeader
                 id="rollouts-title"
@@ -107,8 +127,8 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
               />
               {total === 0 ? (
                 <EmptyState title="No rollouts yet">
-                  None of the {data.clusters.length} configured clusters has reported an Argo Rollout. Clusters that are still connecting show in
-                  the header.
+                  None of the {data.clusters.length} configured clusters has reported an Argo Rollout. Clusters that are still connecting
+                  show in the header.
                 </EmptyState>
               ) : matched === 0 ? (
                 <EmptyState title="No rollouts match these filters">
@@ -122,7 +142,9 @@ export function FleetOverview({ initial = null }: { initial?: InitialFleetPage |
                   <ScrollArea label="Rollouts table" className="lg:overflow-visible">
                     <FleetTable rows={data.rows} sort={view.sort} dir={view.dir} onSort={onSort} />
                   </ScrollArea>
-                  {pages > 1 && <div className="flex justify-end border-t border-slate-200 px-4 py-2 dark:border-slate-800">{pagination}</div>}
+                  {pages > 1 && (
+                    <div className="flex justify-end border-t border-slate-200 px-4 py-2 dark:border-slate-800">{pagination}</div>
+                  )}
                 </>
               )}
             </Card>

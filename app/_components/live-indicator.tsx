@@ -29,7 +29,9 @@ export function LiveIndicator() {
       )}
     >
       <span className="relative flex size-2">
-        {status === "live" && <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-60 motion-reduce:hidden" />}
+        {status === "live" && (
+          <span className="absolute inline-flex size-full animate-ping rounded-full bg-emerald-400 opacity-60 motion-reduce:hidden" />
+        )}
         <span
           className={cn(
             "relative inline-flex size-2 rounded-full",

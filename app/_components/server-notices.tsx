@@ -39,15 +39,15 @@ function RecorderNotice({ report }: { report: ReadinessReport }) {
     <Notice testId="recorder-notice">
       {recorder.state === "failing" && (
         <>
-          <span className="font-medium">History is not being saved:</span> the database refuses writes since <RelativeTime at={recorder.since} />
+          <span className="font-medium">History is not being saved:</span> the database refuses writes since{" "}
+          <RelativeTime at={recorder.since} />
           {recorder.lastError && <span className="font-mono text-xs break-words"> ({recorder.lastError})</span>}.{" "}
-          {formatCount(recorder.pending.samples + recorder.pending.events)} changes wait in memory and are stored once it accepts them again.{" "}
+          {formatCount(recorder.pending.samples + recorder.pending.events)} changes wait in memory and are stored once it accepts them
+          again.{" "}
         </>
       )}
       {dropped > 0 && (
-        <span>
-          {formatCount(dropped)} recorded changes were dropped while writes failed: the history has a gap since start-up.
-        </span>
+        <span>{formatCount(dropped)} recorded changes were dropped while writes failed: the history has a gap since start-up.</span>
       )}
     </Notice>
   );

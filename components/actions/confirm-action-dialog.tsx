@@ -59,7 +59,10 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
   }, [onCancel, pending]);
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/40 p-4" onMouseDown={(e) => e.target === e.currentTarget && !pending && onCancel()}>
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/40 p-4"
+      onMouseDown={(e) => e.target === e.currentTarget && !pending && onCancel()}
+    >
       <div
         ref={dialogRef}
         role="dialog"
@@ -103,7 +106,10 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
               onChange={(e) => setTyped(e.target.value)}
               autoComplete="off"
               spellCheck={false}
-              className={cn("h-8 rounded-md border border-slate-300 bg-white px-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950", focusRing)}
+              className={cn(
+                "h-8 rounded-md border border-slate-300 bg-white px-2 font-mono text-sm dark:border-slate-700 dark:bg-slate-950",
+                focusRing,
+              )}
             />
           </label>
         )}
@@ -111,7 +117,13 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
           <Button onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button variant={destructive ? "danger" : "primary"} data-testid="confirm-action" data-destructive={destructive} disabled={!canConfirm} onClick={onConfirm}>
+          <Button
+            variant={destructive ? "danger" : "primary"}
+            data-testid="confirm-action"
+            data-destructive={destructive}
+            disabled={!canConfirm}
+            onClick={onConfirm}
+          >
             {pending ? "Sending…" : title}
           </Button>
         </div>

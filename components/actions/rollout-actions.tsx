@@ -79,7 +79,8 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
     );
   }
   if (!view) {
-    const message = error instanceof FetchError && error.status === 401 ? "Sign in to act on this rollout" : `Actions unavailable: ${errorText(error)}`;
+    const message =
+      error instanceof FetchError && error.status === 401 ? "Sign in to act on this rollout" : `Actions unavailable: ${errorText(error)}`;
     return (
       <p role="status" data-testid="rollout-actions-unavailable" className={cn("text-xs text-slate-500 dark:text-slate-400", className)}>
         {message}
@@ -101,7 +102,13 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
     if (!option.enabled || inFlight.current) return;
     setFeedback(null);
     run.reset();
-    setPending({ action, expected: toExpectation(view), effect: option.effect, requests: option.requests, typedConfirmation: option.typedConfirmation });
+    setPending({
+      action,
+      expected: toExpectation(view),
+      effect: option.effect,
+      requests: option.requests,
+      typedConfirmation: option.typedConfirmation,
+    });
   };
 
   const confirm = () => {
@@ -170,7 +177,10 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
         <p
           role={feedback.kind === "error" ? "alert" : "status"}
           data-testid={`rollout-action-${feedback.kind}`}
-          className={cn("text-xs", feedback.kind === "error" ? "text-rose-700 dark:text-rose-300" : "text-emerald-700 dark:text-emerald-300")}
+          className={cn(
+            "text-xs",
+            feedback.kind === "error" ? "text-rose-700 dark:text-rose-300" : "text-emerald-700 dark:text-emerald-300",
+          )}
         >
           {feedback.text}
         </p>

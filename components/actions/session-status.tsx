@@ -29,8 +29,14 @@ export function SessionStatus({ className }: { className?: string }) {
   };
 
   return (
-    <div data-testid="session-status" className={cn("flex min-w-0 items-center gap-2 text-xs text-slate-600 dark:text-slate-400", className)}>
-      <span className="min-w-0 truncate" title={session.user?.groups.length ? `${session.identityNote}\nGroups: ${session.user.groups.join(", ")}` : session.identityNote}>
+    <div
+      data-testid="session-status"
+      className={cn("flex min-w-0 items-center gap-2 text-xs text-slate-600 dark:text-slate-400", className)}
+    >
+      <span
+        className="min-w-0 truncate"
+        title={session.user?.groups.length ? `${session.identityNote}\nGroups: ${session.user.groups.join(", ")}` : session.identityNote}
+      >
         {session.identityNote}
       </span>
       {session.readOnly && <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 font-medium dark:bg-slate-800">read-only</span>}

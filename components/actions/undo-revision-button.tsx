@@ -29,7 +29,11 @@ export interface UndoFeedback {
 /** A rollback's outcome as a status line (an alert when it failed). */
 export function UndoFeedbackLine({ feedback }: { feedback: UndoFeedback }) {
   return (
-    <p role={feedback.kind === "error" ? "alert" : "status"} data-testid={`undo-${feedback.kind}`} className={feedback.kind === "error" ? "text-xs text-rose-700 dark:text-rose-300" : "text-xs text-emerald-700 dark:text-emerald-300"}>
+    <p
+      role={feedback.kind === "error" ? "alert" : "status"}
+      data-testid={`undo-${feedback.kind}`}
+      className={feedback.kind === "error" ? "text-xs text-rose-700 dark:text-rose-300" : "text-xs text-emerald-700 dark:text-emerald-300"}
+    >
       {feedback.text}
     </p>
   );
@@ -59,7 +63,8 @@ export function UndoRevisionButton({ cluster, namespace, name, revision, images,
       { action: "undo", expected, toRevision: revision },
       {
         onSuccess: (result) => onFeedback({ kind: "done", text: `Rollback to revision ${revision} sent: ${result.message}` }),
-        onError: (err) => onFeedback({ kind: "error", text: err instanceof FetchError || err instanceof Error ? err.message : String(err) }),
+        onError: (err) =>
+          onFeedback({ kind: "error", text: err instanceof FetchError || err instanceof Error ? err.message : String(err) }),
         onSettled: () => {
           inFlight.current = false;
           setExpected(null);
@@ -71,7 +76,13 @@ export function UndoRevisionButton({ cluster, namespace, name, revision, images,
   return (
     <div className="flex flex-col gap-1">
       <span title={option.enabled ? `Roll back to revision ${revision}` : option.reason}>
-        <Button data-testid="undo-revision" data-revision={revision} disabled={!option.enabled || run.isPending} onClick={open} className="px-2 py-0.5 text-xs">
+        <Button
+          data-testid="undo-revision"
+          data-revision={revision}
+          disabled={!option.enabled || run.isPending}
+          onClick={open}
+          className="px-2 py-0.5 text-xs"
+        >
           Roll back
         </Button>
       </span>

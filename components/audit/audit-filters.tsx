@@ -42,25 +42,61 @@ export function AuditFilters({ filters, clusters, onChange, csvHref, jsonHref }:
     e.preventDefault();
     onChange(draft);
   };
-  const inputClass = cn("h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900", focusRing);
+  const inputClass = cn(
+    "h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900",
+    focusRing,
+  );
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-3" data-testid="audit-filters" aria-label="Audit filters">
-      <Select label="Cluster" allLabel="All clusters" options={clusters} value={draft.cluster ?? ""} onChange={(e) => set({ cluster: e.target.value })} />
+      <Select
+        label="Cluster"
+        allLabel="All clusters"
+        options={clusters}
+        value={draft.cluster ?? ""}
+        onChange={(e) => set({ cluster: e.target.value })}
+      />
       {TEXT_FIELDS.map((field) => (
         <label key={field.key} className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
           <span>{field.label}</span>
-          <input name={field.key} className={inputClass} value={draft[field.key] ?? ""} onChange={(e) => set({ [field.key]: e.target.value })} />
+          <input
+            name={field.key}
+            className={inputClass}
+            value={draft[field.key] ?? ""}
+            onChange={(e) => set({ [field.key]: e.target.value })}
+          />
         </label>
       ))}
-      <Select label="Action" allLabel="All actions" options={[...ROLLOUT_ACTIONS]} value={draft.action ?? ""} onChange={(e) => set({ action: e.target.value })} />
-      <Select label="Outcome" allLabel="All outcomes" options={[...AUDIT_OUTCOMES]} value={draft.outcome ?? ""} onChange={(e) => set({ outcome: e.target.value as Filters["outcome"] })} />
+      <Select
+        label="Action"
+        allLabel="All actions"
+        options={[...ROLLOUT_ACTIONS]}
+        value={draft.action ?? ""}
+        onChange={(e) => set({ action: e.target.value })}
+      />
+      <Select
+        label="Outcome"
+        allLabel="All outcomes"
+        options={[...AUDIT_OUTCOMES]}
+        value={draft.outcome ?? ""}
+        onChange={(e) => set({ outcome: e.target.value as Filters["outcome"] })}
+      />
       <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
         <span>From</span>
-        <input type="datetime-local" className={inputClass} value={toLocalInput(draft.from)} onChange={(e) => set({ from: fromLocalInput(e.target.value) })} />
+        <input
+          type="datetime-local"
+          className={inputClass}
+          value={toLocalInput(draft.from)}
+          onChange={(e) => set({ from: fromLocalInput(e.target.value) })}
+        />
       </label>
       <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
         <span>To</span>
-        <input type="datetime-local" className={inputClass} value={toLocalInput(draft.to)} onChange={(e) => set({ to: fromLocalInput(e.target.value) })} />
+        <input
+          type="datetime-local"
+          className={inputClass}
+          value={toLocalInput(draft.to)}
+          onChange={(e) => set({ to: fromLocalInput(e.target.value) })}
+        />
       </label>
       <Button type="submit" variant="primary">
         Apply

@@ -44,7 +44,13 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
         </thead>
         <tbody>
           {entries.map((e) => (
-            <tr key={e.id} data-testid="audit-row" data-outcome={e.outcome} data-action={e.action} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+            <tr
+              key={e.id}
+              data-testid="audit-row"
+              data-outcome={e.outcome}
+              data-action={e.action}
+              className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60"
+            >
               <td className="px-3 py-1.5">
                 <RelativeTime at={e.at} now={now} />
               </td>
@@ -52,7 +58,11 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
                 {e.user}
               </td>
               <td className="max-w-xs px-3 py-1.5 wrap-anywhere">
-                <Link href={rolloutHref(e.cluster, e.namespace, e.rollout)} data-testid="audit-rollout-link" className={cn("font-medium text-sky-700 hover:underline dark:text-sky-300", focusRing)}>
+                <Link
+                  href={rolloutHref(e.cluster, e.namespace, e.rollout)}
+                  data-testid="audit-rollout-link"
+                  className={cn("font-medium text-sky-700 hover:underline dark:text-sky-300", focusRing)}
+                >
                   {e.rollout}
                 </Link>
                 <span className="block text-xs text-slate-500 dark:text-slate-400">

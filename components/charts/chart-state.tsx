@@ -34,7 +34,10 @@ export function ChartFrame<T>({ state, height, title, children }: ChartFrameProp
       );
     case "empty":
       return (
-        <div style={{ height }} className="flex items-center justify-center rounded-md border border-dashed border-slate-300 dark:border-slate-700">
+        <div
+          style={{ height }}
+          className="flex items-center justify-center rounded-md border border-dashed border-slate-300 dark:border-slate-700"
+        >
           <EmptyState title={state.message} />
         </div>
       );

@@ -20,7 +20,9 @@ export function RangeSelector<R extends string>({ ranges, value, onChange }: Ran
           onClick={() => onChange(r)}
           className={cn(
             "rounded px-2 py-0.5 text-xs font-medium tabular-nums",
-            r === value ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : "text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800",
+            r === value
+              ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900"
+              : "text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800",
             focusRing,
           )}
         >

@@ -40,7 +40,17 @@ export const UnverifiedBands = memo(function UnverifiedBands({ bands }: { bands:
         const x1 = Math.max(left, Number(x(b.from)));
         const x2 = Math.min(right, Number(x(b.to)));
         if (!(x2 > x1)) return null;
-        return <rect key={b.from} x={x1} y={area.y} width={Math.max(1, x2 - x1)} height={area.height} fill="var(--chart-unverified)" fillOpacity={0.22} />;
+        return (
+          <rect
+            key={b.from}
+            x={x1}
+            y={area.y}
+            width={Math.max(1, x2 - x1)}
+            height={area.height}
+            fill="var(--chart-unverified)"
+            fillOpacity={0.22}
+          />
+        );
       })}
     </g>
   );
@@ -70,7 +80,15 @@ export const MarkerLayer = memo(function MarkerLayer({ markers }: { markers: Wei
         return (
           <g key={`${m.t}-${i}`} data-testid="chart-marker" data-kind={m.kind}>
             <title>{markerText(m)}</title>
-            <line x1={px} x2={px} y1={top} y2={bottom} stroke={color} strokeDasharray={minor ? "2 4" : "4 3"} strokeOpacity={minor ? 0.45 : 0.8} />
+            <line
+              x1={px}
+              x2={px}
+              y1={top}
+              y2={bottom}
+              stroke={color}
+              strokeDasharray={minor ? "2 4" : "4 3"}
+              strokeOpacity={minor ? 0.45 : 0.8}
+            />
             {head &&
               (m.kind === "action" ? (
                 <rect x={px - 4} y={top - 10} width={8} height={8} fill={color} transform={`rotate(45 ${px} ${top - 6})`} />

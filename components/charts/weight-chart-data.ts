@@ -143,7 +143,17 @@ export function toWeightChartData(history: RolloutHistory, measuredTraffic: Meas
     .sort((a, b) => a.t - b.t);
 
   const segments = toStepSegments(weights, samples, to);
-  return { from, to, rows, unverified, markers, measured, pointCount: history.points.length, segments, window: fitWindow(weights, from, to) };
+  return {
+    from,
+    to,
+    rows,
+    unverified,
+    markers,
+    measured,
+    pointCount: history.points.length,
+    segments,
+    window: fitWindow(weights, from, to),
+  };
 }
 
 type TimedPoint = Pick<WeightPoint, "requested" | "canary" | "verified" | "stepIndex" | "revision"> & { t: number };
@@ -157,7 +167,11 @@ function mergeVerified(a: boolean | null, b: boolean | null): boolean | null {
  * The recorded points grouped into stretches of one (revision, step): a new stretch starts where either changes.
  * Each ends where the next begins, the last at `to`. Measured samples are averaged per stretch.
  */
-export function toStepSegments(weights: readonly TimedPoint[], samples: ReadonlyArray<{ t: number; value: number | null }>, to: number): StepSegment[] {
+export function toStepSegments(
+  weights: readonly TimedPoint[],
+  samples: ReadonlyArray<{ t: number; value: number | null }>,
+  to: number,
+): StepSegment[] {
   const segments: StepSegment[] = [];
   for (const p of weights) {
     const open = segments.at(-1);
@@ -166,7 +180,16 @@ export function toStepSegments(weights: readonly TimedPoint[], samples: Readonly
       continue;
     }
     if (open) open.to = p.t;
-    segments.push({ from: p.t, to, revision: p.revision, stepIndex: p.stepIndex, requested: p.requested, applied: p.canary, verified: p.verified, measured: null });
+    segments.push({
+      from: p.t,
+      to,
+      revision: p.revision,
+      stepIndex: p.stepIndex,
+      requested: p.requested,
+      applied: p.canary,
+      verified: p.verified,
+      measured: null,
+    });
   }
   for (const segment of segments) {
     const values = samples.filter((s) => s.t >= segment.from && s.t < segment.to && s.value !== null).map((s) => s.value as number);
@@ -226,7 +249,21 @@ export function windowIndexes(rows: ReadonlyArray<{ t: number }>, window: TimeWi
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const TICK_STEPS = [MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR, 48 * HOUR];
+const TICK_STEPS = [
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  24 * HOUR,
+  48 * HOUR,
+];
 
 /**
  * Round-time ticks for a time axis (every 2 min, 10 min, 1 h, 1 day…), at most about `target` of them, aligned to

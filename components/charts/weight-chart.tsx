@@ -9,7 +9,15 @@ import { formatPercent } from "@/lib/format/percent";
 import { formatAbsoluteTime, formatAxisTime } from "@/lib/format/relative-time";
 import { ChartFrame, type ChartState } from "./chart-state";
 import { MARKER_STYLE, MarkerLayer, StepBoundaries, UnverifiedBands } from "./timeline-layers";
-import { measuredNote, timeTicks, windowIndexes, withTimeGrid, type TimeWindow, type WeightChartData, type WeightChartRow } from "./weight-chart-data";
+import {
+  measuredNote,
+  timeTicks,
+  windowIndexes,
+  withTimeGrid,
+  type TimeWindow,
+  type WeightChartData,
+  type WeightChartRow,
+} from "./weight-chart-data";
 import { WeightStepTable } from "./weight-step-table";
 
 const HEIGHT = 330;
@@ -25,7 +33,10 @@ function WeightTooltip({ active, payload, span }: TooltipContentProps & { span: 
   const row = payload?.[0]?.payload as WeightChartRow | undefined;
   if (!active || !row) return null;
   return (
-    <div className="rounded-md border px-3 py-2 text-xs shadow-md" style={{ background: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)" }}>
+    <div
+      className="rounded-md border px-3 py-2 text-xs shadow-md"
+      style={{ background: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)" }}
+    >
       <p className="mb-1 font-medium">{span > 86_400_000 ? formatAbsoluteTime(row.t) : formatAxisTime(row.t, 0)}</p>
       <dl className="grid grid-cols-[auto_auto] gap-x-3 gap-y-0.5 tabular-nums">
         <dt style={{ color: SERIES.requested.color }}>Requested</dt>
@@ -78,7 +89,15 @@ function useChartWindow(data: WeightChartData) {
     setZoom({ from: rows[startIndex].t, to: rows[endIndex].t, toEnd: endIndex === rows.length - 1 });
   };
   const whole = { from: data.from, to: data.to, toEnd: true };
-  return { rows, indexes, domain, onBrush, showRevision: () => setZoom(null), showWhole: () => setZoom(whole), isWhole: domain[0] <= data.from && domain[1] >= data.to };
+  return {
+    rows,
+    indexes,
+    domain,
+    onBrush,
+    showRevision: () => setZoom(null),
+    showWhole: () => setZoom(whole),
+    isWhole: domain[0] <= data.from && domain[1] >= data.to,
+  };
 }
 
 function WeightChartPlot({ data }: { data: WeightChartData }) {
@@ -90,7 +109,12 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
   const fitsRange = data.window.from <= data.from;
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400" data-testid="chart-window" data-from={domain[0]} data-to={domain[1]}>
+      <div
+        className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400"
+        data-testid="chart-window"
+        data-from={domain[0]}
+        data-to={domain[1]}
+      >
         <span>
           Showing {formatAxisTime(domain[0], span)} – {formatAxisTime(domain[1], span)}; drag the handles below the chart to zoom.
         </span>
@@ -183,7 +207,12 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
       <ul className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400" aria-label="Legend">
         <LegendSwatch color={SERIES.requested.color} dashed label={SERIES.requested.label} />
         <LegendSwatch color={SERIES.applied.color} label={SERIES.applied.label} />
-        {showMeasured && <LegendSwatch color={SERIES.measured.color} label={`${SERIES.measured.label} (${data.measured.status === "ok" ? data.measured.source : ""})`} />}
+        {showMeasured && (
+          <LegendSwatch
+            color={SERIES.measured.color}
+            label={`${SERIES.measured.label} (${data.measured.status === "ok" ? data.measured.source : ""})`}
+          />
+        )}
         {data.unverified.length > 0 && <LegendSwatch color="var(--chart-unverified)" band label="Not verified by router" />}
         {markerKinds.map((kind) => (
           <li key={kind} className="flex items-center gap-1.5">
@@ -193,7 +222,14 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
         ))}
         {data.segments.length > 0 && <LegendSwatch color="var(--chart-step-band)" band label="Steps (S1, S2… alternate shading)" />}
         {note && (
-          <li data-testid="measured-note" data-status={data.measured.status} className={cn("flex basis-full items-start gap-1.5 text-slate-500 dark:text-slate-400", data.measured.status === "error" && "text-amber-800 dark:text-amber-300")}>
+          <li
+            data-testid="measured-note"
+            data-status={data.measured.status}
+            className={cn(
+              "flex basis-full items-start gap-1.5 text-slate-500 dark:text-slate-400",
+              data.measured.status === "error" && "text-amber-800 dark:text-amber-300",
+            )}
+          >
             <InfoIcon className="mt-px size-3.5 shrink-0" />
             <span>{note}</span>
           </li>

@@ -37,7 +37,13 @@ export function WeightStepTable({ segments }: { segments: readonly StepSegment[]
         </thead>
         <tbody>
           {shown.map((s) => (
-            <tr key={s.from} data-testid="weight-step-row" data-step={s.stepIndex ?? ""} data-revision={s.revision ?? ""} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
+            <tr
+              key={s.from}
+              data-testid="weight-step-row"
+              data-step={s.stepIndex ?? ""}
+              data-revision={s.revision ?? ""}
+              className="border-b border-slate-100 last:border-0 dark:border-slate-800/60"
+            >
               <td className="py-1 pr-3">{s.revision ?? "—"}</td>
               <td className="py-1 pr-3">{s.stepIndex === null ? "—" : s.stepIndex + 1}</td>
               <td className="py-1 pr-3">

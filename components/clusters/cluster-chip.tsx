@@ -40,7 +40,10 @@ export const ClusterChip = memo(function ClusterChip({ cluster }: { cluster: Clu
         focusRing,
       )}
     >
-      <span aria-hidden className={cn("size-2 shrink-0 rounded-full", DOT_TONES[tone], cluster.connection === "reconnecting" && "animate-pulse")} />
+      <span
+        aria-hidden
+        className={cn("size-2 shrink-0 rounded-full", DOT_TONES[tone], cluster.connection === "reconnecting" && "animate-pulse")}
+      />
       <span className="min-w-0 truncate">{cluster.name}</span>
       {!healthy && (
         <span className="font-normal opacity-80">

@@ -31,7 +31,9 @@ function ControllerSummary({ controller }: { controller: ControllerStatusView })
         <div className="flex gap-2">
           <dt className="text-slate-500 dark:text-slate-400">Deployment</dt>
           <dd className="text-xs leading-5 tabular-nums">
-            {deployment ? `${deployment.name}: ${deployment.ready}/${deployment.desired} ready, ${deployment.available} available, ${deployment.updated} updated` : (controller.deploymentNote ?? "none")}
+            {deployment
+              ? `${deployment.name}: ${deployment.ready}/${deployment.desired} ready, ${deployment.available} available, ${deployment.updated} updated`
+              : (controller.deploymentNote ?? "none")}
           </dd>
         </div>
       </dl>
@@ -54,7 +56,12 @@ function ControllerSummary({ controller }: { controller: ControllerStatusView })
             </thead>
             <tbody>
               {controller.pods.map((pod) => (
-                <tr key={pod.name} data-testid="controller-pod" data-state={pod.state} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
+                <tr
+                  key={pod.name}
+                  data-testid="controller-pod"
+                  data-state={pod.state}
+                  className="border-b border-slate-100 last:border-0 dark:border-slate-800/60"
+                >
                   <td className="py-1 pr-3 font-mono wrap-anywhere">{pod.name}</td>
                   <td className="py-1 pr-3">
                     <Badge tone={pod.state === "Running" ? "green" : "red"} dot>
@@ -79,11 +86,17 @@ function ControllerSummary({ controller }: { controller: ControllerStatusView })
 
 function RegisteredPlugins({ registry }: { registry: PluginClusterView }) {
   if (!registry.configMap.present) return <EmptyState title="No argo-rollouts-config ConfigMap: the controller runs with no plugins" />;
-  if (registry.plugins.length === 0 && registry.unregistered.length === 0) return <EmptyState title="No plugin is registered or referenced" />;
+  if (registry.plugins.length === 0 && registry.unregistered.length === 0)
+    return <EmptyState title="No plugin is registered or referenced" />;
   return (
     <ul className="flex flex-col gap-1 text-sm" data-testid="cluster-plugins" aria-label={`Plugins of ${registry.cluster}`}>
       {registry.plugins.map((p) => (
-        <li key={`${p.kind}/${p.name}/${p.index}`} data-testid="cluster-plugin" data-plugin={p.name} className="flex flex-wrap items-center gap-2">
+        <li
+          key={`${p.kind}/${p.name}/${p.index}`}
+          data-testid="cluster-plugin"
+          data-plugin={p.name}
+          className="flex flex-wrap items-center gap-2"
+        >
           <Link href={pluginHref(p.name)} className={cn("font-mono text-xs hover:underline wrap-anywhere", focusRing)}>
             {p.name}
           </Link>
@@ -95,7 +108,12 @@ function RegisteredPlugins({ registry }: { registry: PluginClusterView }) {
         </li>
       ))}
       {registry.unregistered.map((u) => (
-        <li key={`missing/${u.kind}/${u.name}`} data-testid="cluster-plugin" data-plugin={u.name} className="flex flex-wrap items-center gap-2">
+        <li
+          key={`missing/${u.kind}/${u.name}`}
+          data-testid="cluster-plugin"
+          data-plugin={u.name}
+          className="flex flex-wrap items-center gap-2"
+        >
           <Link href={pluginHref(u.name)} className={cn("font-mono text-xs hover:underline wrap-anywhere", focusRing)}>
             {u.name}
           </Link>
@@ -115,7 +133,11 @@ export function ClusterPluginsCard({ cluster }: { cluster: string }) {
       <CardHeader
         id="cluster-plugins-title"
         title="Plugins and controller"
-        meta={query.data?.registry.configMap.updatedAt && <RelativeTime at={query.data.registry.configMap.updatedAt} prefix="argo-rollouts-config changed " />}
+        meta={
+          query.data?.registry.configMap.updatedAt && (
+            <RelativeTime at={query.data.registry.configMap.updatedAt} prefix="argo-rollouts-config changed " />
+          )
+        }
         actions={
           <Link href={`/plugins?cluster=${encodeURIComponent(cluster)}`} className={cn("text-xs hover:underline", focusRing)}>
             Plugins page →
@@ -126,7 +148,11 @@ export function ClusterPluginsCard({ cluster }: { cluster: string }) {
         {query.isPending ? (
           <SkeletonRows rows={3} label="Loading plugins…" />
         ) : !query.data ? (
-          <ErrorState title="Could not load this cluster's plugins" message={query.error instanceof Error ? query.error.message : null} onRetry={() => void query.refetch()} />
+          <ErrorState
+            title="Could not load this cluster's plugins"
+            message={query.error instanceof Error ? query.error.message : null}
+            onRetry={() => void query.refetch()}
+          />
         ) : (
           <>
             <ControllerSummary controller={query.data.controller} />

@@ -42,7 +42,10 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
           </ErrorState>
         )}
         {cluster.controller.crashLooping && (
-          <ErrorState title={`Controller pod ${cluster.controller.podName ?? ""} is in CrashLoopBackOff`} message={cluster.controller.reason}>
+          <ErrorState
+            title={`Controller pod ${cluster.controller.podName ?? ""} is in CrashLoopBackOff`}
+            message={cluster.controller.reason}
+          >
             <ErrorHint hint={cluster.controller.hint} />
           </ErrorState>
         )}
@@ -51,11 +54,19 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
             {error}
           </p>
         ))}
-        {!cluster.configMap.present && <p className="text-sm text-slate-500 dark:text-slate-400">No argo-rollouts-config ConfigMap: the controller runs with no plugins.</p>}
+        {!cluster.configMap.present && (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            No argo-rollouts-config ConfigMap: the controller runs with no plugins.
+          </p>
+        )}
         {cluster.entryErrors.length > 0 && (
           <ul className="flex flex-col gap-1" aria-label="Invalid entries">
             {cluster.entryErrors.map((error, i) => (
-              <li key={`${error.key}-${error.index}-${error.field}-${i}`} data-testid="entry-error" className="rounded border border-rose-200 bg-rose-50 px-2 py-1 text-xs dark:border-rose-900 dark:bg-rose-950/40">
+              <li
+                key={`${error.key}-${error.index}-${error.field}-${i}`}
+                data-testid="entry-error"
+                className="rounded border border-rose-200 bg-rose-50 px-2 py-1 text-xs dark:border-rose-900 dark:bg-rose-950/40"
+              >
                 <span className="font-mono">{error.reason}</span>
                 <ErrorHint hint={error.hint} />
               </li>
@@ -77,7 +88,10 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
             </thead>
             <tbody>
               {cluster.plugins.map((plugin) => (
-                <tr key={`${plugin.kind}/${plugin.name}/${plugin.index}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+                <tr
+                  key={`${plugin.kind}/${plugin.name}/${plugin.index}`}
+                  className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60"
+                >
                   <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">
                     <Link href={pluginHref(plugin.name)} className={cn("hover:underline", focusRing)}>
                       {plugin.name}
@@ -93,14 +107,24 @@ export function ClusterRegistry({ cluster }: { cluster: PluginClusterView }) {
                     {plugin.location}
                   </td>
                   <td className="py-1.5 pr-3">
-                    {plugin.sha256 ? <Badge tone="green">present</Badge> : plugin.locationScheme === "file" ? <Badge>n/a (file)</Badge> : <Badge tone="amber">missing</Badge>}
+                    {plugin.sha256 ? (
+                      <Badge tone="green">present</Badge>
+                    ) : plugin.locationScheme === "file" ? (
+                      <Badge>n/a (file)</Badge>
+                    ) : (
+                      <Badge tone="amber">missing</Badge>
+                    )}
                   </td>
-                  <td className="min-w-[16ch] py-1.5 pr-3 font-mono wrap-anywhere">{plugin.args.length > 0 ? plugin.args.join(" ") : "—"}</td>
-
+                  <td className="min-w-[16ch] py-1.5 pr-3 font-mono wrap-anywhere">
+                    {plugin.args.length > 0 ? plugin.args.join(" ") : "—"}
+                  </td>
                 </tr>
               ))}
               {cluster.unregistered.map((missing) => (
-                <tr key={`missing/${missing.kind}/${missing.name}`} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+                <tr
+                  key={`missing/${missing.kind}/${missing.name}`}
+                  className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60"
+                >
                   <td className="min-w-[20ch] py-1.5 pr-3 font-mono wrap-anywhere">
                     <Link href={pluginHref(missing.name)} className={cn("hover:underline", focusRing)}>
                       {missing.name}

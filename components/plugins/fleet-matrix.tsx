@@ -24,7 +24,12 @@ export function FleetMatrix({ matrix }: { matrix: PluginsOverview["matrix"] }) {
         </thead>
         <tbody>
           {matrix.rows.map((row) => (
-            <tr key={`${row.kind}/${row.name}`} data-testid="plugin-matrix-row" data-plugin={row.name} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
+            <tr
+              key={`${row.kind}/${row.name}`}
+              data-testid="plugin-matrix-row"
+              data-plugin={row.name}
+              className="border-b border-slate-100 last:border-0 dark:border-slate-800/60"
+            >
               <td className="min-w-[20ch] py-1.5 pr-4 font-mono text-xs wrap-anywhere">{row.name}</td>
               <td className="py-1.5 pr-4 text-xs text-slate-500 dark:text-slate-400">{KIND_LABEL[row.kind]}</td>
               {matrix.clusters.map((cluster) => {

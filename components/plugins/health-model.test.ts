@@ -3,7 +3,7 @@ import type { PluginHealthView } from "@/lib/plugins/view-types";
 import { cellLabel, cellTone, describeBurn, formatRate, successRateState, toSuccessRateRows } from "./health-model";
 
 function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
-  const panel = <T,>(data: T | null, error: string | null = null) => ({ signal: "s", error, data });
+  const panel = <T>(data: T | null, error: string | null = null) => ({ signal: "s", error, data });
   return {
     plugin: "argoproj-labs/contour",
     cluster: "prod-eu",
@@ -19,7 +19,11 @@ function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
     slo: panel(null),
     failuresByMethod: panel([]),
     latency: panel(null),
-    perRpc: panel({ methods: [], points: [{ at: "2026-08-18T09:01:00Z", successRate: 0.75, calls: 4 }], total: { calls: 4, errors: 1, successRate: 0.75 } }),
+    perRpc: panel({
+      methods: [],
+      points: [{ at: "2026-08-18T09:01:00Z", successRate: 0.75, calls: 4 }],
+      total: { calls: 4, errors: 1, successRate: 0.75 },
+    }),
     verification: panel({ unverified: [] }),
     warnings: panel([]),
     affected: [],
@@ -38,8 +42,18 @@ describe("success-rate chart model", () => {
   it("has four states", () => {
     expect(successRateState(undefined, true, null).status).toBe("loading");
     expect(successRateState(view(), false, "boom")).toEqual({ status: "error", message: "boom" });
-    expect(successRateState(view({ derived: { signal: "s", error: "Prometheus down", data: null } }), false, null)).toEqual({ status: "error", message: "Prometheus down" });
-    const idle = view({ derived: { signal: "s", error: null, data: { points: [{ at: "2026-08-18T09:00:00Z", successRate: null, weightUpdates: null }], total: null, weightUpdates: null } }, perRpc: null });
+    expect(successRateState(view({ derived: { signal: "s", error: "Prometheus down", data: null } }), false, null)).toEqual({
+      status: "error",
+      message: "Prometheus down",
+    });
+    const idle = view({
+      derived: {
+        signal: "s",
+        error: null,
+        data: { points: [{ at: "2026-08-18T09:00:00Z", successRate: null, weightUpdates: null }], total: null, weightUpdates: null },
+      },
+      perRpc: null,
+    });
     expect(successRateState(idle, false, null).status).toBe("empty");
     expect(successRateState(view(), false, null).status).toBe("data");
   });
@@ -50,6 +64,8 @@ describe("success-rate chart model", () => {
     expect(formatRate(0.7)).toBe("70.0 %");
     expect(formatRate(0.9987)).toBe("99.87 %");
     expect(cellTone({ state: "registered", location: "x", version: "v1", sha256: true, usedBy: 1, critical: 0, warning: 1 })).toBe("amber");
-    expect(cellLabel({ state: "referenced-not-registered", location: null, version: null, sha256: false, usedBy: 2, critical: 1, warning: 0 })).toBe("missing");
+    expect(
+      cellLabel({ state: "referenced-not-registered", location: null, version: null, sha256: false, usedBy: 2, critical: 1, warning: 0 }),
+    ).toBe("missing");
   });
 });

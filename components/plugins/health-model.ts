@@ -37,7 +37,11 @@ export function toSuccessRateRows(view: PluginHealthView): SuccessRateRow[] {
 }
 
 /** The chart's four states from the panel: loading is the query's, the rest comes from the data. */
-export function successRateState(view: PluginHealthView | undefined, loading: boolean, queryError: string | null): ChartState<SuccessRateRow[]> {
+export function successRateState(
+  view: PluginHealthView | undefined,
+  loading: boolean,
+  queryError: string | null,
+): ChartState<SuccessRateRow[]> {
   if (queryError) return { status: "error", message: queryError };
   if (loading || !view) return { status: "loading" };
   if (view.derived.error) return { status: "error", message: view.derived.error };

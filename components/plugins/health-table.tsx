@@ -16,7 +16,12 @@ function AffectedRollouts({ affected }: { affected: PluginHealthView["affected"]
   return (
     <span className="flex flex-wrap gap-x-2 wrap-anywhere">
       {affected.slice(0, AFFECTED_SHOWN).map((a) => (
-        <Link key={`${a.cluster}/${a.namespace}/${a.name}`} href={rolloutHref(a.cluster, a.namespace, a.name)} title={a.reasons.join("; ")} className={cn("font-mono hover:underline", focusRing)}>
+        <Link
+          key={`${a.cluster}/${a.namespace}/${a.name}`}
+          href={rolloutHref(a.cluster, a.namespace, a.name)}
+          title={a.reasons.join("; ")}
+          className={cn("font-mono hover:underline", focusRing)}
+        >
           {a.namespace}/{a.name}
         </Link>
       ))}
@@ -69,7 +74,15 @@ export function HealthTable({ views, range }: { views: readonly PluginHealthView
                 <td className="py-1.5 pr-3 tabular-nums">{formatRate(rank.successRate)}</td>
                 <td className="py-1.5 pr-3">
                   <span className="flex flex-wrap gap-1">
-                    {view.slo.error ? <Badge tone="amber">unavailable</Badge> : (view.slo.data?.burn ?? []).map((b) => <Badge key={b.window} tone={burnTone(b)}>{describeBurn(b)}</Badge>)}
+                    {view.slo.error ? (
+                      <Badge tone="amber">unavailable</Badge>
+                    ) : (
+                      (view.slo.data?.burn ?? []).map((b) => (
+                        <Badge key={b.window} tone={burnTone(b)}>
+                          {describeBurn(b)}
+                        </Badge>
+                      ))
+                    )}
                   </span>
                 </td>
                 <td className="py-1.5 pr-3 tabular-nums">{view.rollouts.length}</td>

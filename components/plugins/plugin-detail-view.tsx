@@ -44,7 +44,13 @@ function RegistryEntries({ page }: { page: PluginPage }) {
         </thead>
         <tbody>
           {page.entries.map((e) => (
-            <tr key={`${e.cluster}/${e.kind}`} data-testid="plugin-entry" data-cluster={e.cluster} data-state={e.state} className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60">
+            <tr
+              key={`${e.cluster}/${e.kind}`}
+              data-testid="plugin-entry"
+              data-cluster={e.cluster}
+              data-state={e.state}
+              className="border-b border-slate-100 align-top last:border-0 dark:border-slate-800/60"
+            >
               <td className="py-1.5 pr-3 wrap-anywhere">
                 <Link href={clusterHref(e.cluster)} className={cn("hover:underline", focusRing)}>
                   {e.cluster}
@@ -56,7 +62,9 @@ function RegistryEntries({ page }: { page: PluginPage }) {
               </td>
               <td className="py-1.5 pr-3">{KIND_LABEL[e.kind]}</td>
               <td className="min-w-[24ch] py-1.5 pr-3 font-mono wrap-anywhere">{e.location ?? "—"}</td>
-              <td className="py-1.5 pr-3">{e.state !== "registered" ? "—" : e.sha256 ? <Badge tone="green">present</Badge> : <Badge tone="amber">missing</Badge>}</td>
+              <td className="py-1.5 pr-3">
+                {e.state !== "registered" ? "—" : e.sha256 ? <Badge tone="green">present</Badge> : <Badge tone="amber">missing</Badge>}
+              </td>
               <td className="py-1.5 pr-3 font-mono wrap-anywhere">{e.args.length > 0 ? e.args.join(" ") : "—"}</td>
             </tr>
           ))}
@@ -84,7 +92,10 @@ function UsersByCluster({ page }: { page: PluginPage }) {
 function DriftNote({ page }: { page: PluginPage }) {
   if (!page.drift.drifting) return null;
   return (
-    <div data-testid="plugin-drift" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
+    <div
+      data-testid="plugin-drift"
+      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+    >
       <p className="font-medium">Drift across clusters: the clusters run different builds of this plugin.</p>
       {page.drift.versions.length > 1 && <p>Versions: {page.drift.versions.join(", ")}</p>}
       {page.drift.locations.length > 1 && <p className="wrap-anywhere">Locations: {page.drift.locations.join(" · ")}</p>}
@@ -92,7 +103,15 @@ function DriftNote({ page }: { page: PluginPage }) {
   );
 }
 
-function PluginHealthSection({ name, range, onRangeChange }: { name: string; range: HealthRange; onRangeChange: (range: HealthRange) => void }) {
+function PluginHealthSection({
+  name,
+  range,
+  onRangeChange,
+}: {
+  name: string;
+  range: HealthRange;
+  onRangeChange: (range: HealthRange) => void;
+}) {
   const health = usePluginHealth(range, null, name);
   const error = health.error ? messageOf(health.error) : null;
   const views = useMemo(() => sortHealthWorstFirst(health.data?.plugins ?? []), [health.data]);
@@ -120,7 +139,15 @@ function PluginHealthSection({ name, range, onRangeChange }: { name: string; ran
 }
 
 /** One plugin across the fleet: where it is registered and how (drift), its health, findings and users. */
-export function PluginDetailView({ name, range, onRangeChange }: { name: string; range: HealthRange; onRangeChange: (range: HealthRange) => void }) {
+export function PluginDetailView({
+  name,
+  range,
+  onRangeChange,
+}: {
+  name: string;
+  range: HealthRange;
+  onRangeChange: (range: HealthRange) => void;
+}) {
   const overview = usePluginsOverview();
   const page = useMemo(() => (overview.data ? describePluginPage(overview.data, name) : null), [overview.data, name]);
 
@@ -133,7 +160,10 @@ export function PluginDetailView({ name, range, onRangeChange }: { name: string;
     </nav>
   );
   if (overview.isPending) return <Skeleton className="h-40 w-full" />;
-  if (overview.isError) return <ErrorState title="Could not load the plugin registry" message={messageOf(overview.error)} onRetry={() => void overview.refetch()} />;
+  if (overview.isError)
+    return (
+      <ErrorState title="Could not load the plugin registry" message={messageOf(overview.error)} onRetry={() => void overview.refetch()} />
+    );
   if (!page) {
     return (
       <div className="flex flex-col gap-3">
@@ -158,7 +188,11 @@ export function PluginDetailView({ name, range, onRangeChange }: { name: string;
         </div>
       </header>
       <Card aria-labelledby="entries-title">
-        <CardHeader id="entries-title" title="Registry entries" meta={`${page.entries.length} cluster${page.entries.length === 1 ? "" : "s"} · argo-rollouts-config`} />
+        <CardHeader
+          id="entries-title"
+          title="Registry entries"
+          meta={`${page.entries.length} cluster${page.entries.length === 1 ? "" : "s"} · argo-rollouts-config`}
+        />
         <CardBody className="flex flex-col gap-3">
           <DriftNote page={page} />
           <RegistryEntries page={page} />

@@ -42,7 +42,8 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
       <CardHeader
         title={
           <span>
-            <span className="font-mono">{view.plugin}</span> <span className="font-normal text-slate-500 dark:text-slate-400">· {scope === "fleet" ? "fleet-wide" : scope}</span>
+            <span className="font-mono">{view.plugin}</span>{" "}
+            <span className="font-normal text-slate-500 dark:text-slate-400">· {scope === "fleet" ? "fleet-wide" : scope}</span>
           </span>
         }
         meta={`${view.rollouts.length} Rollout${view.rollouts.length === 1 ? "" : "s"}`}
@@ -53,7 +54,12 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
               <Badge tone="amber">burn: unavailable</Badge>
             ) : (
               (view.slo.data?.burn ?? []).map((burn) => (
-                <Badge key={burn.window} tone={burnTone(burn)} dot title={`error rate ${formatRate(burn.errorRate)} over ${burn.attempts} attempts (derived)`}>
+                <Badge
+                  key={burn.window}
+                  tone={burnTone(burn)}
+                  dot
+                  title={`error rate ${formatRate(burn.errorRate)} over ${burn.attempts} attempts (derived)`}
+                >
                   {describeBurn(burn)}
                 </Badge>
               ))
@@ -65,10 +71,13 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         <section className="min-w-0 lg:col-span-2">
           <div className="flex flex-wrap items-baseline gap-x-4 text-sm">
             <span>
-              Success rate <span className="text-xs text-slate-500 dark:text-slate-400">(derived)</span>: <strong className="tabular-nums">{formatRate(total?.successRate)}</strong>
+              Success rate <span className="text-xs text-slate-500 dark:text-slate-400">(derived)</span>:{" "}
+              <strong className="tabular-nums">{formatRate(total?.successRate)}</strong>
             </span>
             <span className="text-xs text-slate-500 dark:text-slate-400 tabular-nums">
-              {total ? `${Math.round(total.failures)} failed of ${Math.round(total.attempts)} attempts · ${Math.round(view.derived.data?.weightUpdates ?? 0)} weight updates` : ""}
+              {total
+                ? `${Math.round(total.failures)} failed of ${Math.round(total.attempts)} attempts · ${Math.round(view.derived.data?.weightUpdates ?? 0)} weight updates`
+                : ""}
             </span>
             {view.perRpc?.data && (
               <span>
@@ -145,7 +154,10 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             )
           }
         </Section>
-        <Section title="Rollouts affected now" panel={{ signal: "recent Warning events, verified=false, derived failures in the last window", error: null, data: view.affected }}>
+        <Section
+          title="Rollouts affected now"
+          panel={{ signal: "recent Warning events, verified=false, derived failures in the last window", error: null, data: view.affected }}
+        >
           {(affected) =>
             affected.length === 0 ? (
               <p className="text-xs text-slate-500 dark:text-slate-400">None</p>

@@ -5,7 +5,13 @@ import { rolloutHref } from "@/lib/format/hrefs";
 import type { PluginUserView } from "@/lib/plugins/view-types";
 
 /** Who uses a plugin in one cluster, every one listed: Rollouts link to their detail page. */
-export function PluginUsers({ cluster, users }: { cluster: string; users: readonly Pick<PluginUserView, "kind" | "namespace" | "name" | "viaTemplate">[] }) {
+export function PluginUsers({
+  cluster,
+  users,
+}: {
+  cluster: string;
+  users: readonly Pick<PluginUserView, "kind" | "namespace" | "name" | "viaTemplate">[];
+}) {
   if (users.length === 0) return <span className="text-slate-500 dark:text-slate-400">unused</span>;
   return (
     <ul className="flex flex-col gap-0.5" data-testid="plugin-users">
@@ -15,7 +21,11 @@ export function PluginUsers({ cluster, users }: { cluster: string; users: readon
           <li key={`${u.kind}/${label}/${u.viaTemplate ?? ""}`} className="wrap-anywhere">
             <span className="text-slate-500 dark:text-slate-400">{u.kind} </span>
             {u.kind === "Rollout" && u.namespace ? (
-              <Link href={rolloutHref(cluster, u.namespace, u.name)} className={cn("font-mono underline-offset-2 hover:underline", focusRing)} data-testid="plugin-user-link">
+              <Link
+                href={rolloutHref(cluster, u.namespace, u.name)}
+                className={cn("font-mono underline-offset-2 hover:underline", focusRing)}
+                data-testid="plugin-user-link"
+              >
                 {label}
               </Link>
             ) : (

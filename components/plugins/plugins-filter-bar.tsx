@@ -17,8 +17,20 @@ interface Props {
 export function PluginsFilterBar({ filter, clusters, plugins, onChange }: Props) {
   return (
     <div role="search" aria-label="Filter plugins" className="flex flex-wrap items-end gap-3" data-testid="plugins-filters">
-      <Select label="Cluster" allLabel="All clusters" options={clusters} value={filter.cluster ?? ""} onChange={(e) => onChange({ cluster: e.target.value || null })} />
-      <Select label="Plugin" allLabel="All plugins" options={plugins} value={filter.plugin ?? ""} onChange={(e) => onChange({ plugin: e.target.value || null })} />
+      <Select
+        label="Cluster"
+        allLabel="All clusters"
+        options={clusters}
+        value={filter.cluster ?? ""}
+        onChange={(e) => onChange({ cluster: e.target.value || null })}
+      />
+      <Select
+        label="Plugin"
+        allLabel="All plugins"
+        options={plugins}
+        value={filter.plugin ?? ""}
+        onChange={(e) => onChange({ plugin: e.target.value || null })}
+      />
       <Select
         label="Kind"
         allLabel="All kinds"

@@ -28,7 +28,12 @@ export function PluginsSummaryStrip({ summary, healthLoading }: { summary: Plugi
         {summary.clusters}
       </Item>
       <Item label="Findings" testId="summary-findings">
-        <span className="flex flex-wrap gap-1.5" data-critical={findings.critical} data-warning={findings.warning} data-info={findings.info}>
+        <span
+          className="flex flex-wrap gap-1.5"
+          data-critical={findings.critical}
+          data-warning={findings.warning}
+          data-info={findings.info}
+        >
           <Badge tone={findings.critical > 0 ? "red" : "neutral"}>{findings.critical} critical</Badge>
           <Badge tone={findings.warning > 0 ? "amber" : "neutral"}>{findings.warning} warning</Badge>
           <Badge tone="neutral">{findings.info} info</Badge>
@@ -36,7 +41,12 @@ export function PluginsSummaryStrip({ summary, healthLoading }: { summary: Plugi
       </Item>
       <Item label="Worst health" testId="summary-worst">
         {worst ? (
-          <Link href={pluginHref(worst.plugin)} className={cn("flex flex-wrap items-center gap-1.5 hover:underline", focusRing)} data-plugin={worst.plugin} data-cluster={worst.cluster ?? "fleet"}>
+          <Link
+            href={pluginHref(worst.plugin)}
+            className={cn("flex flex-wrap items-center gap-1.5 hover:underline", focusRing)}
+            data-plugin={worst.plugin}
+            data-cluster={worst.cluster ?? "fleet"}
+          >
             <Badge tone={LEVEL_TONE[worst.level]} dot>
               {LEVEL_LABEL[worst.level]}
             </Badge>

@@ -49,7 +49,9 @@ function HealthCard({ filter }: { filter: PluginsFilter }) {
           <>
             derived from rollout_events_total, rollout_reconcile_error and rollout_reconcile
             {health.data && <RelativeTime at={health.data.computedAt} prefix=" · computed " />}
-            {health.data?.refreshError && <span title={health.data.refreshError}> · the last refresh failed: showing the last good report</span>}
+            {health.data?.refreshError && (
+              <span title={health.data.refreshError}> · the last refresh failed: showing the last good report</span>
+            )}
           </>
         }
       />
@@ -76,12 +78,21 @@ function HealthCard({ filter }: { filter: PluginsFilter }) {
  * filter every part and live in the URL. Registry and health load independently, so a slow or failing metrics
  * source leaves the registry usable.
  */
-export function PluginsView({ filter, onFilterChange }: { filter: PluginsFilter; onFilterChange: (patch: Partial<PluginsFilter>) => void }) {
+export function PluginsView({
+  filter,
+  onFilterChange,
+}: {
+  filter: PluginsFilter;
+  onFilterChange: (patch: Partial<PluginsFilter>) => void;
+}) {
   const overview = usePluginsOverview();
   const traffic = filter.kind === null || filter.kind === "trafficRouter";
   const health = usePluginHealth(filter.range, filter.cluster, filter.plugin);
   const filtered = useMemo(() => (overview.data ? filterPluginsOverview(overview.data, filter) : null), [overview.data, filter]);
-  const summary = useMemo(() => (filtered ? summarizePlugins(filtered, traffic ? (health.data?.plugins ?? null) : null) : null), [filtered, health.data, traffic]);
+  const summary = useMemo(
+    () => (filtered ? summarizePlugins(filtered, traffic ? (health.data?.plugins ?? null) : null) : null),
+    [filtered, health.data, traffic],
+  );
 
   return (
     <div className="flex flex-col gap-4" data-testid="plugins-page">
@@ -102,7 +113,11 @@ export function PluginsView({ filter, onFilterChange }: { filter: PluginsFilter;
       {overview.isPending ? (
         <Skeleton className="h-40 w-full" />
       ) : overview.isError || !filtered || !summary ? (
-        <ErrorState title="Could not load the plugin registry" message={messageOf(overview.error)} onRetry={() => void overview.refetch()} />
+        <ErrorState
+          title="Could not load the plugin registry"
+          message={messageOf(overview.error)}
+          onRetry={() => void overview.refetch()}
+        />
       ) : (
         <>
           <PluginsSummaryStrip summary={summary} healthLoading={traffic && health.isPending} />
@@ -129,9 +144,16 @@ export function PluginsView({ filter, onFilterChange }: { filter: PluginsFilter;
             ))}
           </section>
           <Card>
-            <CardHeader title="Fleet matrix" meta={`${filtered.matrix.rows.length} plugins × ${filtered.matrix.clusters.length} clusters`} />
+            <CardHeader
+              title="Fleet matrix"
+              meta={`${filtered.matrix.rows.length} plugins × ${filtered.matrix.clusters.length} clusters`}
+            />
             <CardBody>
-              {filtered.matrix.rows.length === 0 ? <EmptyState title="No plugin matches in any cluster" /> : <FleetMatrix matrix={filtered.matrix} />}
+              {filtered.matrix.rows.length === 0 ? (
+                <EmptyState title="No plugin matches in any cluster" />
+              ) : (
+                <FleetMatrix matrix={filtered.matrix} />
+              )}
             </CardBody>
           </Card>
         </>

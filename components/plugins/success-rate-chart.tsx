@@ -1,6 +1,16 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type TooltipContentProps,
+} from "recharts";
 import { ChartFrame, type ChartState } from "@/components/charts/chart-state";
 import { formatAxisTime } from "@/lib/format/relative-time";
 import type { SuccessRateRow } from "./health-model";
@@ -11,7 +21,10 @@ function RateTooltip({ active, payload }: TooltipContentProps) {
   const row = payload?.[0]?.payload as SuccessRateRow | undefined;
   if (!active || !row) return null;
   return (
-    <div className="rounded-md border px-3 py-2 text-xs shadow-md" style={{ background: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)" }}>
+    <div
+      className="rounded-md border px-3 py-2 text-xs shadow-md"
+      style={{ background: "var(--chart-tooltip-bg)", borderColor: "var(--chart-tooltip-border)" }}
+    >
       <p className="mb-1 font-medium">{formatAxisTime(row.t, 0)}</p>
       <p>Derived success: {row.derived === null ? "no calls" : `${row.derived.toFixed(1)} %`}</p>
       {row.attempts !== null && (
@@ -51,11 +64,34 @@ export function SuccessRateChart({ state, target, title }: { state: ChartState<S
                   tick={{ fill: "var(--chart-axis)" }}
                   minTickGap={48}
                 />
-                <YAxis domain={[floor, 100]} tickFormatter={(v: number) => `${v}%`} width={44} stroke="var(--chart-axis)" tick={{ fill: "var(--chart-axis)" }} />
+                <YAxis
+                  domain={[floor, 100]}
+                  tickFormatter={(v: number) => `${v}%`}
+                  width={44}
+                  stroke="var(--chart-axis)"
+                  tick={{ fill: "var(--chart-axis)" }}
+                />
                 <ReferenceLine y={target * 100} stroke="var(--chart-marker-abort)" strokeDasharray="4 3" ifOverflow="hidden" />
                 <Tooltip content={(props) => <RateTooltip {...props} />} isAnimationActive={false} />
-                <Line dataKey="derived" name="Derived" stroke="var(--chart-applied)" strokeWidth={2} dot={false} isAnimationActive={false} connectNulls={false} />
-                {hasPerRpc && <Line dataKey="perRpc" name="Per-RPC" stroke="var(--chart-measured)" strokeWidth={1.5} dot={false} isAnimationActive={false} />}
+                <Line
+                  dataKey="derived"
+                  name="Derived"
+                  stroke="var(--chart-applied)"
+                  strokeWidth={2}
+                  dot={false}
+                  isAnimationActive={false}
+                  connectNulls={false}
+                />
+                {hasPerRpc && (
+                  <Line
+                    dataKey="perRpc"
+                    name="Per-RPC"
+                    stroke="var(--chart-measured)"
+                    strokeWidth={1.5}
+                    dot={false}
+                    isAnimationActive={false}
+                  />
+                )}
               </LineChart>
             </ResponsiveContainer>
           </div>

@@ -68,7 +68,8 @@ function MetricRow({ metric }: { metric: AnalysisMetricView }) {
 /** AnalysisRuns of the rollout, running ones first: status, and per metric its counts and recent measurements. */
 export function AnalysisRuns({ runs, now }: { runs: AnalysisRunView[]; now: number }) {
   const sorted = [...runs].sort(
-    (a, b) => Number(b.phase === "Running") - Number(a.phase === "Running") || Date.parse(b.startedAt ?? "") - Date.parse(a.startedAt ?? "") || 0,
+    (a, b) =>
+      Number(b.phase === "Running") - Number(a.phase === "Running") || Date.parse(b.startedAt ?? "") - Date.parse(a.startedAt ?? "") || 0,
   );
   return (
     <ul className="divide-y divide-slate-100 dark:divide-slate-800">

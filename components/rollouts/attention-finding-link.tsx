@@ -16,7 +16,12 @@ export function AttentionFindingLink({ rollout, reason }: Props) {
   const href = attentionHref({ cluster: rollout.cluster, namespace: rollout.namespace ?? "", name: rollout.name }, reason);
   if (!href) return null;
   return (
-    <Link href={href} prefetch={false} data-testid="attention-finding-link" className={cn("ml-1 whitespace-nowrap underline underline-offset-2", focusRing)}>
+    <Link
+      href={href}
+      prefetch={false}
+      data-testid="attention-finding-link"
+      className={cn("ml-1 whitespace-nowrap underline underline-offset-2", focusRing)}
+    >
       {href.startsWith("/plugins") ? "see the finding" : "see below"}
     </Link>
   );

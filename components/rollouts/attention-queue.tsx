@@ -38,17 +38,27 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
       data-severity={entry.severity}
       data-codes={entry.reasons.map((x) => x.code).join(" ")}
       data-action={entry.action}
-      className={cn("flex min-w-0 flex-col gap-1.5 rounded-md border border-l-4 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-950/40", SEVERITY_STYLE[entry.severity])}
+      className={cn(
+        "flex min-w-0 flex-col gap-1.5 rounded-md border border-l-4 border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-950/40",
+        SEVERITY_STYLE[entry.severity],
+      )}
     >
       <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
         <PhaseBadge phase={r.phase} message={r.message} />
-        <Link href={rolloutHref(r.cluster, r.namespace, r.name)} prefetch={false} className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)} title={r.key}>
+        <Link
+          href={rolloutHref(r.cluster, r.namespace, r.name)}
+          prefetch={false}
+          className={cn("min-w-0 truncate font-semibold hover:underline", focusRing)}
+          title={r.key}
+        >
           {r.name}
         </Link>
         <span className="min-w-0 truncate text-xs text-slate-500 dark:text-slate-400" title={`${r.cluster} / ${r.namespace}`}>
           {r.cluster} / {r.namespace}
         </span>
-        {r.pause && <PauseClock pause={r.pause} className="ml-auto shrink-0 text-xs font-medium tabular-nums text-amber-700 dark:text-amber-300" />}
+        {r.pause && (
+          <PauseClock pause={r.pause} className="ml-auto shrink-0 text-xs font-medium tabular-nums text-amber-700 dark:text-amber-300" />
+        )}
       </div>
       <ul className="flex flex-col gap-0.5 text-sm">
         {entry.reasons.map((reason, i) => (
@@ -63,26 +73,48 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
               {r.step.label ? ` · ${r.step.label}` : ""}
             </span>
           )}
-          <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} routed={r.routers.length > 0} className="ml-auto w-48 max-w-full" />
+          <WeightBar
+            canary={r.canaryPercent}
+            stable={r.stablePercent}
+            requested={comparableRequestedPercent(r)}
+            verified={r.verified}
+            routed={r.routers.length > 0}
+            className="ml-auto w-48 max-w-full"
+          />
         </div>
       )}
       {entry.action === "act" ? (
         <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} variant="compact" />
       ) : (
-        <p className="text-xs text-slate-600 dark:text-slate-400">Continues on its own; nothing to do unless you want to stop it (open the rollout).</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Continues on its own; nothing to do unless you want to stop it (open the rollout).
+        </p>
       )}
     </li>
   );
 });
 
 /** One reason, its label linking to the finding behind it (plugins page entry or detail page section). */
-function AttentionReasonLine({ reason, href, severity }: { reason: AttentionEntry["reasons"][number]; href: string | null; severity: AttentionSeverity }) {
+function AttentionReasonLine({
+  reason,
+  href,
+  severity,
+}: {
+  reason: AttentionEntry["reasons"][number];
+  href: string | null;
+  severity: AttentionSeverity;
+}) {
   const label = attentionLabel(reason.code);
   const labelClass = cn("shrink-0 text-xs font-semibold uppercase tracking-wide leading-5", CODE_STYLE[severity]);
   return (
     <li className="flex min-w-0 flex-wrap gap-x-2" data-testid="attention-reason" data-code={reason.code}>
       {href ? (
-        <Link href={href} prefetch={false} className={cn(labelClass, "underline decoration-dotted underline-offset-2 hover:decoration-solid", focusRing)} title={`${label}: see the finding`}>
+        <Link
+          href={href}
+          prefetch={false}
+          className={cn(labelClass, "underline decoration-dotted underline-offset-2 hover:decoration-solid", focusRing)}
+          title={`${label}: see the finding`}
+        >
           {label}
         </Link>
       ) : (
@@ -128,7 +160,13 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
         }
         actions={
           (expanded || hidden > 0) && (
-            <Button variant="ghost" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded} data-testid="attention-toggle" data-hidden={expanded ? 0 : hidden}>
+            <Button
+              variant="ghost"
+              onClick={() => setExpanded((v) => !v)}
+              aria-expanded={expanded}
+              data-testid="attention-toggle"
+              data-hidden={expanded ? 0 : hidden}
+            >
               {expanded ? "Show fewer" : `Show all ${formatCount(count)} (${formatCount(hidden)} more)`}
             </Button>
           )
@@ -143,7 +181,10 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
           {shown.map((entry, i) => (
             <Fragment key={entry.rollout.key}>
               {i === firstWait && (
-                <li className="col-span-full px-1 pt-1 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400" data-testid="attention-wait-heading">
+                <li
+                  className="col-span-full px-1 pt-1 text-xs font-semibold uppercase tracking-wide text-slate-600 dark:text-slate-400"
+                  data-testid="attention-wait-heading"
+                >
                   Will continue on its own
                 </li>
               )}
@@ -151,7 +192,11 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
             </Fragment>
           ))}
           {expanded && count > entries.length && (
-            <li className="col-span-full px-1 text-sm text-slate-500 dark:text-slate-400" data-testid="attention-more" data-hidden={count - entries.length}>
+            <li
+              className="col-span-full px-1 text-sm text-slate-500 dark:text-slate-400"
+              data-testid="attention-more"
+              data-hidden={count - entries.length}
+            >
               {formatCount(count - entries.length)} more; narrow the filters to see them.
             </li>
           )}

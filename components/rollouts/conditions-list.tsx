@@ -8,11 +8,22 @@ export function ConditionsList({ conditions, now }: { conditions: ConditionView[
   return (
     <ul className="flex flex-col gap-1 text-sm">
       {conditions.map((c) => (
-        <li key={c.type} className="flex items-baseline gap-2" title={c.message ?? undefined} data-testid="condition" data-type={c.type} data-status={c.status}>
+        <li
+          key={c.type}
+          className="flex items-baseline gap-2"
+          title={c.message ?? undefined}
+          data-testid="condition"
+          data-type={c.type}
+          data-status={c.status}
+        >
           <span
             className={cn(
               "w-14 shrink-0 text-xs font-medium",
-              c.status === "True" ? "text-emerald-700 dark:text-emerald-400" : c.status === "False" ? "text-rose-700 dark:text-rose-400" : "text-slate-500 dark:text-slate-400",
+              c.status === "True"
+                ? "text-emerald-700 dark:text-emerald-400"
+                : c.status === "False"
+                  ? "text-rose-700 dark:text-rose-400"
+                  : "text-slate-500 dark:text-slate-400",
             )}
           >
             {c.status}

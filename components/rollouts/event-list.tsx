@@ -14,7 +14,9 @@ export function EventList({ events, now }: { events: EventView[]; now: number })
   const [warningsOnly, setWarningsOnly] = useState(false);
   const [expanded, setExpanded] = useState(false);
   const warnings = events.filter((e) => e.type === "Warning").length;
-  const sorted = [...events].filter((e) => !warningsOnly || e.type === "Warning").sort((a, b) => Date.parse(b.lastAt) - Date.parse(a.lastAt));
+  const sorted = [...events]
+    .filter((e) => !warningsOnly || e.type === "Warning")
+    .sort((a, b) => Date.parse(b.lastAt) - Date.parse(a.lastAt));
   const shown = expanded ? sorted : sorted.slice(0, COLLAPSED);
 
   return (
@@ -23,7 +25,12 @@ export function EventList({ events, now }: { events: EventView[]; now: number })
         <Button variant={warningsOnly ? "ghost" : "secondary"} aria-pressed={!warningsOnly} onClick={() => setWarningsOnly(false)}>
           All <span className="tabular-nums">{events.length}</span>
         </Button>
-        <Button variant={warningsOnly ? "secondary" : "ghost"} aria-pressed={warningsOnly} onClick={() => setWarningsOnly(true)} data-testid="events-warnings-only">
+        <Button
+          variant={warningsOnly ? "secondary" : "ghost"}
+          aria-pressed={warningsOnly}
+          onClick={() => setWarningsOnly(true)}
+          data-testid="events-warnings-only"
+        >
           Warnings <span className="tabular-nums">{warnings}</span>
         </Button>
       </div>

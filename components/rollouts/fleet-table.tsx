@@ -91,7 +91,14 @@ const FleetRow = memo(function FleetRow({ rollout: r, index, focusable, onFocusR
         <StepCell step={r.step} />
       </td>
       <td className="px-3 py-1.5">
-        <WeightBar canary={r.canaryPercent} stable={r.stablePercent} requested={comparableRequestedPercent(r)} verified={r.verified} actual={r.actualPercent} routed={r.routers.length > 0} />
+        <WeightBar
+          canary={r.canaryPercent}
+          stable={r.stablePercent}
+          requested={comparableRequestedPercent(r)}
+          verified={r.verified}
+          actual={r.actualPercent}
+          routed={r.routers.length > 0}
+        />
       </td>
       <td className="px-3 py-1.5 text-slate-600 dark:text-slate-400">
         <RelativeTime at={r.lastChangedAt} />
@@ -154,12 +161,21 @@ export function FleetTable({ rows: all, sort, dir, onSort }: FleetTableProps) {
           {COLUMNS.map((col) => {
             const sorted = sort === col.key;
             return (
-              <th key={col.key} scope="col" className={cn("px-3 py-2 font-medium whitespace-nowrap", col.className)} aria-sort={sorted ? (dir === "asc" ? "ascending" : "descending") : "none"}>
+              <th
+                key={col.key}
+                scope="col"
+                className={cn("px-3 py-2 font-medium whitespace-nowrap", col.className)}
+                aria-sort={sorted ? (dir === "asc" ? "ascending" : "descending") : "none"}
+              >
                 <button
                   type="button"
                   data-testid={`sort-${col.key}`}
                   onClick={() => onSort(col.key)}
-                  className={cn("inline-flex items-center gap-1 rounded hover:text-slate-900 dark:hover:text-slate-100", sorted && "text-slate-900 dark:text-slate-100", focusRing)}
+                  className={cn(
+                    "inline-flex items-center gap-1 rounded hover:text-slate-900 dark:hover:text-slate-100",
+                    sorted && "text-slate-900 dark:text-slate-100",
+                    focusRing,
+                  )}
                 >
                   {col.label}
                   <SortIcon sortOrder={sorted ? dir : null} className={cn("size-3.5", !sorted && "opacity-40")} />

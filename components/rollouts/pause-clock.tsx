@@ -26,7 +26,12 @@ export function PauseClock({ pause, className }: { pause: PauseState; className?
     );
   }
   return (
-    <span data-testid="pause-age" data-age={age ?? ""} title={pause.startedAt ? `Paused at ${formatAbsoluteTime(pause.startedAt)}` : undefined} className={className}>
+    <span
+      data-testid="pause-age"
+      data-age={age ?? ""}
+      title={pause.startedAt ? `Paused at ${formatAbsoluteTime(pause.startedAt)}` : undefined}
+      className={className}
+    >
       {age !== null ? `paused ${formatDuration(age)}` : "paused"}
     </span>
   );

@@ -25,7 +25,14 @@ export function PhaseCountChips({ counts, total, active, onSelect }: PhaseCountC
     );
   return (
     <div role="group" aria-label="Filter by phase" className="flex flex-wrap gap-1.5">
-      <button type="button" data-testid="phase-count" data-phase="" aria-pressed={active === ""} onClick={() => onSelect("")} className={chip(active === "")}>
+      <button
+        type="button"
+        data-testid="phase-count"
+        data-phase=""
+        aria-pressed={active === ""}
+        onClick={() => onSelect("")}
+        className={chip(active === "")}
+      >
         All <span className="font-semibold tabular-nums">{formatCount(total)}</span>
       </button>
       {PHASES.map((phase) => (

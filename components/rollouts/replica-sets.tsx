@@ -6,7 +6,14 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { ScrollArea } from "@/components/ui/scroll-area";
 import type { PodInfoView, ReplicaSetInfoView, ReplicaSetRole, RolloutInfoView } from "@/lib/contracts/rollout-workload";
 
-const ROLE_TONE: Record<ReplicaSetRole, Tone> = { stable: "green", canary: "blue", active: "green", preview: "violet", ping: "neutral", pong: "neutral" };
+const ROLE_TONE: Record<ReplicaSetRole, Tone> = {
+  stable: "green",
+  canary: "blue",
+  active: "green",
+  preview: "violet",
+  ping: "neutral",
+  pong: "neutral",
+};
 const RS_STATUS_TONE: Record<string, Tone> = { Healthy: "green", Progressing: "blue", ScaledDown: "neutral", ReplicaFailure: "red" };
 
 function podTone(status: string): Tone {
@@ -114,7 +121,15 @@ function ReplicaSetRow({ rs, now, action }: { rs: ReplicaSetInfoView; now: numbe
 }
 
 /** Every ReplicaSet of the Rollout, newest revision first, with its role and its Pods; `actionFor` adds a per-revision button. */
-export function ReplicaSetTable({ info, now, actionFor }: { info: RolloutInfoView; now: number; actionFor?: (rs: ReplicaSetInfoView) => ReactNode }) {
+export function ReplicaSetTable({
+  info,
+  now,
+  actionFor,
+}: {
+  info: RolloutInfoView;
+  now: number;
+  actionFor?: (rs: ReplicaSetInfoView) => ReactNode;
+}) {
   return (
     <ScrollArea label="ReplicaSets and pods by revision">
       <table className="w-full text-left text-sm">

@@ -25,7 +25,15 @@ function durationOf(rev: RevisionView, now: number): number | null {
 /** Revisions newest first: when each ran, how it ended, and the time it spent on every step. */
 const COLLAPSED = 10;
 
-export function RevisionTable({ revisions, currentRevision, now }: { revisions: RevisionView[]; currentRevision: number | null; now: number }) {
+export function RevisionTable({
+  revisions,
+  currentRevision,
+  now,
+}: {
+  revisions: RevisionView[];
+  currentRevision: number | null;
+  now: number;
+}) {
   const [expanded, setExpanded] = useState(false);
   const all = [...revisions].sort((a, b) => Date.parse(b.startedAt) - Date.parse(a.startedAt));
   const sorted = expanded ? all : all.slice(0, COLLAPSED);
@@ -45,15 +53,29 @@ export function RevisionTable({ revisions, currentRevision, now }: { revisions: 
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {sorted.map((rev) => (
-              <tr key={rev.revision} data-testid="revision-row" data-revision={rev.revision} data-outcome={rev.outcome} className="align-top">
+              <tr
+                key={rev.revision}
+                data-testid="revision-row"
+                data-revision={rev.revision}
+                data-outcome={rev.outcome}
+                className="align-top"
+              >
                 <td className="px-4 py-2 font-medium tabular-nums">
                   {rev.revision}
-                  {String(currentRevision) === rev.revision && <span className="ml-1.5 text-xs font-normal text-slate-500 dark:text-slate-400">(current)</span>}
+                  {String(currentRevision) === rev.revision && (
+                    <span className="ml-1.5 text-xs font-normal text-slate-500 dark:text-slate-400">(current)</span>
+                  )}
                 </td>
                 <td className="px-4 py-2">
                   <RelativeTime at={rev.startedAt} now={now} />
                 </td>
-                <td className="px-4 py-2">{rev.endedAt ? <RelativeTime at={rev.endedAt} now={now} /> : <span className="text-slate-500 dark:text-slate-400">—</span>}</td>
+                <td className="px-4 py-2">
+                  {rev.endedAt ? (
+                    <RelativeTime at={rev.endedAt} now={now} />
+                  ) : (
+                    <span className="text-slate-500 dark:text-slate-400">—</span>
+                  )}
+                </td>
                 <td className="px-4 py-2 tabular-nums">{formatDuration(durationOf(rev, now))}</td>
                 <td className="px-4 py-2">
                   <Badge tone={OUTCOME_TONE[rev.outcome] ?? "neutral"}>{rev.outcome}</Badge>

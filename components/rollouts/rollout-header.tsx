@@ -33,7 +33,11 @@ function RolloutDuration({ duration }: { duration: NonNullable<FleetRollout["dur
   const seconds = Math.max(0, (end - Date.parse(duration.startedAt)) / 1000);
   const paused = duration.manualPauseSeconds > 0 ? ` (${formatDuration(duration.manualPauseSeconds)} manually paused)` : "";
   return (
-    <span data-testid="rollout-duration" className="tabular-nums" title={`started ${duration.startedAt}${duration.finishedAt ? `, finished ${duration.finishedAt}` : ""}`}>
+    <span
+      data-testid="rollout-duration"
+      className="tabular-nums"
+      title={`started ${duration.startedAt}${duration.finishedAt ? `, finished ${duration.finishedAt}` : ""}`}
+    >
       {formatDuration(seconds)}
       {paused}
       {duration.completionStatus ? ` · ${duration.completionStatus}` : duration.finishedAt ? "" : " · running"}
@@ -115,7 +119,11 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
         <Field label="Replicas">
           {r.strategy === "blueGreen" ? (
             // Active and preview each run the desired count: their sum is not a shortfall (per stack: Revisions below).
-            <span className="tabular-nums" data-testid="blue-green-replicas" title="Each of the active and preview ReplicaSets runs the desired count">
+            <span
+              className="tabular-nums"
+              data-testid="blue-green-replicas"
+              title="Each of the active and preview ReplicaSets runs the desired count"
+            >
               {r.replicas.desired} per stack
               <span className="text-slate-500 dark:text-slate-400">
                 {" "}
@@ -136,7 +144,11 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
           <RelativeTime at={r.lastChangedAt} />
         </Field>
         <Field label="Audit">
-          <Link href={rolloutAuditHref(r.cluster, namespace, r.name)} data-testid="rollout-audit-link" className={cn("text-sky-700 hover:underline dark:text-sky-300", focusRing)}>
+          <Link
+            href={rolloutAuditHref(r.cluster, namespace, r.name)}
+            data-testid="rollout-audit-link"
+            className={cn("text-sky-700 hover:underline dark:text-sky-300", focusRing)}
+          >
             Actions on this rollout
           </Link>
         </Field>

@@ -54,7 +54,10 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
             aria-current={current ? "step" : undefined}
             className={cn(
               "relative flex items-center gap-3 rounded-md px-2 py-1.5 text-sm",
-              current && (paused ? "bg-amber-50 ring-1 ring-amber-400 dark:bg-amber-950/30 dark:ring-amber-700" : "bg-sky-50 ring-1 ring-sky-400 dark:bg-sky-950/40 dark:ring-sky-700"),
+              current &&
+                (paused
+                  ? "bg-amber-50 ring-1 ring-amber-400 dark:bg-amber-950/30 dark:ring-amber-700"
+                  : "bg-sky-50 ring-1 ring-sky-400 dark:bg-sky-950/40 dark:ring-sky-700"),
             )}
           >
             <span
@@ -71,9 +74,18 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
               <span className="block truncate" title={step.label}>
                 {step.label}
               </span>
-              <span className="text-[11px] uppercase tracking-wide text-slate-500 dark:text-slate-400">{KIND_LABEL[step.kind] ?? step.kind}</span>
+              <span className="text-[11px] uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                {KIND_LABEL[step.kind] ?? step.kind}
+              </span>
               {step.plugin && (
-                <span data-testid="step-plugin-status" data-phase={step.plugin.phase ?? ""} className={cn("block text-xs wrap-anywhere", PLUGIN_PHASE_CLASS[step.plugin.phase ?? ""] ?? "text-slate-600 dark:text-slate-300")}>
+                <span
+                  data-testid="step-plugin-status"
+                  data-phase={step.plugin.phase ?? ""}
+                  className={cn(
+                    "block text-xs wrap-anywhere",
+                    PLUGIN_PHASE_CLASS[step.plugin.phase ?? ""] ?? "text-slate-600 dark:text-slate-300",
+                  )}
+                >
                   {[step.plugin.operation, step.plugin.phase].filter(Boolean).join(" ")}
                   {step.plugin.message ? `: ${step.plugin.message}` : ""}
                 </span>

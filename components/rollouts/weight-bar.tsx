@@ -23,7 +23,9 @@ function describe({ canary, stable, requested, verified, actual = null }: Weight
   const parts = [`Applied: canary ${formatPercent(canary)} / stable ${formatPercent(stable)}`];
   if (actual !== null) parts.push(`Actual weight (as kubectl argo rollouts): ${formatPercent(actual)}`);
   if (requested !== null) parts.push(`Requested by step: ${formatPercent(requested)}`);
-  parts.push(verified === null ? "Verification: not implemented by the router" : verified ? "Verified by the router" : "NOT verified by the router");
+  parts.push(
+    verified === null ? "Verification: not implemented by the router" : verified ? "Verified by the router" : "NOT verified by the router",
+  );
   return parts.join("\n");
 }
 
@@ -57,10 +59,7 @@ export function WeightBar(props: WeightBarProps) {
       className={cn("flex items-center gap-2", className)}
     >
       <div className="relative h-2 w-full min-w-16 max-w-40 rounded-full bg-slate-200 dark:bg-slate-700">
-        <div
-          className="absolute inset-y-0 left-0 rounded-full bg-sky-500 dark:bg-sky-400"
-          style={{ width: `${clampPercent(canary)}%` }}
-        />
+        <div className="absolute inset-y-0 left-0 rounded-full bg-sky-500 dark:bg-sky-400" style={{ width: `${clampPercent(canary)}%` }} />
         {showRequested && (
           <div
             data-testid="requested-tick"

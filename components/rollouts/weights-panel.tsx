@@ -39,9 +39,7 @@ export function VerifiedState({ verified }: { verified: boolean | null }) {
 function ServiceHint({ service, hash }: { service: string | null; hash: string | null }) {
   if (!service && !hash) return null;
   return (
-    <span className="block font-mono text-[11px] text-slate-500 dark:text-slate-400">
-      {[service, hash].filter(Boolean).join(" · ")}
-    </span>
+    <span className="block font-mono text-[11px] text-slate-500 dark:text-slate-400">{[service, hash].filter(Boolean).join(" · ")}</span>
   );
 }
 
@@ -63,7 +61,11 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
           <ServiceHint service={null} hash={bg.previewSelector} />
         </Row>
         <Row label="Auto-promotion">
-          {bg.autoPromotionEnabled ? (bg.autoPromotionSeconds ? `after ${bg.autoPromotionSeconds}s` : "immediately") : "off (manual promote)"}
+          {bg.autoPromotionEnabled
+            ? bg.autoPromotionSeconds
+              ? `after ${bg.autoPromotionSeconds}s`
+              : "immediately"
+            : "off (manual promote)"}
         </Row>
       </dl>
     );
@@ -79,9 +81,15 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
       {applied && (
         <div className="flex flex-col gap-1">
           <div className="relative h-3 overflow-visible rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden>
-            <div className="absolute inset-y-0 left-0 rounded-full bg-sky-500 transition-[width] duration-500 dark:bg-sky-400" style={{ width: `${clampPercent(applied.canaryPercent)}%` }} />
+            <div
+              className="absolute inset-y-0 left-0 rounded-full bg-sky-500 transition-[width] duration-500 dark:bg-sky-400"
+              style={{ width: `${clampPercent(applied.canaryPercent)}%` }}
+            />
             {requested && !complete && Math.abs(requested.percent - applied.canaryPercent) >= 0.5 && (
-              <div className="absolute -inset-y-1 w-0.5 -translate-x-1/2 rounded bg-slate-900 dark:bg-white" style={{ left: `${clampPercent(requested.percent)}%` }} />
+              <div
+                className="absolute -inset-y-1 w-0.5 -translate-x-1/2 rounded bg-slate-900 dark:bg-white"
+                style={{ left: `${clampPercent(requested.percent)}%` }}
+              />
             )}
           </div>
           <div className="flex justify-between text-xs text-slate-500 dark:text-slate-400">
@@ -95,12 +103,20 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
           <span className="text-base font-semibold tabular-nums" data-value={requested?.percent ?? ""}>
             {formatPercent(requested?.percent ?? null)}
           </span>
-          {requested && units && <span className="block text-xs text-slate-500 dark:text-slate-400 tabular-nums">{`${requested.weight}${units}`}</span>}
-          {requested && complete && <span className="block text-xs text-slate-500 dark:text-slate-400">all steps done; stable runs this revision</span>}
+          {requested && units && (
+            <span className="block text-xs text-slate-500 dark:text-slate-400 tabular-nums">{`${requested.weight}${units}`}</span>
+          )}
+          {requested && complete && (
+            <span className="block text-xs text-slate-500 dark:text-slate-400">all steps done; stable runs this revision</span>
+          )}
         </Row>
         {applied ? (
           <>
-            <Row label="Applied canary" hint="What the controller set on the traffic routers (status.canary.weights)" testId="applied-weight">
+            <Row
+              label="Applied canary"
+              hint="What the controller set on the traffic routers (status.canary.weights)"
+              testId="applied-weight"
+            >
               <span className="text-base font-semibold tabular-nums" data-value={applied.canaryPercent}>
                 {formatPercent(applied.canaryPercent)}
               </span>

@@ -49,7 +49,12 @@ function chooseTheme(choice: ThemeChoice): void {
 export function ThemeToggle({ className }: { className?: string }) {
   const current = useSyncExternalStore(subscribe, readChoice, () => "system" as const);
   return (
-    <div role="group" aria-label="Colour theme" data-testid="theme-toggle" className={cn("inline-flex shrink-0 rounded-md border border-slate-200 p-0.5 dark:border-slate-700", className)}>
+    <div
+      role="group"
+      aria-label="Colour theme"
+      data-testid="theme-toggle"
+      className={cn("inline-flex shrink-0 rounded-md border border-slate-200 p-0.5 dark:border-slate-700", className)}
+    >
       {THEME_CHOICES.map((choice) => {
         const Icon = ICONS[choice];
         return (

@@ -27,7 +27,11 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
       auth: { mode: "proxy", proxy: { trustedProxies: ["127.0.0.1/32"] } },
     });
     process.env.ROLLSCOPE_E2E_URL = app.url;
-    process.env.ROLLSCOPE_REAL_CLUSTER = JSON.stringify({ cluster: cluster.name, kubeconfigPath: cluster.kubeconfigPath, prometheusUrl: cluster.prometheusUrl });
+    process.env.ROLLSCOPE_REAL_CLUSTER = JSON.stringify({
+      cluster: cluster.name,
+      kubeconfigPath: cluster.kubeconfigPath,
+      prometheusUrl: cluster.prometheusUrl,
+    });
     return async () => {
       await app.stop();
       await cluster.stop();

@@ -1,5 +1,14 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { isPausedAt, readRollout, realBackendOf, ROUTER_PLUGIN, startPausedCanary, TEST_NAMESPACE, UNREGISTERED_PLUGIN, type Backend } from "../../test/harness/backend";
+import {
+  isPausedAt,
+  readRollout,
+  realBackendOf,
+  ROUTER_PLUGIN,
+  startPausedCanary,
+  TEST_NAMESPACE,
+  UNREGISTERED_PLUGIN,
+  type Backend,
+} from "../../test/harness/backend";
 
 /*
  * One pass in Chromium over Rollscope against the real Argo Rollouts controller (e2e/real-cluster/global-setup.ts):
@@ -28,7 +37,8 @@ async function pageAsAlice(browser: Browser): Promise<Page> {
 }
 
 const appliedCanary = (page: Page) => page.getByTestId("applied-weight").locator("[data-value]");
-const row = (page: Page, name: string) => page.locator(`[data-testid="rollout-row"][data-key="${backend.cluster}/${TEST_NAMESPACE}/${name}"]`);
+const row = (page: Page, name: string) =>
+  page.locator(`[data-testid="rollout-row"][data-key="${backend.cluster}/${TEST_NAMESPACE}/${name}"]`);
 
 async function openDetail(page: Page, name: string): Promise<void> {
   await page.goto(`/rollouts/${backend.cluster}/${TEST_NAMESPACE}/${name}`);
@@ -39,7 +49,11 @@ test.describe("Rollscope on the real cluster", () => {
   test("the overview lists the real controller's paused canary at 20 % and the demo workloads", async ({ browser }) => {
     const page = await pageAsAlice(browser);
     await page.goto("/");
-    await expect(page.locator('[data-testid="cluster-chip"]', { hasText: backend.cluster })).toHaveAttribute("data-connection", "connected", { timeout: 30_000 });
+    await expect(page.locator('[data-testid="cluster-chip"]', { hasText: backend.cluster })).toHaveAttribute(
+      "data-connection",
+      "connected",
+      { timeout: 30_000 },
+    );
     await expect(row(page, "e2e-real-promote").getByTestId("canary-weight")).toHaveText(/20\s*%/, { timeout: 30_000 });
     await expect(page.locator(`[data-testid="rollout-row"][data-key="${backend.cluster}/demo/routed-canary"]`)).toBeVisible();
   });
@@ -49,7 +63,9 @@ test.describe("Rollscope on the real cluster", () => {
     await openDetail(page, "e2e-real-promote");
     await expect(page.getByTestId("rollout-header").getByTestId("phase")).toHaveAttribute("data-phase", "Paused");
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "20", { timeout: 30_000 });
-    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText("Actions run as alice (impersonated): the cluster's RBAC decides");
+    await expect(page.getByTestId("rollout-actions-acting-as")).toHaveText(
+      "Actions run as alice (impersonated): the cluster's RBAC decides",
+    );
 
     await page.getByTestId("action-promote").click();
     const dialog = page.getByTestId("confirm-action-dialog");
@@ -79,15 +95,20 @@ test.describe("Rollscope on the real cluster", () => {
     await page.goto("/plugins");
     const matrix = page.getByTestId("plugin-matrix");
     await expect(matrix).toBeVisible({ timeout: 30_000 });
-    const cell = (plugin: string) => matrix.locator(`[data-testid="plugin-matrix-row"][data-plugin="${plugin}"] [data-cluster="${backend.cluster}"]`);
+    const cell = (plugin: string) =>
+      matrix.locator(`[data-testid="plugin-matrix-row"][data-plugin="${plugin}"] [data-cluster="${backend.cluster}"]`);
     await expect(cell(ROUTER_PLUGIN)).toHaveAttribute("data-state", "registered");
     await expect(cell(UNREGISTERED_PLUGIN)).toHaveAttribute("data-state", "referenced-not-registered");
     const finding = page.locator('[data-testid="plugin-finding"][data-kind="referenced-not-registered"]').first();
     await expect(finding).toContainText(`${UNREGISTERED_PLUGIN} is used but not registered`);
     await expect(finding).toContainText("demo/gateway-canary");
     // Health: a row per plugin and cluster on /plugins, the full card on the plugin's own page.
-    await expect(page.locator(`[data-testid="plugin-health-row"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`)).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.locator(`[data-testid="plugin-health-row"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`),
+    ).toBeVisible({ timeout: 30_000 });
     await page.goto(`/plugins/${ROUTER_PLUGIN}`);
-    await expect(page.locator(`[data-testid="plugin-health-card"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`)).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.locator(`[data-testid="plugin-health-card"][data-cluster="${backend.cluster}"][data-plugin="${ROUTER_PLUGIN}"]`),
+    ).toBeVisible({ timeout: 30_000 });
   });
 });

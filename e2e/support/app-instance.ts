@@ -58,7 +58,9 @@ export async function startAppInstance(options: AppInstanceOptions): Promise<App
     await exited;
     clearTimeout(timer);
   };
-  const died = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`the app exited with ${code}:\n${output}`))));
+  const died = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`the app exited with ${code}:\n${output}`))),
+  );
   try {
     await Promise.race([waitFor("the app to answer /api/session", async () => (await fetch(`${url}/api/session`)).ok, 60_000, 200), died]);
   } catch (err) {

@@ -26,7 +26,12 @@ const ROLLOUT = { group: "argoproj.io", version: "v1alpha1", plural: "rollouts" 
  * A Rollout with the given strategy, its first revision promoted (as upstream does at once), then a second revision
  * started, which walks the strategy (canary steps, or a blue-green preview waiting for promotion).
  */
-export async function createTestRolloutWithStrategy(cluster: string, namespace: string, name: string, strategy: Record<string, unknown>): Promise<void> {
+export async function createTestRolloutWithStrategy(
+  cluster: string,
+  namespace: string,
+  name: string,
+  strategy: Record<string, unknown>,
+): Promise<void> {
   await adminClient(cluster).createNamespacedCustomObject({
     ...ROLLOUT,
     namespace,
@@ -44,7 +49,9 @@ export async function createTestRolloutWithStrategy(cluster: string, namespace: 
   });
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const ro = (await adminClient(cluster).getNamespacedCustomObject({ ...ROLLOUT, namespace, name })) as { status?: { stableRS?: string } };
+    const ro = (await adminClient(cluster).getNamespacedCustomObject({ ...ROLLOUT, namespace, name })) as {
+      status?: { stableRS?: string };
+    };
     if (ro.status?.stableRS) break;
     if (Date.now() > deadline) throw new Error(`${cluster}/${namespace}/${name} never got a stable ReplicaSet`);
     await new Promise((r) => setTimeout(r, 100));
@@ -74,7 +81,12 @@ export async function promoteTestRollout(cluster: string, namespace: string, nam
 
 export async function setTestRolloutImage(cluster: string, namespace: string, name: string, tag: string): Promise<void> {
   await adminClient(cluster).patchNamespacedCustomObject(
-    { ...ROLLOUT, namespace, name, body: { spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:${tag}` }] } } } } },
+    {
+      ...ROLLOUT,
+      namespace,
+      name,
+      body: { spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:${tag}` }] } } } },
+    },
     setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
   );
 }
@@ -82,7 +94,13 @@ export async function setTestRolloutImage(cluster: string, namespace: string, na
 export const TEST_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }, { setWeight: 90 }, { pause: {} }];
 
 /** Waits until the controller has written this canary weight to the Rollout's status; returns when it saw it. */
-export async function waitForAppliedWeight(cluster: string, namespace: string, name: string, weight: number, timeoutMs = 30_000): Promise<number> {
+export async function waitForAppliedWeight(
+  cluster: string,
+  namespace: string,
+  name: string,
+  weight: number,
+  timeoutMs = 30_000,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ro = (await adminClient(cluster).getNamespacedCustomObject({ ...ROLLOUT, namespace, name })) as {

@@ -47,7 +47,16 @@ export const APP_PAGES: AppPage[] = [
       await visible("controller-status")(page);
     },
   },
-  { name: "audit", path: "/audit", ready: async (page) => expect(page.getByRole("region", { name: "Entries" }).getByRole("status")).toHaveCount(0, { timeout: 30_000 }) },
-  { name: "sign-in", path: "/signin", ready: async (page) => expect(page.getByTestId("signin-panel").getByRole("link", { name: "Continue" })).toBeVisible({ timeout: 30_000 }) },
+  {
+    name: "audit",
+    path: "/audit",
+    ready: async (page) => expect(page.getByRole("region", { name: "Entries" }).getByRole("status")).toHaveCount(0, { timeout: 30_000 }),
+  },
+  {
+    name: "sign-in",
+    path: "/signin",
+    ready: async (page) =>
+      expect(page.getByTestId("signin-panel").getByRole("link", { name: "Continue" })).toBeVisible({ timeout: 30_000 }),
+  },
   { name: "404", path: "/no/such/page", ready: visible("not-found") },
 ];

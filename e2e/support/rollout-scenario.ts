@@ -81,7 +81,8 @@ export async function waitForRollout(
   for (;;) {
     const current = readRollout(sim, cluster, namespace, name);
     if (predicate(current)) return current;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${cluster}/${namespace}/${name} to be ${what}: ${JSON.stringify(current.status)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${cluster}/${namespace}/${name} to be ${what}: ${JSON.stringify(current.status)}`);
     await delay(100);
   }
 }

@@ -32,7 +32,11 @@ async function toRequest(req: IncomingMessage): Promise<Request> {
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  return new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+  return new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers,
+    body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+  });
 }
 
 /**
@@ -101,8 +105,7 @@ export interface CallOptions {
 /** One HTTP request without following redirects. */
 export function httpCall(url: string, options: CallOptions = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const payload =
-      options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    const payload = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     const req = http.request(url, {
       method: options.method ?? "GET",
       localAddress: options.from ?? "127.0.0.1",

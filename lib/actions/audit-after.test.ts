@@ -33,8 +33,25 @@ describe("deriveAuditAfter: the state an applied action left, as the audit log r
 });
 
 describe("the audit page's before and after states", () => {
-  const before = { revision: 2, stepIndex: 1, totalSteps: 4, phase: "Paused", requestedPercent: 20, canaryPercent: 20, stablePercent: 80, resourceVersion: "7" };
-  const after = { phase: "Progressing", stepIndex: 1, paused: false, aborted: false, requestedPercent: 20, canaryPercent: 20, resourceVersion: "8" };
+  const before = {
+    revision: 2,
+    stepIndex: 1,
+    totalSteps: 4,
+    phase: "Paused",
+    requestedPercent: 20,
+    canaryPercent: 20,
+    stablePercent: 80,
+    resourceVersion: "7",
+  };
+  const after = {
+    phase: "Progressing",
+    stepIndex: 1,
+    paused: false,
+    aborted: false,
+    requestedPercent: 20,
+    canaryPercent: 20,
+    resourceVersion: "8",
+  };
 
   it("shows the step out of the before state's step count, or alone without it", () => {
     expect(formatAuditBefore(before)).toBe("rev 2 · step 2/4 · canary 20 % · Paused");

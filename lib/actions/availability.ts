@@ -29,10 +29,7 @@ function disabled(reason: string): ActionAvailability {
  * controller keeps `status.abort`; only promoteFull clears it, `rollout/canary.go`), promote-full when
  * `currentPodHash == stableRS`, abort when already aborted, pause/resume that would not change `spec.paused`.
  */
-export function deriveActionAvailability(
-  rollout: ActionRolloutState,
-  view: ActionAvailabilityView = {},
-): RolloutActionAvailability {
+export function deriveActionAvailability(rollout: ActionRolloutState, view: ActionAvailabilityView = {}): RolloutActionAvailability {
   const status = rollout.status;
   const phase = view.phase ?? status?.phase ?? undefined;
   const aborted = status?.abort === true;
@@ -50,10 +47,10 @@ export function deriveActionAvailability(
         : ENABLED;
 
   const promoteFull = !inFlight
-      ? disabled(phaseReason("Promote full"))
-      : (status?.currentPodHash ?? "") === (status?.stableRS ?? "")
-        ? disabled("Already fully promoted")
-        : ENABLED;
+    ? disabled(phaseReason("Promote full"))
+    : (status?.currentPodHash ?? "") === (status?.stableRS ?? "")
+      ? disabled("Already fully promoted")
+      : ENABLED;
 
   const abort = aborted ? disabled("Rollout is already aborted") : !inFlight ? disabled(phaseReason("Abort")) : ENABLED;
 
@@ -72,7 +69,8 @@ export function deriveActionAvailability(
 
 /** Undo needs an earlier revision (the revision annotation above 1) and, in Rollscope, no workloadRef. */
 function deriveUndoAvailability(rollout: ActionRolloutState): ActionAvailability {
-  if (rollout.spec?.workloadRef !== undefined && rollout.spec.workloadRef !== null) return disabled("Undo of a Rollout with a workloadRef is not supported");
+  if (rollout.spec?.workloadRef !== undefined && rollout.spec.workloadRef !== null)
+    return disabled("Undo of a Rollout with a workloadRef is not supported");
   const revision = Number(rollout.metadata?.annotations?.["rollout.argoproj.io/revision"] ?? "0");
   return revision > 1 ? ENABLED : disabled("There is no earlier revision to roll back to");
 }

@@ -7,7 +7,11 @@ import { deriveActionEffectState } from "./effect-state";
 
 function effectOf(rollout: RolloutResource, action: Parameters<typeof describeActionEffect>[0]): string {
   const view = toRolloutView(rollout, new Date("2026-08-18T09:45:00Z"));
-  const state = deriveActionEffectState(rollout, { strategy: view.strategy, requestedPercent: view.requestedWeight?.percent ?? null, maxTrafficWeight: view.maxTrafficWeight });
+  const state = deriveActionEffectState(rollout, {
+    strategy: view.strategy,
+    requestedPercent: view.requestedWeight?.percent ?? null,
+    maxTrafficWeight: view.maxTrafficWeight,
+  });
   return describeActionEffect(action, state);
 }
 
@@ -20,11 +24,15 @@ describe("deriveActionEffectState on real Rollouts", () => {
   });
 
   it("converts permille weights (maxTrafficWeight 1000) to percent", () => {
-    expect(effectOf(loadRolloutFixture("max-traffic-weight-1000"), "promote")).toBe("Canary 30 % → 75 % (skips pause at step 4/6; next: pause)");
+    expect(effectOf(loadRolloutFixture("max-traffic-weight-1000"), "promote")).toBe(
+      "Canary 30 % → 75 % (skips pause at step 4/6; next: pause)",
+    );
   });
 
   it("a step followed by another holding step keeps the weight", () => {
-    expect(effectOf(loadRolloutFixture("analysis-running"), "promote")).toBe("Canary stays at 30 % (skips analysis at step 5/8; next: pause)");
+    expect(effectOf(loadRolloutFixture("analysis-running"), "promote")).toBe(
+      "Canary stays at 30 % (skips analysis at step 5/8; next: pause)",
+    );
   });
 
   it("the last step promotes to 100 %", () => {

@@ -27,28 +27,18 @@ describe("describeActionEffect", () => {
   });
 
   it("promote full counts the current step among the remaining ones", () => {
-    expect(describeActionEffect("promote-full", atPause)).toBe(
-      "Promote full: canary 30 % → 100 %, skipping the remaining 3 steps",
-    );
+    expect(describeActionEffect("promote-full", atPause)).toBe("Promote full: canary 30 % → 100 %, skipping the remaining 3 steps");
     expect(describeActionEffect("promote-full", { ...atPause, stepIndex: 7 })).toBe(
       "Promote full: canary 30 % → 100 %, skipping the remaining 1 step",
     );
-    expect(describeActionEffect("promote-full", { ...atPause, stepIndex: 8 })).toBe(
-      "Promote full: canary 30 % → 100 %",
-    );
+    expect(describeActionEffect("promote-full", { ...atPause, stepIndex: 8 })).toBe("Promote full: canary 30 % → 100 %");
   });
 
   it("abort, retry, pause, resume and restart", () => {
     expect(describeActionEffect("abort", atPause)).toBe("Abort: canary 30 % → 0 %; the Rollout becomes Degraded");
-    expect(describeActionEffect("retry", atPause)).toBe(
-      "Retry: clears the abort and restarts the update from step 1/8",
-    );
-    expect(describeActionEffect("pause", atPause)).toBe(
-      "Pause: canary stays at 30 % until the Rollout is resumed or promoted",
-    );
-    expect(describeActionEffect("resume", atPause)).toBe(
-      "Resume: clears the manual pause; step 6/8 continues at canary 30 %",
-    );
+    expect(describeActionEffect("retry", atPause)).toBe("Retry: clears the abort and restarts the update from step 1/8");
+    expect(describeActionEffect("pause", atPause)).toBe("Pause: canary stays at 30 % until the Rollout is resumed or promoted");
+    expect(describeActionEffect("resume", atPause)).toBe("Resume: clears the manual pause; step 6/8 continues at canary 30 %");
     expect(describeActionEffect("restart", atPause)).toBe(
       "Restart: pods are recreated ReplicaSet by ReplicaSet; traffic weights do not change",
     );

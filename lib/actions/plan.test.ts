@@ -77,23 +77,16 @@ describe("planPromotePatches (promote.go getPatches)", () => {
       pauseConditions: [{ reason: "InconclusiveAnalysisRun" }],
       canary: { currentStepAnalysisRunStatus: { status: "Inconclusive" } },
     });
-    expect(planPromotePatches(ro, false)).toStrictEqual([
-      statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch),
-    ]);
+    expect(planPromotePatches(ro, false)).toStrictEqual([statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch)]);
   });
 
   it("case B: a canary pause step only clears pause conditions (the controller advances)", () => {
     const ro = canary({ currentStepIndex: 5, controllerPause: true, pauseConditions: [{ reason: "CanaryPauseStep" }] });
-    expect(planPromotePatches(ro, false)).toStrictEqual([
-      statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch),
-    ]);
+    expect(planPromotePatches(ro, false)).toStrictEqual([statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch)]);
   });
 
   it("case B with spec.paused: status patch first, spec patch after", () => {
-    const ro = canary(
-      { currentStepIndex: 1, controllerPause: true, pauseConditions: [{ reason: "CanaryPauseStep" }] },
-      true,
-    );
+    const ro = canary({ currentStepIndex: 1, controllerPause: true, pauseConditions: [{ reason: "CanaryPauseStep" }] }, true);
     expect(planPromotePatches(ro, false)).toStrictEqual([
       statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch),
       mainPatch(unpausePatch),
@@ -133,24 +126,18 @@ describe("planPromotePatches (promote.go getPatches)", () => {
   it("a canary without steps and without pause conditions patches nothing, or only spec.paused", () => {
     const noSteps: ActionRolloutState = { spec: { strategy: { canary: {} } }, status: { currentStepIndex: 0 } };
     expect(planPromotePatches(noSteps, false)).toStrictEqual([]);
-    expect(planPromotePatches({ ...noSteps, spec: { ...noSteps.spec, paused: true } }, false)).toStrictEqual([
-      mainPatch(unpausePatch),
-    ]);
+    expect(planPromotePatches({ ...noSteps, spec: { ...noSteps.spec, paused: true } }, false)).toStrictEqual([mainPatch(unpausePatch)]);
   });
 
   it("blue-green with a BlueGreenPause is case B", () => {
     const ro = blueGreen({ controllerPause: true, pauseConditions: [{ reason: "BlueGreenPause" }] });
-    expect(planPromotePatches(ro, false)).toStrictEqual([
-      statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch),
-    ]);
+    expect(planPromotePatches(ro, false)).toStrictEqual([statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch)]);
   });
 
   it("blue-green never gets case A or C: inconclusive analysis status alone patches nothing", () => {
     const ro = blueGreen({ currentStepIndex: 0, canary: { currentStepAnalysisRunStatus: { status: "Inconclusive" } } });
     expect(planPromotePatches(ro, false)).toStrictEqual([]);
-    expect(planPromotePatches({ ...ro, spec: { ...ro.spec, paused: true } }, false)).toStrictEqual([
-      mainPatch(unpausePatch),
-    ]);
+    expect(planPromotePatches({ ...ro, spec: { ...ro.spec, paused: true } }, false)).toStrictEqual([mainPatch(unpausePatch)]);
   });
 
   it("an empty Rollout patches nothing", () => {
@@ -164,10 +151,7 @@ describe("planPromotePatches (promote.go getPatches)", () => {
   });
 
   it("promote --full on a manually paused Rollout also unpauses, after the status patch", () => {
-    const ro = canary(
-      { currentPodHash: "def456", stableRS: "abc123", pauseConditions: [{ reason: "CanaryPauseStep" }] },
-      true,
-    );
+    const ro = canary({ currentPodHash: "def456", stableRS: "abc123", pauseConditions: [{ reason: "CanaryPauseStep" }] }, true);
     expect(planPromotePatches(ro, true)).toStrictEqual([
       statusPatch(promoteFullPatch, unpauseAndPromoteFullPatch),
       mainPatch(unpausePatch),
@@ -206,10 +190,7 @@ describe("planActionRequests", () => {
     const plan = planActionRequests("promote", paused, NOW);
     expect(plan.needsGet).toBe(true);
     if (!plan.needsGet) return;
-    expect(plan.requests).toStrictEqual([
-      { kind: "get" },
-      statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch),
-    ]);
+    expect(plan.requests).toStrictEqual([{ kind: "get" }, statusPatch(clearPauseConditionsPatch, unpauseAndClearPauseConditionsPatch)]);
     // Meanwhile the pause ended and an analysis step is running: upstream would skip that step instead.
     expect(plan.planAfterGet(canary({ currentStepIndex: 6 }))).toStrictEqual([
       statusPatch(clearPauseConditionsPatchWithStep(7), unpauseAndClearPauseConditionsPatchWithStep(7)),

@@ -39,11 +39,7 @@ describe("runActionPlan", () => {
       ["patch", { target: "status", patchType: "merge", body: { status: { pauseConditions: null } } }],
       ["patch", { target: "main", patchType: "merge", body: { spec: { paused: false } } }],
     ]);
-    expect(sent.map((r) => (r.kind === "get" ? "get" : `${r.target}:${r.outcome}`))).toStrictEqual([
-      "get",
-      "status:ok",
-      "main:ok",
-    ]);
+    expect(sent.map((r) => (r.kind === "get" ? "get" : `${r.target}:${r.outcome}`))).toStrictEqual(["get", "status:ok", "main:ok"]);
   });
 
   it("promote: a 404 on /status sends the unified patch instead of the spec patch", async () => {
@@ -52,16 +48,9 @@ describe("runActionPlan", () => {
     expect(calls).toStrictEqual([
       ["get"],
       ["patch", { target: "status", patchType: "merge", body: { status: { pauseConditions: null } } }],
-      [
-        "patch",
-        { target: "main", patchType: "merge", body: { spec: { paused: false }, status: { pauseConditions: null } } },
-      ],
+      ["patch", { target: "main", patchType: "merge", body: { spec: { paused: false }, status: { pauseConditions: null } } }],
     ]);
-    expect(sent.map((r) => (r.kind === "get" ? "get" : `${r.target}:${r.outcome}`))).toStrictEqual([
-      "get",
-      "status:not-found",
-      "main:ok",
-    ]);
+    expect(sent.map((r) => (r.kind === "get" ? "get" : `${r.target}:${r.outcome}`))).toStrictEqual(["get", "status:not-found", "main:ok"]);
   });
 
   it("promote case C: a 404 on /status sends the unified patch with the step index", async () => {
@@ -88,10 +77,7 @@ describe("runActionPlan", () => {
     expect(calls).toStrictEqual([
       ["get"],
       ["patch", { target: "status", patchType: "merge", body: { status: { promoteFull: true } } }],
-      [
-        "patch",
-        { target: "main", patchType: "merge", body: { spec: { paused: false }, status: { promoteFull: true } } },
-      ],
+      ["patch", { target: "main", patchType: "merge", body: { spec: { paused: false }, status: { promoteFull: true } } }],
     ]);
   });
 
@@ -128,7 +114,7 @@ describe("runActionPlan", () => {
   });
 
   it("rethrows a 404 on a patch without a fallback (pause on a deleted Rollout)", async () => {
-    const gone = new NotFoundError("rollouts.argoproj.io \"x\" not found");
+    const gone = new NotFoundError('rollouts.argoproj.io "x" not found');
     const { client } = fakeClient(stale, { failWith: gone });
     await expect(runActionPlan(planActionRequests("pause", stale, NOW), client)).rejects.toBe(gone);
   });

@@ -10,9 +10,7 @@ export interface ActionPlanClient {
   isNotFound(error: unknown): boolean;
 }
 
-export type SentKubeRequest =
-  | { readonly kind: "get" }
-  | (WirePatch & { readonly kind: "patch"; readonly outcome: "ok" | "not-found" });
+export type SentKubeRequest = { readonly kind: "get" } | (WirePatch & { readonly kind: "patch"; readonly outcome: "ok" | "not-found" });
 
 /**
  * Carries out a plan the way `PromoteRollout`/`AbortRollout`/`RetryRollout` do (`pkg/kubectl-argo-rollouts/cmd/*`):

@@ -7,7 +7,11 @@ describe("RolloutActionRequest", () => {
   });
 
   it("accepts undo with or without a revision to go back to", () => {
-    expect(RolloutActionRequest.parse({ action: "undo", expected: {}, toRevision: 3 })).toStrictEqual({ action: "undo", expected: {}, toRevision: 3 });
+    expect(RolloutActionRequest.parse({ action: "undo", expected: {}, toRevision: 3 })).toStrictEqual({
+      action: "undo",
+      expected: {},
+      toRevision: 3,
+    });
     expect(RolloutActionRequest.safeParse({ action: "undo", expected: {} }).success).toBe(true);
   });
 
@@ -30,7 +34,7 @@ describe("RolloutActionRequest", () => {
       { action: "promote", expected: { stepIndex: 1.5 } },
       { action: "promote", expected: { revision: "v4" } },
       { action: "promote", expected: { resourceVersion: "" } },
-      { action: "promote", expected: { resourceVersion: "7", fingerprint: "{\"not\": \"a digest\"}" } },
+      { action: "promote", expected: { resourceVersion: "7", fingerprint: '{"not": "a digest"}' } },
     ]) {
       expect(RolloutActionRequest.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }

@@ -19,7 +19,10 @@ export const ActionExpectation = z.strictObject({
   revision: z.string().regex(/^\d+$/, "revision is the numeric rollout.argoproj.io/revision annotation").optional(),
   stepIndex: z.number().int().min(0).nullable().optional(),
   /** From `GET …/actions`: lets a later resourceVersion through when nothing the action depends on changed. */
-  fingerprint: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "fingerprint is the value GET …/actions returned").optional(),
+  fingerprint: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "fingerprint is the value GET …/actions returned")
+    .optional(),
 });
 export type ActionExpectation = z.infer<typeof ActionExpectation>;
 

@@ -15,7 +15,9 @@ describe("describeStaleness", () => {
   });
 
   it("names every field that moved, steps 1-based", () => {
-    expect(describeStaleness({ resourceVersion: "918000", revision: "3", stepIndex: 4 }, current)).toBe("step 5 → 6, resourceVersion 918000 → 918273");
+    expect(describeStaleness({ resourceVersion: "918000", revision: "3", stepIndex: 4 }, current)).toBe(
+      "step 5 → 6, resourceVersion 918000 → 918273",
+    );
     expect(describeStaleness({ revision: "2" }, current)).toBe("revision 2 → 3");
     expect(describeStaleness({ stepIndex: null }, current)).toBe("step none → 6");
     expect(describeStaleness({ stepIndex: 5 }, { ...current, stepIndex: null })).toBe("step 6 → none");

@@ -20,7 +20,12 @@ function rs(revision: string, image: string, controlled = true): ReplicaSetResou
       ownerReferences: [{ uid: controlled ? UID : "other", controller: true }],
     },
     // What the API server returns: defaults the Rollout's template does not spell out.
-    spec: { template: { ...template(image, hash), spec: { containers: [{ name: "web", image, imagePullPolicy: "IfNotPresent" }], restartPolicy: "Always" } } },
+    spec: {
+      template: {
+        ...template(image, hash),
+        spec: { containers: [{ name: "web", image, imagePullPolicy: "IfNotPresent" }], restartPolicy: "Always" },
+      },
+    },
   };
 }
 
@@ -32,7 +37,14 @@ describe("decideUndo", () => {
     expect(decision).toMatchObject({ kind: "patch", revision: 2 });
     if (decision.kind !== "patch") return;
     expect(decision.patch).toEqual([
-      { op: "replace", path: "/spec/template", value: { metadata: { labels: { app: "demo" } }, spec: { containers: [{ name: "web", image: "demo:v2", imagePullPolicy: "IfNotPresent" }], restartPolicy: "Always" } } },
+      {
+        op: "replace",
+        path: "/spec/template",
+        value: {
+          metadata: { labels: { app: "demo" } },
+          spec: { containers: [{ name: "web", image: "demo:v2", imagePullPolicy: "IfNotPresent" }], restartPolicy: "Always" },
+        },
+      },
     ]);
   });
 
@@ -41,15 +53,25 @@ describe("decideUndo", () => {
   });
 
   it("skips when the template already matches, ignoring defaults the API server added (TestUndoCmdToRevisionSkipCurrent)", () => {
-    expect(decideUndo(rollout("demo:v3"), history, 3)).toEqual({ kind: "skip", revision: 3, message: "skipped rollback (current template already matches revision 3)" });
+    expect(decideUndo(rollout("demo:v3"), history, 3)).toEqual({
+      kind: "skip",
+      revision: 3,
+      message: "skipped rollback (current template already matches revision 3)",
+    });
   });
 
   it("refuses a revision not in history (TestUndoCmdToRevisionNotFoundError)", () => {
-    expect(decideUndo(rollout("demo:v3"), history, 9)).toEqual({ kind: "error", message: "unable to find specified revision 9 in history" });
+    expect(decideUndo(rollout("demo:v3"), history, 9)).toEqual({
+      kind: "error",
+      message: "unable to find specified revision 9 in history",
+    });
   });
 
   it("refuses when there is no previous revision, and ignores ReplicaSets the Rollout does not control (TestUndoCmdNoRevisionError)", () => {
-    expect(decideUndo(rollout("demo:v1"), [rs("1", "demo:v1"), rs("2", "demo:v2", false)], 0)).toEqual({ kind: "error", message: 'no revision found for rollout "demo"' });
+    expect(decideUndo(rollout("demo:v1"), [rs("1", "demo:v1"), rs("2", "demo:v2", false)], 0)).toEqual({
+      kind: "error",
+      message: 'no revision found for rollout "demo"',
+    });
   });
 
   it("refuses a Rollout with a workloadRef (not supported)", () => {

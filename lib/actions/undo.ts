@@ -44,7 +44,11 @@ function isControlledBy(rs: ReplicaSetResource, uid: string | undefined): boolea
 }
 
 /** `rolloutRevision`: the ReplicaSet of `toRevision`, or for 0 the second-newest revision. */
-export function pickUndoReplicaSet(rollout: RolloutForUndo, replicaSets: readonly ReplicaSetResource[], toRevision: number): { rs: ReplicaSetResource } | { error: string } {
+export function pickUndoReplicaSet(
+  rollout: RolloutForUndo,
+  replicaSets: readonly ReplicaSetResource[],
+  toRevision: number,
+): { rs: ReplicaSetResource } | { error: string } {
   let latest: { rs: ReplicaSetResource; revision: number } | null = null;
   let previous: { rs: ReplicaSetResource; revision: number } | null = null;
   for (const rs of replicaSets.filter((r) => isControlledBy(r, rollout.metadata.uid))) {
@@ -92,7 +96,8 @@ function withoutHashLabel(template: unknown): Record<string, unknown> {
 
 /** What `RunUndoRollout` does once it has the Rollout and its ReplicaSets. */
 export function decideUndo(rollout: RolloutForUndo, replicaSets: readonly ReplicaSetResource[], toRevision: number): UndoDecision {
-  if (rollout.spec?.workloadRef !== undefined) return { kind: "error", message: "undo of a Rollout with a workloadRef is not supported by Rollscope" };
+  if (rollout.spec?.workloadRef !== undefined)
+    return { kind: "error", message: "undo of a Rollout with a workloadRef is not supported by Rollscope" };
   const picked = pickUndoReplicaSet(rollout, replicaSets, toRevision);
   if (!("rs" in picked)) return { kind: "error", message: picked.error };
   const revision = revisionOf(picked.rs) ?? 0;

@@ -7,7 +7,8 @@ export function formatAuditBefore(before: AuditBefore | null): string {
   if (!before) return "—";
   const parts: string[] = [];
   if (before.revision !== null) parts.push(`rev ${before.revision}`);
-  if (before.totalSteps > 0) parts.push(`step ${before.stepIndex === null ? "–" : Math.min(before.stepIndex + 1, before.totalSteps)}/${before.totalSteps}`);
+  if (before.totalSteps > 0)
+    parts.push(`step ${before.stepIndex === null ? "–" : Math.min(before.stepIndex + 1, before.totalSteps)}/${before.totalSteps}`);
   const weight = before.canaryPercent ?? before.requestedPercent;
   if (weight !== null) parts.push(`canary ${percent(weight)}`);
   if (before.phase) parts.push(before.phase);
@@ -20,7 +21,8 @@ export function formatAuditBefore(before: AuditBefore | null): string {
  */
 export function formatAuditAfter(after: AuditAfter, totalSteps: number | null): string {
   const parts: string[] = [];
-  if (after.stepIndex !== null) parts.push(totalSteps ? `step ${Math.min(after.stepIndex + 1, totalSteps)}/${totalSteps}` : `step ${after.stepIndex + 1}`);
+  if (after.stepIndex !== null)
+    parts.push(totalSteps ? `step ${Math.min(after.stepIndex + 1, totalSteps)}/${totalSteps}` : `step ${after.stepIndex + 1}`);
   const weight = after.canaryPercent ?? after.requestedPercent;
   if (weight !== null) parts.push(`canary ${percent(weight)}`);
   if (after.phase) parts.push(after.phase);

@@ -74,7 +74,12 @@ export interface AuditPage {
   nextCursor: number | null;
 }
 
-const optionalText = z.string().trim().max(253).optional().transform((v) => (v === "" ? undefined : v));
+const optionalText = z
+  .string()
+  .trim()
+  .max(253)
+  .optional()
+  .transform((v) => (v === "" ? undefined : v));
 
 /** Filters of the audit page and its exports (query string). */
 export const AuditQuery = z.object({
@@ -83,7 +88,10 @@ export const AuditQuery = z.object({
   rollout: optionalText,
   user: optionalText,
   action: optionalText,
-  outcome: z.union([AuditOutcome, z.literal("")]).optional().transform((v) => (v === "" ? undefined : v)),
+  outcome: z
+    .union([AuditOutcome, z.literal("")])
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

@@ -14,10 +14,18 @@ export interface AccessAttributes {
 }
 
 /** Whom to ask about: the dashboard's own identity (SelfSubjectAccessReview) or a user (SubjectAccessReview). */
-export type AccessSubject = { readonly kind: "self" } | { readonly kind: "user"; readonly user: string; readonly groups: readonly string[] };
+export type AccessSubject =
+  { readonly kind: "self" } | { readonly kind: "user"; readonly user: string; readonly groups: readonly string[] };
 
 const ReviewResponse = z.looseObject({
-  status: z.looseObject({ allowed: z.boolean().default(false), denied: z.boolean().optional(), reason: z.string().optional(), evaluationError: z.string().optional() }).optional(),
+  status: z
+    .looseObject({
+      allowed: z.boolean().default(false),
+      denied: z.boolean().optional(),
+      reason: z.string().optional(),
+      evaluationError: z.string().optional(),
+    })
+    .optional(),
 });
 
 export interface AccessDecision {
@@ -33,7 +41,12 @@ const cache = new Map<string, { at: number; decision: Promise<AccessDecision> }>
  * Asks the cluster whether the subject may do this, as `kubectl auth can-i` does. The user's groups get
  * `system:authenticated` added, as the API server adds it to an impersonated user. Answers are cached for 15 s.
  */
-export function reviewAccess(clusterKey: string, kubeConfig: KubeConfig, subject: AccessSubject, attributes: AccessAttributes): Promise<AccessDecision> {
+export function reviewAccess(
+  clusterKey: string,
+  kubeConfig: KubeConfig,
+  subject: AccessSubject,
+  attributes: AccessAttributes,
+): Promise<AccessDecision> {
   const key = JSON.stringify([clusterKey, subject, attributes]);
   const now = Date.now();
   const hit = cache.get(key);

@@ -27,7 +27,9 @@ describe("isSameOriginRequest", () => {
   const headers = (h: Record<string, string>) => new Headers(h);
   it("accepts the Origin the browser addressed or the configured public URL", () => {
     expect(isSameOriginRequest(headers({ host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }), undefined)).toBe(true);
-    expect(isSameOriginRequest(headers({ host: "rollscope:3000", origin: "https://rollscope.example.com" }), "https://rollscope.example.com")).toBe(true);
+    expect(
+      isSameOriginRequest(headers({ host: "rollscope:3000", origin: "https://rollscope.example.com" }), "https://rollscope.example.com"),
+    ).toBe(true);
   });
   it("refuses another origin, the opaque origin and cross-site fetch metadata", () => {
     expect(isSameOriginRequest(headers({ host: "127.0.0.1:3000", origin: "http://evil.example" }), undefined)).toBe(false);

@@ -22,7 +22,9 @@ function readSecretFile(file: string, field: string): string {
 
 /** auth.sessionSecret, auth.sessionSecretFile or ROLLSCOPE_SESSION_SECRET; undefined when none is set. */
 export function readSessionSecret(auth: AuthConfig, env: Record<string, string | undefined> = process.env): string | undefined {
-  const secret = auth.sessionSecret ?? (auth.sessionSecretFile ? readSecretFile(auth.sessionSecretFile, "auth.sessionSecretFile") : env.ROLLSCOPE_SESSION_SECRET);
+  const secret =
+    auth.sessionSecret ??
+    (auth.sessionSecretFile ? readSecretFile(auth.sessionSecretFile, "auth.sessionSecretFile") : env.ROLLSCOPE_SESSION_SECRET);
   if (secret !== undefined && secret.length < 32) {
     throw new AuthConfigError("auth.sessionSecret (or its file, or ROLLSCOPE_SESSION_SECRET): must be at least 32 characters");
   }
@@ -47,7 +49,9 @@ function derive(secret: Uint8Array, info: string): Uint8Array {
 export function deriveAuthKeys(auth: AuthConfig, env: Record<string, string | undefined> = process.env): AuthKeys {
   const secret = readSessionSecret(auth, env);
   if (secret === undefined && auth.mode === "oidc") {
-    throw new AuthConfigError("auth.sessionSecret: mode oidc needs a session secret (auth.sessionSecret, auth.sessionSecretFile or ROLLSCOPE_SESSION_SECRET)");
+    throw new AuthConfigError(
+      "auth.sessionSecret: mode oidc needs a session secret (auth.sessionSecret, auth.sessionSecretFile or ROLLSCOPE_SESSION_SECRET)",
+    );
   }
   const material = secret !== undefined ? Buffer.from(secret, "utf8") : randomBytes(32);
   return { sessionKey: derive(material, "session cookie"), csrfKey: derive(material, "csrf token") };

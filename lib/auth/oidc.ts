@@ -16,7 +16,8 @@ const SIGNIN_TTL_SECONDS = 600;
 type OidcSettings = AuthSettings & { config: { oidc: NonNullable<AuthSettings["config"]["oidc"]> } };
 
 function oidcSettingsOrThrow(settings: AuthSettings): OidcSettings {
-  if (settings.config.mode !== "oidc" || !settings.config.oidc) throw new ApiError("not_found", "OIDC sign-in is not configured (auth.mode is not oidc)");
+  if (settings.config.mode !== "oidc" || !settings.config.oidc)
+    throw new ApiError("not_found", "OIDC sign-in is not configured (auth.mode is not oidc)");
   return settings as OidcSettings;
 }
 
@@ -59,7 +60,11 @@ function oidcConfiguration(settings: OidcSettings): Promise<client.Configuration
 }
 
 /** Starts the authorization code flow with PKCE, state and nonce kept in a short-lived encrypted cookie. */
-export async function beginSignIn(settings: AuthSettings, request: Request, returnTo: string): Promise<{ location: string; cookie: string }> {
+export async function beginSignIn(
+  settings: AuthSettings,
+  request: Request,
+  returnTo: string,
+): Promise<{ location: string; cookie: string }> {
   const oidc = oidcSettingsOrThrow(settings);
   const configuration = await oidcConfiguration(oidc).catch((err: unknown) => {
     throw new ApiError("upstream_unavailable", `the OIDC provider did not answer discovery: ${(err as Error).message}`);
@@ -81,7 +86,10 @@ export async function beginSignIn(settings: AuthSettings, request: Request, retu
   const secure = wantsSecureCookies(settings, request);
   const sealed = await sealCookie(claims, SIGNIN_AUDIENCE, settings.keys.sessionKey, SIGNIN_TTL_SECONDS);
   // Lax: the provider's redirect back is a top-level GET from another site.
-  return { location: url.href, cookie: serializeCookie(cookieName(SIGNIN_COOKIE, secure), sealed, { secure, sameSite: "Lax", maxAge: SIGNIN_TTL_SECONDS }) };
+  return {
+    location: url.href,
+    cookie: serializeCookie(cookieName(SIGNIN_COOKIE, secure), sealed, { secure, sameSite: "Lax", maxAge: SIGNIN_TTL_SECONDS }),
+  };
 }
 
 function claimString(value: unknown): string | undefined {
@@ -90,7 +98,12 @@ function claimString(value: unknown): string | undefined {
 
 function claimGroups(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((g): g is string => typeof g === "string" && g.length > 0);
-  return typeof value === "string" && value ? value.split(",").map((g) => g.trim()).filter(Boolean) : [];
+  return typeof value === "string" && value
+    ? value
+        .split(",")
+        .map((g) => g.trim())
+        .filter(Boolean)
+    : [];
 }
 
 export class SignInError extends Error {}
@@ -100,11 +113,20 @@ export class SignInError extends Error {}
  * username claim (the userinfo endpoint fills in missing claims) and groups, opens a server-side session for them
  * and seals its id in the session cookie.
  */
-export async function completeSignIn(settings: AuthSettings, sessions: SessionStore, request: Request): Promise<{ returnTo: string; cookies: string[] }> {
+export async function completeSignIn(
+  settings: AuthSettings,
+  sessions: SessionStore,
+  request: Request,
+): Promise<{ returnTo: string; cookies: string[] }> {
   const oidc = oidcSettingsOrThrow(settings);
   const secure = wantsSecureCookies(settings, request);
   const clearSignIn = serializeCookie(cookieName(SIGNIN_COOKIE, secure), "", { secure, sameSite: "Lax", maxAge: 0 });
-  const pending = await openCookie(readCookie(parseCookies(request.headers.get("cookie")), SIGNIN_COOKIE, secure), SIGNIN_AUDIENCE, settings.keys.sessionKey, SignInClaims);
+  const pending = await openCookie(
+    readCookie(parseCookies(request.headers.get("cookie")), SIGNIN_COOKIE, secure),
+    SIGNIN_AUDIENCE,
+    settings.keys.sessionKey,
+    SignInClaims,
+  );
   if (!pending) throw new SignInError("the sign-in expired or was started in another browser; start again");
   const configuration = await oidcConfiguration(oidc);
   const callbackUrl = new URL(redirectUrl(oidc));
@@ -144,5 +166,7 @@ export async function completeSignIn(settings: AuthSettings, sessions: SessionSt
 /** Cookies that clear the session in this browser (the server-side session is revoked separately); the provider's own session is left alone. */
 export function signOutCookies(settings: AuthSettings, request: Request): string[] {
   const secure = wantsSecureCookies(settings, request);
-  return [SESSION_COOKIE, "rollscope_csrf"].map((name) => serializeCookie(cookieName(name, secure), "", { secure, sameSite: "Lax", maxAge: 0 }));
+  return [SESSION_COOKIE, "rollscope_csrf"].map((name) =>
+    serializeCookie(cookieName(name, secure), "", { secure, sameSite: "Lax", maxAge: 0 }),
+  );
 }

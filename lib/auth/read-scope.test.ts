@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { ClusterStateView } from "@/lib/fleet/types";
-import { canReadNamespace, canReadObject, canReadRolloutKey, createReadScope, filterReadable, FULL_READ_SCOPE, scopeClusterState } from "./read-scope";
+import {
+  canReadNamespace,
+  canReadObject,
+  canReadRolloutKey,
+  createReadScope,
+  filterReadable,
+  FULL_READ_SCOPE,
+  scopeClusterState,
+} from "./read-scope";
 
 const scope = createReadScope([
   ["prod", { kind: "namespaces", namespaces: new Set(["shop"]) }],

@@ -26,7 +26,14 @@ function isInRanges(ranges: readonly Cidr[], peer: string | undefined): boolean 
 }
 
 function splitGroups(value: string | null): string[] {
-  return [...new Set((value ?? "").split(",").map((g) => g.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (value ?? "")
+        .split(",")
+        .map((g) => g.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The session, or null when it was revoked or expired; 503 when the database cannot say (fail closed). */
@@ -49,7 +56,9 @@ export async function resolveRequestIdentity(request: Request, settings: AuthSet
   const peer = readPeerAddress(headers);
   const mode = settings.config.mode;
   const trusted = mode === "proxy" && isInRanges(settings.trustedProxies, peer);
-  const clientAddress = describeClientAddress(peer, headers.get("x-forwarded-for"), (address) => isInRanges(settings.forwardingProxies, address));
+  const clientAddress = describeClientAddress(peer, headers.get("x-forwarded-for"), (address) =>
+    isInRanges(settings.forwardingProxies, address),
+  );
   switch (mode) {
     case "none":
       return { user: { via: "none", name: KUBECONFIG_IDENTITY, groups: [], sessionId: null }, clientAddress };

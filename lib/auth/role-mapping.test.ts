@@ -19,7 +19,12 @@ describe("resolveMappedRole", () => {
 
 describe("usesImpersonation", () => {
   it("takes the per-cluster override over the global setting", () => {
-    const authorization = { impersonate: true, clusters: { legacy: { impersonate: false } }, roleMappings: [], auditReaders: { users: [], groups: [] } };
+    const authorization = {
+      impersonate: true,
+      clusters: { legacy: { impersonate: false } },
+      roleMappings: [],
+      auditReaders: { users: [], groups: [] },
+    };
     expect(usesImpersonation(authorization, "prod")).toBe(true);
     expect(usesImpersonation(authorization, "legacy")).toBe(false);
     expect(usesImpersonation({ ...authorization, impersonate: false }, "prod")).toBe(false);
@@ -27,7 +32,7 @@ describe("usesImpersonation", () => {
 });
 
 describe("mappedReadScope", () => {
-  it("reads the namespaces where any of the user's groups has a role on the cluster; every one for \"*\"", () => {
+  it('reads the namespaces where any of the user\'s groups has a role on the cluster; every one for "*"', () => {
     expect(mappedReadScope(["shop-oncall"], "prod", mappings)).toEqual({ kind: "namespaces", namespaces: new Set(["shop"]) });
     expect(mappedReadScope(["shop-oncall"], "staging", mappings)).toEqual({ kind: "none", error: null });
     expect(mappedReadScope(["shop-oncall", "viewers"], "prod", mappings)).toEqual({ kind: "all" });

@@ -30,7 +30,11 @@ export function usesImpersonation(authorization: AuthorizationConfig, cluster: s
 }
 
 /** What a user may read on a cluster without impersonation: the namespaces where any of their groups has a role. */
-export function mappedReadScope(groups: readonly string[], cluster: string, mappings: AuthorizationConfig["roleMappings"]): ClusterReadScope {
+export function mappedReadScope(
+  groups: readonly string[],
+  cluster: string,
+  mappings: AuthorizationConfig["roleMappings"],
+): ClusterReadScope {
   const namespaces = new Set<string>();
   for (const mapping of mappings) {
     if (!groups.includes(mapping.group)) continue;

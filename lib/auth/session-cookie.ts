@@ -34,7 +34,12 @@ export async function sealCookie(claims: Record<string, unknown>, audience: stri
 }
 
 /** The claims of a sealed cookie, or undefined when it is missing, expired, for another audience or tampered with. */
-export async function openCookie<T>(value: string | undefined, audience: string, key: Uint8Array, schema: z.ZodType<T>): Promise<T | undefined> {
+export async function openCookie<T>(
+  value: string | undefined,
+  audience: string,
+  key: Uint8Array,
+  schema: z.ZodType<T>,
+): Promise<T | undefined> {
   if (!value) return undefined;
   try {
     const { payload } = await jwtDecrypt(value, key, { issuer: ISSUER, audience });

@@ -44,7 +44,14 @@ export class SessionStore {
 
   async open({ user, groups, ttlSeconds }: { user: string; groups: readonly string[]; ttlSeconds: number }): Promise<ActiveSession> {
     const now = new Date(this.now());
-    const record = { id: randomUUID(), user, groups: [...groups], createdAt: now, expiresAt: new Date(now.getTime() + ttlSeconds * 1000), lastSeenAt: now };
+    const record = {
+      id: randomUUID(),
+      user,
+      groups: [...groups],
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      lastSeenAt: now,
+    };
     await this.repo.create(record);
     return toActive({ ...record, revokedAt: null })!;
   }
@@ -81,10 +88,14 @@ export class SessionStore {
     this.watchers.set(id, watching.add(controller));
     const onRequestEnd = () => controller.abort(signal.reason);
     signal.addEventListener("abort", onRequestEnd, { once: true });
-    controller.signal.addEventListener("abort", () => {
-      signal.removeEventListener("abort", onRequestEnd);
-      this.unwatch(id, controller);
-    }, { once: true });
+    controller.signal.addEventListener(
+      "abort",
+      () => {
+        signal.removeEventListener("abort", onRequestEnd);
+        this.unwatch(id, controller);
+      },
+      { once: true },
+    );
     this.recheckTimer ??= setInterval(() => void this.recheckWatched(), SESSION_CHECK_MS).unref();
     return controller.signal;
   }

@@ -68,7 +68,11 @@ export const authConfigSchema = z
       ctx.addIssue({ code: "custom", path: ["oidc"], message: "mode oidc needs oidc.issuer and oidc.clientId" });
     }
     if (auth.mode === "oidc" && auth.oidc && !auth.oidc.redirectUrl && !auth.baseUrl) {
-      ctx.addIssue({ code: "custom", path: ["baseUrl"], message: "mode oidc needs baseUrl (or oidc.redirectUrl) to build the redirect URL" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["baseUrl"],
+        message: "mode oidc needs baseUrl (or oidc.redirectUrl) to build the redirect URL",
+      });
     }
   });
 

@@ -31,7 +31,19 @@ describe("CIDR matching", () => {
   });
 
   it("rejects what is not an address or range", () => {
-    for (const bad of ["", "10.0.0.0/33", "10.0.0", "256.1.1.1", "01.2.3.4", "fd00::/129", "1:2:3:4:5:6:7:8:9", "1::2::3", "10.0.0.0/8/1", "host.example", "10.0.0.0/-1"]) {
+    for (const bad of [
+      "",
+      "10.0.0.0/33",
+      "10.0.0",
+      "256.1.1.1",
+      "01.2.3.4",
+      "fd00::/129",
+      "1:2:3:4:5:6:7:8:9",
+      "1::2::3",
+      "10.0.0.0/8/1",
+      "host.example",
+      "10.0.0.0/-1",
+    ]) {
       expect(parseCidr(bad), bad).toBeUndefined();
     }
   });

@@ -46,7 +46,10 @@ const V4_MAPPED = 0xffffn << 32n;
 
 /** An IPv4 or IPv6 address as a 128-bit number (IPv4 → `::ffff:a.b.c.d`); undefined when it is not an address. */
 export function parseIpAddress(text: string): bigint | undefined {
-  const address = text.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const address = text
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   const v4 = parseIPv4(address);
   if (v4 !== undefined) return V4_MAPPED | v4;
   return address.includes(":") ? parseIPv6(address) : undefined;

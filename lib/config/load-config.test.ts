@@ -34,7 +34,9 @@ describe("parseConfig", () => {
   });
 
   it("rejects unknown keys, duplicate names, and a cluster with both or neither credential source", () => {
-    expect(errorMessage(() => parseConfig("clusters: [{name: a, inCluster: true, kubeconfg: {}}]", "f"))).toContain('Unrecognized key: "kubeconfg"');
+    expect(errorMessage(() => parseConfig("clusters: [{name: a, inCluster: true, kubeconfg: {}}]", "f"))).toContain(
+      'Unrecognized key: "kubeconfg"',
+    );
     expect(errorMessage(() => parseConfig("clusters: [{name: a, inCluster: true}, {name: a, inCluster: true}]", "f"))).toContain(
       'clusters.1.name: duplicate cluster name "a"',
     );

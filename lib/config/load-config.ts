@@ -30,14 +30,22 @@ export function parseConfig(text: string, source: string): RollscopeConfig {
   if (!result.success) throw new ConfigError(formatIssues(result.error, source));
   const names = new Set<string>();
   for (const [i, cluster] of result.data.clusters.entries()) {
-    if (names.has(cluster.name)) throw new ConfigError(`Invalid Rollscope configuration in ${source}:\n  - clusters.${i}.name: duplicate cluster name "${cluster.name}"`);
+    if (names.has(cluster.name))
+      throw new ConfigError(
+        `Invalid Rollscope configuration in ${source}:\n  - clusters.${i}.name: duplicate cluster name "${cluster.name}"`,
+      );
     names.add(cluster.name);
   }
   return result.data;
 }
 
 function sanitizeName(context: string): string {
-  return context.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "cluster";
+  return (
+    context
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "cluster"
+  );
 }
 
 /**

@@ -6,7 +6,12 @@ export const metricsSettingsSchema = z.strictObject({
     .strictObject({
       intervalSeconds: z.number().int().min(5).max(300).default(15),
       /** How long scraped samples are kept. */
-      retentionHours: z.number().int().min(1).max(24 * 30).default(48),
+      retentionHours: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 30)
+        .default(48),
       /** `<service>:<port>` in the controller namespace, reached through the API server's service proxy. */
       service: z
         .string()

@@ -59,9 +59,16 @@ export const rollscopeConfigSchema = z
     attention: z.strictObject({ noProgressMinutes: z.number().int().min(1).max(1_440).default(10) }).default({ noProgressMinutes: 10 }),
     /** Fleet-wide plugin settings (SLO, stuck-router tolerance, measured-traffic and per-RPC queries). */
     plugins: pluginSettingsSchema.default({}),
-    metrics: metricsSettingsSchema.default({ scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 } }),
+    metrics: metricsSettingsSchema.default({
+      scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 },
+    }),
     auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
-    authorization: authorizationConfigSchema.default({ impersonate: true, clusters: {}, roleMappings: [], auditReaders: { users: [], groups: [] } }),
+    authorization: authorizationConfigSchema.default({
+      impersonate: true,
+      clusters: {},
+      roleMappings: [],
+      auditReaders: { users: [], groups: [] },
+    }),
     server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024 }),
     log: logConfigSchema.default({ level: "info" }),
   })

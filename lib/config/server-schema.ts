@@ -14,7 +14,9 @@ export const serverConfigSchema = z.strictObject({
    * rebinding. Default: localhost, 127.0.0.1 and [::1]. auth.baseUrl's host is always allowed.
    */
   allowedHosts: z
-    .array(z.string().refine((entry) => parseAllowedHost(entry) !== null, { message: "must be a host name or address, optionally with :port" }))
+    .array(
+      z.string().refine((entry) => parseAllowedHost(entry) !== null, { message: "must be a host name or address, optionally with :port" }),
+    )
     .optional(),
   /** Reverse proxies whose X-Forwarded-For names the client (for the audit log); auth.proxy.trustedProxies count too. */
   trustedProxies: z.array(cidr).default([]),
@@ -27,7 +29,12 @@ export const serverConfigSchema = z.strictObject({
     .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: "must be host:port, e.g. 0.0.0.0:9464" })
     .optional(),
   /** Largest request body accepted, in bytes (an action's body is held to 8 KiB whatever this says). */
-  maxRequestBodyBytes: z.number().int().min(1_024).max(10 * 1024 * 1024).default(64 * 1024),
+  maxRequestBodyBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(10 * 1024 * 1024)
+    .default(64 * 1024),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

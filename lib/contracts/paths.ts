@@ -5,7 +5,8 @@ const enc = encodeURIComponent;
 /** `?a=1&b=2` for the given parameters (empty values left out), or "" when none remain. */
 export function queryString(params: Record<string, string | number | null | undefined>): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && String(value) !== "") search.set(key, String(value));
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null && String(value) !== "") search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : "";
 }

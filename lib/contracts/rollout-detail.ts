@@ -9,7 +9,17 @@ import { queryString, rolloutPath } from "./paths";
  * `GET …/measured-traffic?range=`                      → MeasuredTrafficResponse (Prometheus; slower, on its own)
  */
 
-export type { AnalysisRunView, EventView, HistoryRange, MeasuredTraffic, RevisionView, RolloutDetail, RolloutHistory, TimelineMarker, WeightPoint } from "@/lib/rollouts/detail-types";
+export type {
+  AnalysisRunView,
+  EventView,
+  HistoryRange,
+  MeasuredTraffic,
+  RevisionView,
+  RolloutDetail,
+  RolloutHistory,
+  TimelineMarker,
+  WeightPoint,
+} from "@/lib/rollouts/detail-types";
 export { HISTORY_RANGES };
 
 /** The path parameters of every per-Rollout route. */

@@ -2,7 +2,6 @@ import { z } from "zod";
 import type { FleetRollout } from "@/lib/fleet/types";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 
-
 /*
  * `GET /api/stream?focus=<cluster/ns/name>&since=<seq>`: one server-sent-event stream per tab.
  *   event `snapshot` (LiveSnapshot): cluster states and the sequence the deltas continue from;
@@ -18,7 +17,15 @@ export type { LiveDelta, LiveSnapshot } from "@/lib/live/live-types";
 export const MAX_FOCUSED = 8;
 
 export const StreamQuery = z.object({
-  focus: z.array(z.string().regex(/^[^/]+(\/[^/]+){2,}$/, "focus is cluster/namespace/name").max(600)).max(MAX_FOCUSED).default([]),
+  focus: z
+    .array(
+      z
+        .string()
+        .regex(/^[^/]+(\/[^/]+){2,}$/, "focus is cluster/namespace/name")
+        .max(600),
+    )
+    .max(MAX_FOCUSED)
+    .default([]),
   since: z.string().regex(/^\d+$/, "since is a sequence number").optional(),
 });
 export type StreamQuery = z.infer<typeof StreamQuery>;
@@ -42,4 +49,3 @@ export function streamPath(focus: readonly string[], since: number | null): stri
 export function parseStreamQuery(params: URLSearchParams): StreamQuery {
   return StreamQuery.parse({ focus: params.getAll("focus"), since: params.get("since") ?? undefined });
 }
-

@@ -111,7 +111,10 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
     },
 
     async markInterrupted(startedBefore, message) {
-      const { count } = await db.auditEntry.updateMany({ where: { outcome: "pending", at: { lt: startedBefore } }, data: { outcome: "interrupted", message } });
+      const { count } = await db.auditEntry.updateMany({
+        where: { outcome: "pending", at: { lt: startedBefore } },
+        data: { outcome: "interrupted", message },
+      });
       return count;
     },
 
@@ -124,7 +127,9 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
       // `before` is JSON.stringify of AuditBefore: its resourceVersion appears exactly as written here.
       const onVersion = resourceVersions.map((v) => ({ before: { contains: `"resourceVersion":${JSON.stringify(v)}` } }));
       const acted = { OR: [{ outcome: "pending" }, { outcome: "done", NOT: { message: NOTHING_PATCHED } }] };
-      const count = await db.auditEntry.count({ where: { cluster, namespace, rollout: name, at: { gte: from }, AND: [acted, { OR: onVersion }] } });
+      const count = await db.auditEntry.count({
+        where: { cluster, namespace, rollout: name, at: { gte: from }, AND: [acted, { OR: onVersion }] },
+      });
       return count > 0;
     },
 

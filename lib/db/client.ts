@@ -17,7 +17,9 @@ export function createDbClient(url = databaseUrl()): PrismaClient {
   const dialect = databaseDialect(url);
   const client =
     dialect === "postgresql"
-      ? (new PostgresPrismaClient({ adapter: forgetQueryArguments(new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 })) }) as unknown as PrismaClient)
+      ? (new PostgresPrismaClient({
+          adapter: forgetQueryArguments(new PrismaPg({ connectionString: url, connectionTimeoutMillis: 5_000 })),
+        }) as unknown as PrismaClient)
       : new PrismaClient({ adapter: forgetQueryArguments(createSqliteAdapter(url)) });
   databases.set(client, { dialect, url });
   return client;

@@ -10,7 +10,9 @@ describe("databaseDialect", () => {
 
   it("refuses anything else, saying what is accepted and without repeating the URL (it may hold a password)", () => {
     expect(() => databaseDialect("mysql://root:hunter2@db/rollscope")).toThrow(DatabaseUrlError);
-    expect(() => databaseDialect("mysql://root:hunter2@db/rollscope")).toThrow(/scheme "mysql:" is not supported; use file:<path> \(SQLite\) or postgresql:/);
+    expect(() => databaseDialect("mysql://root:hunter2@db/rollscope")).toThrow(
+      /scheme "mysql:" is not supported; use file:<path> \(SQLite\) or postgresql:/,
+    );
     expect(() => databaseDialect("mysql://root:hunter2@db/rollscope")).not.toThrow(/hunter2/);
     expect(() => databaseDialect("rollscope.db")).toThrow(/DATABASE_URL: not a URL/);
   });

@@ -86,7 +86,10 @@ export function createMetricSampleRepository(db: PrismaClient, dialect: Database
 
     async deleteBefore(beforeMs) {
       const before = new Date(beforeMs);
-      await db.$transaction([db.metricSample.deleteMany({ where: { at: { lt: before } } }), db.metricScrape.deleteMany({ where: { at: { lt: before } } })]);
+      await db.$transaction([
+        db.metricSample.deleteMany({ where: { at: { lt: before } } }),
+        db.metricScrape.deleteMany({ where: { at: { lt: before } } }),
+      ]);
     },
   };
 }

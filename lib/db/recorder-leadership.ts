@@ -149,7 +149,11 @@ export class PostgresAdvisoryLeadership implements RecorderLeadership {
     const client = this.client;
     this.client = null;
     this.othersLead = false;
-    if (this.lastError === null || this.leader) console.error(`recorder leadership: the lock connection failed; ${this.leader ? "no longer recording" : "will retry"}`, describeErrorSafely(err));
+    if (this.lastError === null || this.leader)
+      console.error(
+        `recorder leadership: the lock connection failed; ${this.leader ? "no longer recording" : "will retry"}`,
+        describeErrorSafely(err),
+      );
     this.lastError = describeErrorSafely(err);
     this.setLeader(false);
     void client?.end().catch(() => undefined);

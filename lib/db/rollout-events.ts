@@ -29,7 +29,12 @@ export interface RolloutEventRepository {
    * A cluster's Warning events last seen since `from`, newest first: of the given Rollouts only, or of every
    * Rollout when `rollouts` is null (the caller filters; a query of hundreds of OR terms is slower than that).
    */
-  listWarnings(cluster: string, rollouts: readonly Omit<RolloutRef, "cluster">[] | null, from: Date, limit: number): Promise<RolloutEventRow[]>;
+  listWarnings(
+    cluster: string,
+    rollouts: readonly Omit<RolloutRef, "cluster">[] | null,
+    from: Date,
+    limit: number,
+  ): Promise<RolloutEventRow[]>;
   /** Deletes events last seen before `cutoff`; how many. */
   deleteBefore(cutoff: Date): Promise<number>;
 }
@@ -39,7 +44,20 @@ const EVENT_COLUMNS: JsonColumn[] = ["text", "text", "text", "text", "text", "te
 export function createRolloutEventRepository(db: PrismaClient, dialect: DatabaseDialect): RolloutEventRepository {
   return {
     upsertMany(events) {
-      const rows = jsonRows(events.map((e) => [e.cluster, e.namespace, e.rollout, e.eventUid, e.type, e.reason, e.message, e.count, sqliteDateTime(e.firstAt), sqliteDateTime(e.lastAt)]));
+      const rows = jsonRows(
+        events.map((e) => [
+          e.cluster,
+          e.namespace,
+          e.rollout,
+          e.eventUid,
+          e.type,
+          e.reason,
+          e.message,
+          e.count,
+          sqliteDateTime(e.firstAt),
+          sqliteDateTime(e.lastAt),
+        ]),
+      );
       return db.$executeRaw`
         INSERT INTO "RolloutEvent" ("cluster", "namespace", "rollout", "eventUid", "type", "reason", "message", "count", "firstAt", "lastAt")
         ${selectJsonRows(dialect, rows, EVENT_COLUMNS)}
@@ -52,7 +70,11 @@ export function createRolloutEventRepository(db: PrismaClient, dialect: Database
 
     listWarnings(cluster, rollouts, from, limit) {
       const only = rollouts ? { OR: rollouts.map((r) => ({ namespace: r.namespace, rollout: r.name })) } : {};
-      return db.rolloutEvent.findMany({ where: { cluster, type: "Warning", lastAt: { gte: from }, ...only }, orderBy: { lastAt: "desc" }, take: limit });
+      return db.rolloutEvent.findMany({
+        where: { cluster, type: "Warning", lastAt: { gte: from }, ...only },
+        orderBy: { lastAt: "desc" },
+        take: limit,
+      });
     },
 
     async deleteBefore(cutoff) {

@@ -144,7 +144,25 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
 
   function insertSamples(samples: readonly RolloutSampleInput[]): PendingWrite {
     const rows = jsonRows(
-      samples.map((s) => [s.cluster, s.namespace, s.name, s.at.getTime(), s.revision, s.stepIndex, s.totalSteps, s.phase, storedMessage(s.message), s.requestedWeight, s.canaryWeight, s.stableWeight, bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion]),
+      samples.map((s) => [
+        s.cluster,
+        s.namespace,
+        s.name,
+        s.at.getTime(),
+        s.revision,
+        s.stepIndex,
+        s.totalSteps,
+        s.phase,
+        storedMessage(s.message),
+        s.requestedWeight,
+        s.canaryWeight,
+        s.stableWeight,
+        bool(s.verified),
+        s.maxWeight,
+        bool(s.aborted),
+        bool(s.paused),
+        s.resourceVersion,
+      ]),
     );
     return db.$executeRaw`
       INSERT INTO "RolloutSample" ("rolloutId", "atMs", "revision", "stepIndex", "totalSteps", "phase", "messageId", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion")
@@ -206,14 +224,23 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
       });
       if (fromMs === undefined) return rows.map(toStored);
       // The state in force when the range starts, so a chart's lines begin at its left edge.
-      const before = await db.rolloutSample.findFirst({ where: { rolloutId, atMs: { lt: fromMs } }, orderBy: [{ atMs: "desc" }, { id: "desc" }], select: STORED_SELECT });
+      const before = await db.rolloutSample.findFirst({
+        where: { rolloutId, atMs: { lt: fromMs } },
+        orderBy: [{ atMs: "desc" }, { id: "desc" }],
+        select: STORED_SELECT,
+      });
       return (before ? [before, ...rows] : rows).map(toStored);
     },
 
     async listRecentVerification(rollout, limit) {
       const rolloutId = await keyIdOf(rollout);
       if (rolloutId === null) return [];
-      const rows = await db.rolloutSample.findMany({ where: { rolloutId }, orderBy: [{ atMs: "desc" }, { id: "desc" }], take: limit, select: { atMs: true, verified: true } });
+      const rows = await db.rolloutSample.findMany({
+        where: { rolloutId },
+        orderBy: [{ atMs: "desc" }, { id: "desc" }],
+        take: limit,
+        select: { atMs: true, verified: true },
+      });
       return rows.reverse().map((row) => ({ at: new Date(Number(row.atMs)), verified: row.verified }));
     },
 

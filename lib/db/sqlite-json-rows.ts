@@ -26,7 +26,14 @@ export function jsonRows(rows: ReadonlyArray<ReadonlyArray<string | number | nul
 export type JsonColumn = "text" | "int" | "bigint" | "float" | "bool" | "timestamp";
 
 /** PostgreSQL converts nothing implicitly from the text `->>` yields; SQLite's columns take it as it is. */
-const POSTGRES_CASTS: Record<JsonColumn, string> = { text: "", int: "::integer", bigint: "::bigint", float: "::double precision", bool: "::integer::boolean", timestamp: "::timestamp(3)" };
+const POSTGRES_CASTS: Record<JsonColumn, string> = {
+  text: "",
+  int: "::integer",
+  bigint: "::bigint",
+  float: "::double precision",
+  bool: "::integer::boolean",
+  timestamp: "::timestamp(3)",
+};
 
 /**
  * `SELECT <each column> FROM <the rows> WHERE true ORDER BY <their order>`, for `INSERT INTO t (…) <this>`.
@@ -45,7 +52,11 @@ export function selectJsonRows(dialect: DatabaseDialect, rows: string, columns: 
  * The rows as a derived table `r` whose columns have the given names, plus `position` (their order), for an
  * `INSERT … SELECT` that joins them with other tables.
  */
-export function jsonRowsTable(dialect: DatabaseDialect, rows: string, columns: ReadonlyArray<readonly [name: string, type: JsonColumn]>): Prisma.Sql {
+export function jsonRowsTable(
+  dialect: DatabaseDialect,
+  rows: string,
+  columns: ReadonlyArray<readonly [name: string, type: JsonColumn]>,
+): Prisma.Sql {
   if (dialect === "sqlite") {
     const fields = columns.map(([name], i) => `value ->> ${i} AS "${name}"`).join(", ");
     return Prisma.sql`(SELECT ${Prisma.raw(fields)}, key AS "position" FROM json_each(${rows})) r`;

@@ -6,7 +6,7 @@ describe("ApiError", () => {
     vi.resetModules();
     const copy = await import("./api-error");
     expect(copy.ApiError).not.toBe(ApiError);
-    const thrown = new copy.ApiError("not_found", "no cluster named \"nowhere\" is configured");
+    const thrown = new copy.ApiError("not_found", 'no cluster named "nowhere" is configured');
     expect(thrown instanceof ApiError).toBe(true);
     expect(new Error("plain") instanceof ApiError).toBe(false);
     expect({ code: "not_found", status: 404 } instanceof ApiError).toBe(false);

@@ -21,9 +21,15 @@ export function kubeErrorToApiError(err: unknown, clusterDetail?: string): ApiEr
   const code = kubeStatusOf(err);
   if (code === undefined) return undefined;
   const detail = clusterDetail && redactErrorText(clusterDetail);
-  if (code === 401 || code === 403) return new ApiError("forbidden", detail ? `the cluster refused: ${detail}` : "the cluster refused this request");
+  if (code === 401 || code === 403)
+    return new ApiError("forbidden", detail ? `the cluster refused: ${detail}` : "the cluster refused this request");
   if (code === 404) return new ApiError("not_found", detail ?? "not found in the cluster");
-  if (code === 409) return new ApiError("conflict", detail ? `the cluster reported a conflict: ${detail}` : "the object changed in the cluster; reload and retry");
-  if (code >= 500) return new ApiError("upstream_unavailable", detail ? `the cluster API failed: ${detail}` : "the cluster API is unavailable");
+  if (code === 409)
+    return new ApiError(
+      "conflict",
+      detail ? `the cluster reported a conflict: ${detail}` : "the object changed in the cluster; reload and retry",
+    );
+  if (code >= 500)
+    return new ApiError("upstream_unavailable", detail ? `the cluster API failed: ${detail}` : "the cluster API is unavailable");
   return new ApiError("bad_request", detail ? `the cluster rejected the request: ${detail}` : "the cluster rejected the request");
 }

@@ -7,12 +7,17 @@ type Kind = (typeof KINDS)[number];
 const NOW = "2026-01-01T00:10:00.000Z";
 
 const connected = (since: string): WatchState => ({ status: "connected", since });
-const summarize = (states: Partial<Record<Kind, WatchState>>) => summarizeClusterConnection(KINDS, new Map(Object.entries(states) as Array<[Kind, WatchState]>), NOW);
+const summarize = (states: Partial<Record<Kind, WatchState>>) =>
+  summarizeClusterConnection(KINDS, new Map(Object.entries(states) as Array<[Kind, WatchState]>), NOW);
 
 describe("summarizeClusterConnection", () => {
   it("reads connected only when every watch is, since the last one connected", () => {
     expect(
-      summarize({ rollouts: connected("2026-01-01T00:00:01Z"), events: connected("2026-01-01T00:00:03Z"), controllerPods: connected("2026-01-01T00:00:02Z") }),
+      summarize({
+        rollouts: connected("2026-01-01T00:00:01Z"),
+        events: connected("2026-01-01T00:00:03Z"),
+        controllerPods: connected("2026-01-01T00:00:02Z"),
+      }),
     ).toEqual({ connection: "connected", since: "2026-01-01T00:00:03Z", error: null });
   });
 
@@ -20,7 +25,11 @@ describe("summarizeClusterConnection", () => {
     const summary = summarize({
       rollouts: connected("2026-01-01T00:00:01Z"),
       events: connected("2026-01-01T00:00:01Z"),
-      controllerPods: { status: "forbidden", since: "2026-01-01T00:00:02Z", error: 'pods is forbidden: User "rollscope" cannot list resource "pods"' },
+      controllerPods: {
+        status: "forbidden",
+        since: "2026-01-01T00:00:02Z",
+        error: 'pods is forbidden: User "rollscope" cannot list resource "pods"',
+      },
     });
     expect(summary).toEqual({
       connection: "forbidden",
@@ -38,14 +47,31 @@ describe("summarizeClusterConnection", () => {
   });
 
   it("takes the worst state since the first watch entered it, with the main watch's error when it is among the worst", () => {
-    const down = (since: string, error = "cluster unreachable: connect ECONNREFUSED"): WatchState => ({ status: "unreachable", since, error, attempt: 3 });
+    const down = (since: string, error = "cluster unreachable: connect ECONNREFUSED"): WatchState => ({
+      status: "unreachable",
+      since,
+      error,
+      attempt: 3,
+    });
     const reconnecting: WatchState = { status: "reconnecting", since: NOW, error: "HTTP 500", attempt: 1 };
-    expect(summarize({ rollouts: down("2026-01-01T00:00:05Z"), events: down("2026-01-01T00:00:04Z", "events down"), controllerPods: reconnecting })).toEqual({
+    expect(
+      summarize({
+        rollouts: down("2026-01-01T00:00:05Z"),
+        events: down("2026-01-01T00:00:04Z", "events down"),
+        controllerPods: reconnecting,
+      }),
+    ).toEqual({
       connection: "unreachable",
       since: "2026-01-01T00:00:04Z",
       error: "cluster unreachable: connect ECONNREFUSED",
     });
-    expect(summarize({ rollouts: reconnecting, events: down("2026-01-01T00:00:05Z"), controllerPods: down("2026-01-01T00:00:04Z", "pods down") })).toEqual({
+    expect(
+      summarize({
+        rollouts: reconnecting,
+        events: down("2026-01-01T00:00:05Z"),
+        controllerPods: down("2026-01-01T00:00:04Z", "pods down"),
+      }),
+    ).toEqual({
       connection: "unreachable",
       since: "2026-01-01T00:00:04Z",
       error: "controllerPods: pods down",

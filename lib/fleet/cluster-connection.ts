@@ -21,7 +21,11 @@ export interface ClusterConnectionSummary {
  * the first watch in the worst state got there. The error is the main watch's (the first kind, Rollouts) when it is
  * among the worst, otherwise that first watch's, named by its kind.
  */
-export function summarizeClusterConnection<K extends string>(kinds: readonly K[], states: ReadonlyMap<K, WatchState>, now: string): ClusterConnectionSummary {
+export function summarizeClusterConnection<K extends string>(
+  kinds: readonly K[],
+  states: ReadonlyMap<K, WatchState>,
+  now: string,
+): ClusterConnectionSummary {
   const watches = kinds.map((kind) => ({ kind, state: states.get(kind) ?? { status: "connecting" as const, since: now } }));
   const worstRank = Math.max(...watches.map((w) => CONNECTION_RANK[w.state.status]));
   const worst = watches.filter((w) => CONNECTION_RANK[w.state.status] === worstRank);

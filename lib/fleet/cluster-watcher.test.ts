@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { FIXTURE_NOW, listRolloutFixtureNames, readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { buildWatchedRollout } from "./cluster-watcher";
 
-type Served = { metadata: { uid?: string; generation?: number; resourceVersion?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+type Served = {
+  metadata: { uid?: string; generation?: number; resourceVersion?: string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+};
 
 const served = (name: string) => structuredClone(readRolloutFixture(name)) as Served;
 const previousOf = (obj: Served) => buildWatchedRollout("c1", obj, FIXTURE_NOW).view;
@@ -11,10 +15,12 @@ describe("buildWatchedRollout after an update (the spec is read again only at a 
   // The fixtures of one uid and generation are states of the same Rollout: each is a status update of the others.
   const names = listRolloutFixtureNames();
   const updates = names.flatMap((from) =>
-    names.filter((to) => {
-      const [a, b] = [served(from).metadata, served(to).metadata];
-      return a.uid === b.uid && a.generation === b.generation;
-    }).map((to) => [from, to] as const),
+    names
+      .filter((to) => {
+        const [a, b] = [served(from).metadata, served(to).metadata];
+        return a.uid === b.uid && a.generation === b.generation;
+      })
+      .map((to) => [from, to] as const),
   );
 
   it("has status updates to compare", () => {
@@ -24,7 +30,9 @@ describe("buildWatchedRollout after an update (the spec is read again only at a 
   it.each(updates)("builds from %s then %s the view and projection a whole read builds", (from, to) => {
     const update = served(to);
     update.metadata.resourceVersion = "99999";
-    expect(buildWatchedRollout("c1", update, FIXTURE_NOW, previousOf(served(from)))).toStrictEqual(buildWatchedRollout("c1", update, FIXTURE_NOW));
+    expect(buildWatchedRollout("c1", update, FIXTURE_NOW, previousOf(served(from)))).toStrictEqual(
+      buildWatchedRollout("c1", update, FIXTURE_NOW),
+    );
   });
 
   it("reads the spec of a new generation, and reports it when it is malformed", () => {

@@ -50,7 +50,10 @@ function specAlreadyRead(obj: unknown, previous: FleetRollout | undefined): bool
 }
 
 /** The Rollout as the schema reads it; a malformed object yields its name and what is wrong. */
-function parseWatchedRollout(obj: unknown, previous?: FleetRollout): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
+function parseWatchedRollout(
+  obj: unknown,
+  previous?: FleetRollout,
+): { rollout: RolloutResource; parsed: boolean; parseError: string | null } {
   const parsed = parseRollout(obj, specAlreadyRead(obj, previous));
   if (parsed.ok) return { rollout: parsed.rollout, parsed: true, parseError: null };
   const meta = (obj as { metadata?: { name?: string; namespace?: string } }).metadata ?? {};
@@ -74,7 +77,12 @@ export function buildFleetRollout(cluster: string, obj: unknown, now: Date): Fle
  * The view and the projection of one Rollout object, from one parse (`previous`: the view of the version it replaces,
  * whose spec need not be checked again when unchanged).
  */
-export function buildWatchedRollout(cluster: string, obj: unknown, now: Date, previous?: FleetRollout): { view: FleetRollout; projection: RolloutProjection } {
+export function buildWatchedRollout(
+  cluster: string,
+  obj: unknown,
+  now: Date,
+  previous?: FleetRollout,
+): { view: FleetRollout; projection: RolloutProjection } {
   const { rollout, parsed, parseError } = parseWatchedRollout(obj, previous);
   return { view: toFleetRollout(cluster, rollout, parseError, now), projection: projectRollout(obj, parsed ? rollout : null) };
 }
@@ -121,7 +129,8 @@ export class ClusterWatcher {
     const ns = this.config.controllerNamespace;
     const list = (path: string, fieldSelector?: string) => () =>
       kubeRequest<KubernetesListObject<KubernetesObject>>(this.clients.kubeConfig, path, { query: { fieldSelector } });
-    const watch = (kind: WatchedKind, path: string, fieldSelector?: string) => this.watch(kind, path, list(path, fieldSelector), fieldSelector);
+    const watch = (kind: WatchedKind, path: string, fieldSelector?: string) =>
+      this.watch(kind, path, list(path, fieldSelector), fieldSelector);
     watch("rollouts", "/apis/argoproj.io/v1alpha1/rollouts");
     watch("events", "/api/v1/events", "involvedObject.kind=Rollout");
     watch("analysisruns", "/apis/argoproj.io/v1alpha1/analysisruns");

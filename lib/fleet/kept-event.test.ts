@@ -4,7 +4,13 @@ import { keepEvent } from "./kept-event";
 
 const event = (over: Record<string, unknown> = {}): KubernetesObject =>
   ({
-    metadata: { namespace: "shop", name: "checkout.18ed55da2a15d2ac", uid: "e-1", resourceVersion: "77", managedFields: [{ manager: "kube" }] },
+    metadata: {
+      namespace: "shop",
+      name: "checkout.18ed55da2a15d2ac",
+      uid: "e-1",
+      resourceVersion: "77",
+      managedFields: [{ manager: "kube" }],
+    },
     involvedObject: { kind: "Rollout", name: "checkout", namespace: "shop", uid: "r-1" },
     type: "Warning",
     reason: "TrafficRoutingError",
@@ -35,8 +41,23 @@ describe("keepEvent", () => {
   });
 
   it("reads an events.k8s.io-style Event by its eventTime, and the Event's namespace when involvedObject has none", () => {
-    const kept = keepEvent(event({ firstTimestamp: null, lastTimestamp: null, eventTime: "2026-12-01T11:00:00.000000Z", involvedObject: { kind: "Rollout", name: "checkout" }, type: "Normal", count: undefined }));
-    expect(kept).toMatchObject({ namespace: "shop", type: "Normal", count: 1, firstAt: "2026-12-01T11:00:00.000000Z", lastAt: "2026-12-01T11:00:00.000000Z" });
+    const kept = keepEvent(
+      event({
+        firstTimestamp: null,
+        lastTimestamp: null,
+        eventTime: "2026-12-01T11:00:00.000000Z",
+        involvedObject: { kind: "Rollout", name: "checkout" },
+        type: "Normal",
+        count: undefined,
+      }),
+    );
+    expect(kept).toMatchObject({
+      namespace: "shop",
+      type: "Normal",
+      count: 1,
+      firstAt: "2026-12-01T11:00:00.000000Z",
+      lastAt: "2026-12-01T11:00:00.000000Z",
+    });
   });
 
   it("keeps nothing of an Event about another kind or one that does not read as an Event", () => {

@@ -16,7 +16,10 @@ const templates: AnalysisTemplateLike[] = ["success-rate", "error-rate", "smoke-
 function asServed(name: string): Record<string, unknown> {
   const obj = structuredClone(readRolloutFixture(name)) as { metadata: Record<string, unknown>; spec?: Record<string, unknown> };
   obj.metadata.managedFields = [{ manager: "kubectl", operation: "Update", fieldsV1: { "f:spec": { "f:template": {} } } }];
-  obj.metadata.annotations = { ...(obj.metadata.annotations as object), "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify(obj) };
+  obj.metadata.annotations = {
+    ...(obj.metadata.annotations as object),
+    "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify(obj),
+  };
   return obj;
 }
 

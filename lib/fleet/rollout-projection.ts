@@ -50,7 +50,11 @@ const NO_USE: StepUsage = Object.freeze({});
 function stepUses(steps: CanaryStep): StepUsage[] | undefined {
   const uses = (steps ?? []).map((step): StepUsage => {
     const analyses = templateRefs({ templates: step.experiment?.analyses })?.templates;
-    const use = defined({ plugin: step.plugin ? { name: step.plugin.name } : undefined, analysis: templateRefs(step.analysis), experiment: analyses && { analyses } });
+    const use = defined({
+      plugin: step.plugin ? { name: step.plugin.name } : undefined,
+      analysis: templateRefs(step.analysis),
+      experiment: analyses && { analyses },
+    });
     return Object.keys(use).length ? use : NO_USE;
   });
   return uses.some((use) => use !== NO_USE) ? uses : undefined;
@@ -71,7 +75,10 @@ export function projectPluginUsage(rollout: RolloutResource): RolloutLike | null
       })
     : {};
   const blueGreenUse = blueGreen
-    ? defined({ prePromotionAnalysis: templateRefs(blueGreen.prePromotionAnalysis), postPromotionAnalysis: templateRefs(blueGreen.postPromotionAnalysis) })
+    ? defined({
+        prePromotionAnalysis: templateRefs(blueGreen.prePromotionAnalysis),
+        postPromotionAnalysis: templateRefs(blueGreen.postPromotionAnalysis),
+      })
     : {};
   if (Object.keys(canaryUse).length === 0 && Object.keys(blueGreenUse).length === 0) return null;
   return {

@@ -71,7 +71,10 @@ describe("RolloutSignals", () => {
     configMaps[0] = configMap("argoproj-labs/gatewayAPI") as KubernetesObject;
     expect(codes(signals.apply(view, 600, START, true))).not.toContain("PluginNotRegistered");
     // The same version is the same content: what was read of it stands.
-    configMaps[0] = { ...configMap("argoproj-labs/openshift"), metadata: { ...configMap("").metadata, resourceVersion: "argoproj-labs/gatewayAPI" } } as KubernetesObject;
+    configMaps[0] = {
+      ...configMap("argoproj-labs/openshift"),
+      metadata: { ...configMap("").metadata, resourceVersion: "argoproj-labs/gatewayAPI" },
+    } as KubernetesObject;
     expect(codes(signals.apply(view, 600, START, true))).not.toContain("PluginNotRegistered");
     configMaps.length = 0;
     expect(codes(signals.apply(view, 600, START, true))).toContain("PluginNotRegistered");

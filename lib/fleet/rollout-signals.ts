@@ -2,7 +2,12 @@ import "server-only";
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { parsePluginConfigMap } from "@/lib/plugins/config";
 import { argoRolloutsConfigMapOf, readArgoRolloutsConfigMap } from "@/lib/plugins/registry";
-import { DEFAULT_PROGRESS_DEADLINE_SECONDS, deriveAttentionSignals, progressSignature, type WarningEventSignal } from "@/lib/rollouts/attention-signals";
+import {
+  DEFAULT_PROGRESS_DEADLINE_SECONDS,
+  deriveAttentionSignals,
+  progressSignature,
+  type WarningEventSignal,
+} from "@/lib/rollouts/attention-signals";
 import type { AttentionReason } from "@/lib/rollouts/view-model";
 import type { KeptEvent } from "./kept-event";
 import { StringPool } from "./string-pool";

@@ -6,7 +6,11 @@ import { StringPool } from "./string-pool";
 describe("StringPool", () => {
   it("leaves every value as it was built (equal strings are shared, which only the heap can tell)", () => {
     const pool = new StringPool();
-    const built = () => ({ name: `check${"out"}`, steps: [{ label: `Set weight ${10}%` }], conditions: [{ message: ["Rollout", "is", "paused"].join(" "), lastUpdateTime: "2026-08-18T09:43:00Z" }] });
+    const built = () => ({
+      name: `check${"out"}`,
+      steps: [{ label: `Set weight ${10}%` }],
+      conditions: [{ message: ["Rollout", "is", "paused"].join(" "), lastUpdateTime: "2026-08-18T09:43:00Z" }],
+    });
     const first = pool.internAll(built());
     const second = pool.internAll(built());
     expect(second).toEqual(built());
@@ -15,7 +19,16 @@ describe("StringPool", () => {
 
   it("gives equal nested values one shared frozen copy, and never confuses values JSON writes alike", () => {
     const pool = new StringPool();
-    const view = () => ({ key: "a/b/c", steps: [{ kind: "setWeight", label: "Set weight 10%", state: "done" }], routers: [], ratio: { value: Number.NaN }, gone: { value: null }, missing: { value: undefined }, present: {}, byName: new Map([["x", 1]]) });
+    const view = () => ({
+      key: "a/b/c",
+      steps: [{ kind: "setWeight", label: "Set weight 10%", state: "done" }],
+      routers: [],
+      ratio: { value: Number.NaN },
+      gone: { value: null },
+      missing: { value: undefined },
+      present: {},
+      byName: new Map([["x", 1]]),
+    });
     const first = pool.internAll(view());
     const second = pool.internAll(view());
     expect(second.steps).toBe(first.steps);
@@ -58,7 +71,10 @@ describe("StringPool", () => {
     const view = (weight: number, label = "Set weight 10%") => ({
       key: "c/shop/storefront",
       resourceVersion: String(1000 + weight),
-      steps: [{ kind: "setWeight", label }, { kind: "pause", label: "Pause" }],
+      steps: [
+        { kind: "setWeight", label },
+        { kind: "pause", label: "Pause" },
+      ],
       weights: { canary: weight, stable: 100 - weight },
       conditions: [{ type: "Progressing", lastUpdateTime: "2026-08-18T09:43:00Z" }],
     });
@@ -109,10 +125,16 @@ describe("StringPool, on the heap", () => {
 
   it("keeps one copy of a text many values hold, interned alone or against the values they replace", () => {
     const pool = new StringPool();
-    const fresh = heapKeptBy(() => Array.from({ length: 2_000 }, (_, i) => ({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })));
-    const interned = heapKeptBy(() => Array.from({ length: 2_000 }, (_, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })));
+    const fresh = heapKeptBy(() =>
+      Array.from({ length: 2_000 }, (_, i) => ({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })),
+    );
+    const interned = heapKeptBy(() =>
+      Array.from({ length: 2_000 }, (_, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] })),
+    );
     const first = Array.from({ length: 2_000 }, (_, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `t${i}` }] }));
-    const updated = heapKeptBy(() => first.map((previous, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `u${i}` }] }, previous)));
+    const updated = heapKeptBy(() =>
+      first.map((previous, i) => pool.internAll({ conditions: [{ message: text(i), lastUpdateTime: `u${i}` }] }, previous)),
+    );
     expect(fresh).toBeGreaterThan(6 * 1024 * 1024);
     expect(interned).toBeLessThan(fresh / 4);
     expect(updated).toBeLessThan(fresh / 4);

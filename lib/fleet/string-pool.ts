@@ -2,13 +2,36 @@
  * Per-object identities and instants: each occurs once, so pooling them would only hold them longer. Condition and
  * event times have a one-second resolution and many objects change in the same second, so those are pooled.
  */
-const UNIQUE_FIELDS = new Set(["uid", "key", "name", "resourceVersion", "lastChangedAt", "podTemplateHash", "stableRS", "currentPodHash", "actionFingerprint", "href"]);
+const UNIQUE_FIELDS = new Set([
+  "uid",
+  "key",
+  "name",
+  "resourceVersion",
+  "lastChangedAt",
+  "podTemplateHash",
+  "stableRS",
+  "currentPodHash",
+  "actionFingerprint",
+  "href",
+]);
 
 /**
  * A nested value holding one of these names an object or an instant, so it is rarely the same twice (a router or a
  * step plugin is named only by `name`): sharing it would only add its signature to the pool.
  */
-const TIME_FIELDS = ["createdAt", "creationTimestamp", "startedAt", "endsAt", "finishedAt", "lastTransitionTime", "lastUpdateTime", "abortedAt", "firstTimestamp", "lastTimestamp", "eventTime"];
+const TIME_FIELDS = [
+  "createdAt",
+  "creationTimestamp",
+  "startedAt",
+  "endsAt",
+  "finishedAt",
+  "lastTransitionTime",
+  "lastUpdateTime",
+  "abortedAt",
+  "firstTimestamp",
+  "lastTimestamp",
+  "eventTime",
+];
 const IDENTITY_FIELDS = new Set([...UNIQUE_FIELDS, ...TIME_FIELDS, "namespace"].filter((field) => field !== "name"));
 
 /** Shared by every kept value that holds an empty array (frozen, so no holder can change another's). */

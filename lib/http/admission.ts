@@ -16,7 +16,10 @@ const PROBE_PATHS = new Set(["/api/healthz", "/api/readyz"]);
 export function hostRefusal(host: string | null | undefined, settings: ServerSettings, pathname: string): ApiError | null {
   if (PROBE_PATHS.has(pathname) || isAllowedHost(host, settings.allowedHosts)) return null;
   const shown = JSON.stringify((host ?? "").slice(0, 100));
-  return new ApiError("misdirected", `this server does not answer for host ${shown}: list it in server.allowedHosts (or ROLLSCOPE_ALLOWED_HOSTS)`);
+  return new ApiError(
+    "misdirected",
+    `this server does not answer for host ${shown}: list it in server.allowedHosts (or ROLLSCOPE_ALLOWED_HOSTS)`,
+  );
 }
 
 /** 413 for a body over `limit` bytes. */

@@ -5,13 +5,16 @@ import { readJsonBody } from "./read-body";
 /** A request whose body is `chunks` chunks of `size` bytes, counting how many the reader pulled. */
 function streamingRequest(chunks: number, size: number, headers: Record<string, string> = {}): { request: Request; pulled: () => number } {
   let pulled = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (pulled >= chunks) return controller.close();
-      pulled++;
-      controller.enqueue(new Uint8Array(size).fill(0x20));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled >= chunks) return controller.close();
+        pulled++;
+        controller.enqueue(new Uint8Array(size).fill(0x20));
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const request = new Request("http://localhost/api/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
   return { request, pulled: () => pulled };
 }

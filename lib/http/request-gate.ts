@@ -22,7 +22,10 @@ function isAppServer(req: IncomingMessage): boolean {
 function refusal(req: IncomingMessage): ApiError | null {
   try {
     const settings = getServerSettings();
-    return hostRefusal(req.headers.host, settings, (req.url ?? "/").split("?")[0]) ?? declaredLengthRefusal(req.headers["content-length"], settings.maxRequestBodyBytes);
+    return (
+      hostRefusal(req.headers.host, settings, (req.url ?? "/").split("?")[0]) ??
+      declaredLengthRefusal(req.headers["content-length"], settings.maxRequestBodyBytes)
+    );
   } catch {
     return new ApiError("internal", "the configuration could not be read");
   }
@@ -80,7 +83,8 @@ export function installRequestGate(): void {
       if (event === "request") {
         const [req, res] = args as [IncomingMessage, ServerResponse];
         stampPeerAddress(req);
-        if (isAppServer(req)) return runInRequestContext({ requestId: randomUUID() }, () => admit(req, res, () => emit.call(this, event, ...args)));
+        if (isAppServer(req))
+          return runInRequestContext({ requestId: randomUUID() }, () => admit(req, res, () => emit.call(this, event, ...args)));
       }
       return emit.call(this, event, ...args);
     };

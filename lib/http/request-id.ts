@@ -13,7 +13,10 @@ export interface RequestIds {
 
 export function assignRequestIds(headers: Headers): RequestIds {
   const offered = headers.get("x-request-id")?.trim();
-  return { requestId: currentRequestContext()?.requestId ?? randomUUID(), correlationId: offered && CORRELATION_ID.test(offered) ? offered : null };
+  return {
+    requestId: currentRequestContext()?.requestId ?? randomUUID(),
+    correlationId: offered && CORRELATION_ID.test(offered) ? offered : null,
+  };
 }
 
 /** The response headers that name a request's ids. */

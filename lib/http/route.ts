@@ -61,10 +61,7 @@ function withRequestIds(response: Response, ids: RequestIds): Response {
 
 type NextHandler<P> = (request: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 
-function wrap<P, C>(
-  handler: (request: Request, ctx: C) => Promise<Response>,
-  requireUser: boolean,
-): NextHandler<P> {
+function wrap<P, C>(handler: (request: Request, ctx: C) => Promise<Response>, requireUser: boolean): NextHandler<P> {
   return async (request, ctx) => {
     const ids = assignRequestIds(request.headers);
     try {
@@ -85,7 +82,9 @@ function wrap<P, C>(
  * request gate), resolves the user (401 without one in modes proxy and oidc) and, for any method but
  * GET/HEAD/OPTIONS, checks the CSRF token and Origin (403 `csrf`). Every response names the request id.
  */
-export function withRoute<P = Record<string, never>>(handler: (request: Request, ctx: RouteContext<P>) => Promise<Response>): NextHandler<P> {
+export function withRoute<P = Record<string, never>>(
+  handler: (request: Request, ctx: RouteContext<P>) => Promise<Response>,
+): NextHandler<P> {
   return wrap<P, RouteContext<P>>(handler, true);
 }
 

@@ -13,7 +13,12 @@ const templateListSchema = z.object({
       spec: z
         .looseObject({
           metrics: z
-            .array(z.looseObject({ name: z.string().optional(), provider: z.looseObject({ plugin: z.record(z.string(), z.unknown()).nullish() }).nullish() }))
+            .array(
+              z.looseObject({
+                name: z.string().optional(),
+                provider: z.looseObject({ plugin: z.record(z.string(), z.unknown()).nullish() }).nullish(),
+              }),
+            )
             .nullish(),
         })
         .nullish(),
@@ -24,7 +29,12 @@ const templateListSchema = z.object({
 const CACHE_MS = 30_000;
 const cache = new Map<string, { atMs: number; templates: AnalysisTemplateLike[] }>();
 
-async function listTemplatesOfKind(kubeConfig: KubeConfig, path: string, kind: TemplateKind, optional: boolean): Promise<AnalysisTemplateLike[]> {
+async function listTemplatesOfKind(
+  kubeConfig: KubeConfig,
+  path: string,
+  kind: TemplateKind,
+  optional: boolean,
+): Promise<AnalysisTemplateLike[]> {
   try {
     const list = templateListSchema.parse(await kubeRequest<unknown>(kubeConfig, path));
     return list.items.map((item): AnalysisTemplateLike => ({ ...item, kind }));
@@ -39,7 +49,10 @@ async function listTemplatesOfKind(kubeConfig: KubeConfig, path: string, kind: T
  * A cluster's AnalysisTemplates and ClusterAnalysisTemplates. The fleet does not watch them, so they are listed on
  * demand and kept 30 s per cluster.
  */
-export async function listAnalysisTemplates(cluster: { name: string; clients: { kubeConfig: KubeConfig } }, nowMs: number): Promise<AnalysisTemplateLike[]> {
+export async function listAnalysisTemplates(
+  cluster: { name: string; clients: { kubeConfig: KubeConfig } },
+  nowMs: number,
+): Promise<AnalysisTemplateLike[]> {
   const cached = cache.get(cluster.name);
   if (cached && nowMs - cached.atMs < CACHE_MS) return cached.templates;
   const { kubeConfig } = cluster.clients;

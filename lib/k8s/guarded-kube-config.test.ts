@@ -15,7 +15,9 @@ function kubeConfigWithExec(command: string): GuardedKubeConfig {
       apiVersion: "v1",
       kind: "Config",
       clusters: [{ name: "c", cluster: { server: "https://127.0.0.1:1" } }],
-      users: [{ name: "sso", user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command, args: [], interactiveMode: "Never" } } }],
+      users: [
+        { name: "sso", user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command, args: [], interactiveMode: "Never" } } },
+      ],
       contexts: [{ name: "c", context: { cluster: "c", user: "sso" } }],
       "current-context": "c",
     }),
@@ -41,9 +43,13 @@ async function credentialFailure(kc: GuardedKubeConfig): Promise<Error> {
 
 describe("GuardedKubeConfig", () => {
   it("names a failing exec plugin but never passes on what it printed", async () => {
-    const failure = await credentialFailure(kubeConfigWithExec(writeScript(`echo "refresh failed, cached token ${OUTPUT_SECRET}" >&2; exit 1`)));
+    const failure = await credentialFailure(
+      kubeConfigWithExec(writeScript(`echo "refresh failed, cached token ${OUTPUT_SECRET}" >&2; exit 1`)),
+    );
     expect(failure).toBeInstanceOf(KubeCredentialError);
-    expect(failure.message).toBe('the credential command "get-credentials" of kubeconfig user "sso" failed; its output is not shown, as it may hold credentials');
+    expect(failure.message).toBe(
+      'the credential command "get-credentials" of kubeconfig user "sso" failed; its output is not shown, as it may hold credentials',
+    );
   });
 
   it("withholds unparsable plugin output too (the JSON error would quote it)", async () => {

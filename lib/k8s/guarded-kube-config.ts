@@ -20,9 +20,11 @@ function credentialCommandOf(user: User): string | undefined {
  */
 export function describeCredentialFailure(user: User | null, err: unknown): string {
   const command = user ? credentialCommandOf(user) : undefined;
-  if (!user || !command) return `the kubeconfig credentials could not be applied: ${redactErrorText(err instanceof Error ? err.message : String(err))}`;
+  if (!user || !command)
+    return `the kubeconfig credentials could not be applied: ${redactErrorText(err instanceof Error ? err.message : String(err))}`;
   const code = (err as { code?: unknown } | null)?.code;
-  const failure = typeof code === "string" ? `could not be run (${code})` : err instanceof SyntaxError ? "printed no valid ExecCredential" : "failed";
+  const failure =
+    typeof code === "string" ? `could not be run (${code})` : err instanceof SyntaxError ? "printed no valid ExecCredential" : "failed";
   return `the credential command "${path.basename(command)}" of kubeconfig user "${user.name}" ${failure}; its output is not shown, as it may hold credentials`;
 }
 

@@ -68,7 +68,8 @@ export async function kubeRequest<T>(kubeConfig: KubeConfig, path: string, opts:
     return JSON.parse(text) as T;
   } catch (err) {
     if (err instanceof KubeApiError) throw err;
-    if ((err as Error).name === "AbortError") throw new KubeApiError(0, "Timeout", `request to the cluster timed out after ${opts.timeoutMs ?? 15_000} ms`);
+    if ((err as Error).name === "AbortError")
+      throw new KubeApiError(0, "Timeout", `request to the cluster timed out after ${opts.timeoutMs ?? 15_000} ms`);
     // node-fetch names the request URL, user-info included; the KubeApiError constructor redacts it.
     throw new KubeApiError(0, "Unreachable", `cluster unreachable: ${(err as Error).message}`);
   } finally {

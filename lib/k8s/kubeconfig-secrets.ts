@@ -22,7 +22,9 @@ function authProviderSecrets(user: User): unknown[] {
 
 function execEnvSecrets(user: User): unknown[] {
   const env = (user.exec as { env?: Array<{ name?: unknown; value?: unknown }> | null } | undefined)?.env;
-  return Array.isArray(env) ? env.filter((entry) => typeof entry?.name === "string" && SECRET_NAME.test(entry.name)).map((entry) => entry.value) : [];
+  return Array.isArray(env)
+    ? env.filter((entry) => typeof entry?.name === "string" && SECRET_NAME.test(entry.name)).map((entry) => entry.value)
+    : [];
 }
 
 /**

@@ -5,7 +5,8 @@ import { LeanListWatch } from "./lean-list-watch";
 type Handler = (phase: string, obj: KubernetesObject) => void;
 type Done = (err: unknown) => void;
 
-const pod = (name: string, resourceVersion: string): KubernetesObject => ({ metadata: { namespace: "shop", name, resourceVersion }, spec: { big: "x".repeat(100) } } as KubernetesObject);
+const pod = (name: string, resourceVersion: string): KubernetesObject =>
+  ({ metadata: { namespace: "shop", name, resourceVersion }, spec: { big: "x".repeat(100) } }) as KubernetesObject;
 
 /** A watch the test drives: each watch() call is one connection, with the query it was opened with. */
 function fakeWatch() {
@@ -29,7 +30,11 @@ function setup(lists: Array<KubernetesObject[]>, skip: readonly string[] = [], f
   const informer = new LeanListWatch<KubernetesObject>({
     path: "/api/v1/pods",
     watch: fake.watch,
-    list: async () => ({ metadata: { resourceVersion: `list-${listed}` }, items: lists[Math.min(listed++, lists.length - 1)] }) as KubernetesListObject<KubernetesObject>,
+    list: async () =>
+      ({
+        metadata: { resourceVersion: `list-${listed}` },
+        items: lists[Math.min(listed++, lists.length - 1)],
+      }) as KubernetesListObject<KubernetesObject>,
     held: { versionOf: (key) => held.get(key), keys: () => held.keys() },
     onUpsert: (obj) => {
       if (fail.includes(obj.metadata?.name ?? "")) throw new Error(`cannot read ${obj.metadata?.name}`);
@@ -59,7 +64,10 @@ describe("LeanListWatch", () => {
   });
 
   it("resumes a closed watch from the last version, and after 410 Gone relists, reporting what vanished meanwhile as deleted", async () => {
-    const { informer, fake, seen } = setup([[pod("a", "1"), pod("b", "2")], [pod("b", "7"), pod("c", "8")]]);
+    const { informer, fake, seen } = setup([
+      [pod("a", "1"), pod("b", "2")],
+      [pod("b", "7"), pod("c", "8")],
+    ]);
     await informer.start();
     fake.last().send("MODIFIED", pod("a", "5"));
     fake.last().end(null);
@@ -91,7 +99,13 @@ describe("LeanListWatch", () => {
     fake.last().send("MODIFIED", pod("a", "5"));
     fake.last().end(null);
     await Promise.resolve();
-    expect(seen).toEqual(["upsert a@1", "failed shop/bad: cannot read bad", "upsert c@3", "failed shop/bad: cannot read bad", "upsert a@5"]);
+    expect(seen).toEqual([
+      "upsert a@1",
+      "failed shop/bad: cannot read bad",
+      "upsert c@3",
+      "failed shop/bad: cannot read bad",
+      "upsert a@5",
+    ]);
     expect(fake.last().query.resourceVersion).toBe("5");
   });
 

@@ -94,7 +94,12 @@ export class LeanListWatch<T extends KubernetesObject> {
       this.resourceVersion = list.metadata?.resourceVersion ?? "";
     }
     const query = { resourceVersion: this.resourceVersion, fieldSelector: this.opts.fieldSelector };
-    this.request = await this.opts.watch.watch(this.opts.path, query, (phase: string, obj: T) => this.onEvent(phase, obj), (done: unknown) => void this.restart(done));
+    this.request = await this.opts.watch.watch(
+      this.opts.path,
+      query,
+      (phase: string, obj: T) => this.onEvent(phase, obj),
+      (done: unknown) => void this.restart(done),
+    );
   }
 
   private onEvent(phase: string, obj: T): void {

@@ -117,7 +117,10 @@ export function startResourceWatch<T extends KubernetesObject>(opts: ResourceWat
     onError,
     onHandlerError: (err, key) => {
       const context = opts.kubeConfig.getCurrentContext();
-      rateLimitedLog().error(`watch handler ${context} ${opts.path}`, `watch ${opts.path} (context ${context}): ${key} was not taken in: ${redactErrorText(describeError(err))}`);
+      rateLimitedLog().error(
+        `watch handler ${context} ${opts.path}`,
+        `watch ${opts.path} (context ${context}): ${key} was not taken in: ${redactErrorText(describeError(err))}`,
+      );
     },
   });
   // start() resolves once the watch request has its response headers; no error meanwhile means we are watching.

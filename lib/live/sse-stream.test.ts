@@ -41,7 +41,11 @@ async function readFrames(stream: ReadableStream<Uint8Array>, count: number): Pr
     while ((end = text.indexOf("\n\n")) >= 0) {
       const block = text.slice(0, end);
       text = text.slice(end + 2);
-      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? "";
+      const field = (name: string) =>
+        block
+          .split("\n")
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2) ?? "";
       if (!block.startsWith(":")) frames.push({ id: field("id"), event: field("event"), data: JSON.parse(field("data")) });
     }
   }
@@ -58,7 +62,11 @@ describe("createFleetEventStream", () => {
     setTimeout(() => upsert("checkout", 20), 10);
     const [snapshot, delta] = await readFrames(stream, 2);
     expect(snapshot).toMatchObject({ id: "1", event: "snapshot", data: { clusters: [], seq: 1 } });
-    expect(delta).toMatchObject({ id: "2", event: "delta", data: { type: "upsert", rollout: { key: "prod/shop/checkout", resourceVersion: "20" } } });
+    expect(delta).toMatchObject({
+      id: "2",
+      event: "delta",
+      data: { type: "upsert", rollout: { key: "prod/shop/checkout", resourceVersion: "20" } },
+    });
     expect(log.rows().map((r) => r.resourceVersion)).toEqual(["20"]);
   });
 
@@ -144,7 +152,14 @@ describe("createFleetEventStream", () => {
     abort.abort();
     expect(closed).toEqual(["closed"]);
     // Resuming skips the hidden delta too.
-    const resumed = await readFrames(createFleetEventStream(log, { resumeFrom: 1, signal: new AbortController().signal, visibleDelta: (d) => (d.type === "upsert" && d.rollout.name === "cart" ? null : d) }), 1);
+    const resumed = await readFrames(
+      createFleetEventStream(log, {
+        resumeFrom: 1,
+        signal: new AbortController().signal,
+        visibleDelta: (d) => (d.type === "upsert" && d.rollout.name === "cart" ? null : d),
+      }),
+      1,
+    );
     expect(resumed.map((f) => [f.event, f.id])).toEqual([["delta", "3"]]);
   });
 

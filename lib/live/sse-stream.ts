@@ -43,7 +43,15 @@ function deltaKey(delta: SequencedDelta["delta"]): string | null {
  * waiting for it.
  */
 export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamOptions): ReadableStream<Uint8Array> {
-  const { resumeFrom, signal, focus = new Set<string>(), focusedView, visibleDelta, heartbeatMs = 15_000, maxUnreadBytes = MAX_UNREAD_BYTES } = options;
+  const {
+    resumeFrom,
+    signal,
+    focus = new Set<string>(),
+    focusedView,
+    visibleDelta,
+    heartbeatMs = 15_000,
+    maxUnreadBytes = MAX_UNREAD_BYTES,
+  } = options;
   const focusedFrame = (key: string, id: number) => (focusedView ? frame("rollout", id, focusedView(key)) : null);
   // What this client may see of each delta; the rest is never sent, nor a focused view it would trigger.
   const visibleOf = (entries: readonly SequencedDelta[]): readonly SequencedDelta[] => {
@@ -53,7 +61,8 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
       return visible ? [{ seq, delta: visible }] : [];
     });
   };
-  const deltaText = (entries: readonly SequencedDelta[]) => entries.map(({ seq, delta }) => `id: ${seq}\nevent: delta\ndata: ${JSON.stringify(delta)}\n\n`).join("");
+  const deltaText = (entries: readonly SequencedDelta[]) =>
+    entries.map(({ seq, delta }) => `id: ${seq}\nevent: delta\ndata: ${JSON.stringify(delta)}\n\n`).join("");
   let unsubscribe: (() => void) | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let closed = false;

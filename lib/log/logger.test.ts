@@ -22,7 +22,9 @@ describe("the JSON logger", () => {
     const { log, records } = capture();
     log.info({ cluster: "prod" }, "watch connected");
     log.debug("not at info");
-    expect(records()).toEqual([{ level: "info", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), cluster: "prod", msg: "watch connected" }]);
+    expect(records()).toEqual([
+      { level: "info", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), cluster: "prod", msg: "watch connected" },
+    ]);
   });
 
   it("names the request id in every line written while a request is handled", async () => {
@@ -44,7 +46,11 @@ describe("the JSON logger", () => {
     log.error({ err, headers: { authorization: "Bearer abc123def456" } }, "request failed: token=abc123def456");
     log.info("ok for %s", "https://admin:hunter2@api.example");
     for (const secret of ["hunter2", "abc123def456", "kubeconfig-token-5f3a9c"]) expect(text()).not.toContain(secret);
-    expect(records()[0].err).toMatchObject({ type: "Error", message: expect.stringContaining("[redacted]"), stack: expect.stringContaining("[redacted]") });
+    expect(records()[0].err).toMatchObject({
+      type: "Error",
+      message: expect.stringContaining("[redacted]"),
+      stack: expect.stringContaining("[redacted]"),
+    });
   });
 });
 
@@ -54,7 +60,11 @@ describe("console calls routed to the logger", () => {
     writeConsoleCall(log, "error", ["[%s] unhandled error", "req-9", new Error("connect failed: password=s3cr3t-value")]);
     writeConsoleCall(log, "log", ["Rollscope: auth mode none"]);
     const [failure, note] = records();
-    expect(failure).toMatchObject({ level: "error", msg: "[req-9] unhandled error", err: { message: "connect failed: password=[redacted]" } });
+    expect(failure).toMatchObject({
+      level: "error",
+      msg: "[req-9] unhandled error",
+      err: { message: "connect failed: password=[redacted]" },
+    });
     expect(note).toMatchObject({ level: "info", msg: "Rollscope: auth mode none" });
   });
 });

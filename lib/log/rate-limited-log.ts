@@ -21,7 +21,8 @@ const FORGET_AFTER_INTERVALS = 10;
 export function createRateLimitedLog(options: RateLimitedLogOptions = {}): RateLimitedLog {
   const intervalMs = options.intervalMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const write = options.write ?? ((line: string, err?: unknown) => (err === undefined ? logger().error(line) : logger().error({ err }, line)));
+  const write =
+    options.write ?? ((line: string, err?: unknown) => (err === undefined ? logger().error(line) : logger().error({ err }, line)));
   const seen = new Map<string, { loggedAt: number; suppressed: number }>();
   return {
     error(key, message, err) {

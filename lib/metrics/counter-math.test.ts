@@ -49,13 +49,29 @@ describe("histogramQuantile", () => {
   });
 
   it("returns the highest finite bound when the rank is in +Inf, null without observations", () => {
-    expect(histogramQuantile(0.99, [{ le: 1, count: 1 }, { le: Infinity, count: 10 }])).toBe(1);
-    expect(histogramQuantile(0.5, [{ le: 1, count: 0 }, { le: Infinity, count: 0 }])).toBeNull();
+    expect(
+      histogramQuantile(0.99, [
+        { le: 1, count: 1 },
+        { le: Infinity, count: 10 },
+      ]),
+    ).toBe(1);
+    expect(
+      histogramQuantile(0.5, [
+        { le: 1, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toBeNull();
     expect(histogramQuantile(0.5, [{ le: 1, count: 3 }])).toBeNull();
   });
 
   it("makes non-monotonic bucket increases monotonic first", () => {
-    expect(histogramQuantile(0.5, [{ le: 0.1, count: 6 }, { le: 0.2, count: 5 }, { le: Infinity, count: 10 }])).toBeCloseTo(0.0833, 3);
+    expect(
+      histogramQuantile(0.5, [
+        { le: 0.1, count: 6 },
+        { le: 0.2, count: 5 },
+        { le: Infinity, count: 10 },
+      ]),
+    ).toBeCloseTo(0.0833, 3);
   });
 });
 
@@ -85,7 +101,13 @@ describe("sumSeriesPerGroup", () => {
       { labels: { namespace: "shop", name: "other", le: "0.5" }, values: [9, 9] },
     ];
     const groups = [
-      { key: "0", rollouts: [{ namespace: "shop", name: "storefront" }, { namespace: "shop", name: "checkout" }] },
+      {
+        key: "0",
+        rollouts: [
+          { namespace: "shop", name: "storefront" },
+          { namespace: "shop", name: "checkout" },
+        ],
+      },
       { key: "1", rollouts: [{ namespace: "shop", name: "storefront" }] },
     ];
     expect(sumSeriesPerGroup(perRollout, groups, { index: 2, by: ["le"] })).toEqual([

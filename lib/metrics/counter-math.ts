@@ -69,13 +69,21 @@ export function sumSeriesBy(series: readonly IncreaseSeries[], by: readonly stri
  * A grouped query's answer from one part's per-Rollout series (labelled `namespace` and `name`): summed per group
  * the Rollout belongs to and by the part's `by` labels, tagged with GROUP_LABEL and PART_LABEL as Prometheus would.
  */
-export function sumSeriesPerGroup(series: readonly IncreaseSeries[], groups: readonly RolloutGroup[], part: { index: number; by: readonly string[] }): IncreaseSeries[] {
+export function sumSeriesPerGroup(
+  series: readonly IncreaseSeries[],
+  groups: readonly RolloutGroup[],
+  part: { index: number; by: readonly string[] },
+): IncreaseSeries[] {
   const groupsOf = new Map<string, string[]>();
   for (const group of groups) {
-    for (const r of group.rollouts) groupsOf.set(`${r.namespace}/${r.name}`, [...(groupsOf.get(`${r.namespace}/${r.name}`) ?? []), group.key]);
+    for (const r of group.rollouts)
+      groupsOf.set(`${r.namespace}/${r.name}`, [...(groupsOf.get(`${r.namespace}/${r.name}`) ?? []), group.key]);
   }
   const tagged = series.flatMap((s) =>
-    (groupsOf.get(`${s.labels.namespace ?? ""}/${s.labels.name ?? ""}`) ?? []).map((key) => ({ labels: { ...s.labels, [GROUP_LABEL]: key, [PART_LABEL]: String(part.index) }, values: s.values })),
+    (groupsOf.get(`${s.labels.namespace ?? ""}/${s.labels.name ?? ""}`) ?? []).map((key) => ({
+      labels: { ...s.labels, [GROUP_LABEL]: key, [PART_LABEL]: String(part.index) },
+      values: s.values,
+    })),
   );
   return sumSeriesBy(tagged, [GROUP_LABEL, PART_LABEL, ...part.by]);
 }

@@ -35,11 +35,23 @@ describe("parseExposition", () => {
   it("keeps wanted counters and flattens labelled histograms per series", () => {
     const samples = parseExposition(CONTROLLER_TEXT, new Set(["rollout_events_total", "rollout_reconcile", "rollout_reconcile_error"]));
     expect(samples.filter((s) => s.metric === "rollout_events_total")).toEqual([
-      { metric: "rollout_events_total", labels: { name: "web", namespace: "shop", reason: "TrafficWeightUpdated", type: "Normal" }, value: 4 },
-      { metric: "rollout_events_total", labels: { name: "web", namespace: "shop", reason: "TrafficRoutingError", type: "Warning" }, value: 2 },
+      {
+        metric: "rollout_events_total",
+        labels: { name: "web", namespace: "shop", reason: "TrafficWeightUpdated", type: "Normal" },
+        value: 4,
+      },
+      {
+        metric: "rollout_events_total",
+        labels: { name: "web", namespace: "shop", reason: "TrafficRoutingError", type: "Warning" },
+        value: 2,
+      },
     ]);
     const webBuckets = samples.filter((s) => s.metric === "rollout_reconcile_bucket" && s.labels.name === "web");
-    expect(webBuckets.map((s) => [s.labels.le, s.value])).toEqual([["0.01", 3], ["0.15", 5], ["+Inf", 6]]);
+    expect(webBuckets.map((s) => [s.labels.le, s.value])).toEqual([
+      ["0.01", 3],
+      ["0.15", 5],
+      ["+Inf", 6],
+    ]);
     expect(samples.find((s) => s.metric === "rollout_reconcile_count" && s.labels.name === "api")?.value).toBe(1);
     expect(samples.find((s) => s.metric === "rollout_reconcile_error")?.value).toBe(2);
   });
@@ -74,7 +86,11 @@ describe("parseExposition", () => {
     const samples = readExpositionSamples(CONTROLLER_TEXT, new Set(["rollout_reconcile"]));
     expect(samples.map((s) => s.series)).toContain('rollout_reconcile_bucket{name="api",namespace="shop",le="+Inf"}');
     expect(samples).toHaveLength(10);
-    expect(parseSeriesLabels('rollout_reconcile_bucket{name="api",namespace="shop",le="+Inf"}')).toEqual({ name: "api", namespace: "shop", le: "+Inf" });
+    expect(parseSeriesLabels('rollout_reconcile_bucket{name="api",namespace="shop",le="+Inf"}')).toEqual({
+      name: "api",
+      namespace: "shop",
+      le: "+Inf",
+    });
   });
 
   it("leaves out summary families even when asked for", () => {
@@ -82,11 +98,13 @@ describe("parseExposition", () => {
   });
 
   it("fails the scrape on a malformed line of a wanted family, naming the line", () => {
-    expect(() => readExpositionSamples("x_total 1\nx_total{a=\"b\" 2\n", new Set(["x_total"]))).toThrow(ExpositionError);
-    expect(() => readExpositionSamples("x_total 1\nx_total{a=\"b\" 2\n", new Set(["x_total"]))).toThrow(/line 2: labels without a closing brace/);
+    expect(() => readExpositionSamples('x_total 1\nx_total{a="b" 2\n', new Set(["x_total"]))).toThrow(ExpositionError);
+    expect(() => readExpositionSamples('x_total 1\nx_total{a="b" 2\n', new Set(["x_total"]))).toThrow(
+      /line 2: labels without a closing brace/,
+    );
     expect(() => readExpositionSamples("x_total one\n", new Set(["x_total"]))).toThrow(/line 1: value "one" is not a number/);
     expect(() => readExpositionSamples("x_total\n", new Set(["x_total"]))).toThrow(/no space before the value/);
-    expect(readExpositionSamples("y_total{a=\"b\" 2\n", new Set(["x_total"]))).toEqual([]);
+    expect(readExpositionSamples('y_total{a="b" 2\n', new Set(["x_total"]))).toEqual([]);
   });
 
   it("takes a label named __proto__ as a label", () => {

@@ -71,7 +71,7 @@ export function readExpositionSamples(text: string, families: ReadonlySet<string
   /** Each sample name's family, or null: a text repeats a few dozen names thousands of times. */
   const familyByName = new Map<string, string | null>();
   let lineNumber = 0;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = text.indexOf("\n", start);
     if (end === -1) end = text.length;
     const next = end + 1;
@@ -118,7 +118,8 @@ export function readExpositionSamples(text: string, families: ReadonlySet<string
     while (valueEnd < end && text.charCodeAt(valueEnd) !== SPACE && text.charCodeAt(valueEnd) !== TAB) valueEnd++;
     const token = text.slice(valueStart, valueEnd);
     const value = parseValue(token);
-    if (Number.isNaN(value) && token !== "NaN") throw new ExpositionError(lineNumber, `value ${JSON.stringify(token)} is not a number`, text.slice(start, end));
+    if (Number.isNaN(value) && token !== "NaN")
+      throw new ExpositionError(lineNumber, `value ${JSON.stringify(token)} is not a number`, text.slice(start, end));
     samples.push({ metric, series, value });
     start = next;
   }

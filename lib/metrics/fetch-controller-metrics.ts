@@ -12,7 +12,12 @@ export function controllerMetricsProxyPath(namespace: string, service: string): 
  * GETs the controller's /metrics text through the API server's service proxy, with the cluster's kubeconfig
  * transport (TLS, tokens, exec plugins). `kubeRequest` parses JSON, so the text body needs this sibling.
  */
-export async function fetchControllerMetrics(kubeConfig: KubeConfig, namespace: string, service: string, timeoutMs: number): Promise<string> {
+export async function fetchControllerMetrics(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  service: string,
+  timeoutMs: number,
+): Promise<string> {
   const server = kubeConfig.getCurrentCluster()?.server;
   if (!server) throw new Error("the kubeconfig context has no server");
   const url = server.replace(/\/$/, "") + controllerMetricsProxyPath(namespace, service);

@@ -28,7 +28,13 @@ export function createPrometheusSource(config: PrometheusConfig, client: Prometh
       return run(promql, range);
     },
     async increaseByGroup(query, range) {
-      const promql = buildGroupedIncreaseQuery({ ...query, windowSeconds: range.stepSeconds, groupLabel: GROUP_LABEL, partLabel: PART_LABEL, labelMatchers: matcher });
+      const promql = buildGroupedIncreaseQuery({
+        ...query,
+        windowSeconds: range.stepSeconds,
+        groupLabel: GROUP_LABEL,
+        partLabel: PART_LABEL,
+        labelMatchers: matcher,
+      });
       return promql === null ? [] : run(promql, range);
     },
     queryRange: (promql, range) => run(injectLabelMatchers(promql, matcher), range),

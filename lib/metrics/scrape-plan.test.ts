@@ -72,7 +72,12 @@ describe("planSampleRows", () => {
 
   it("stores a changed series with its labels read and in canonical order, and nothing for the unchanged", () => {
     const first = planSampleRows([sample(1, "A"), sample(5, "B")], EMPTY_SERIES_MEMORY, 1_000, null);
-    const next = planSampleRows([sample(1, "A"), { metric: "rollout_events_total", series: sample(0, "B").series, value: 6 }], first.next, 2_000, 1_000);
+    const next = planSampleRows(
+      [sample(1, "A"), { metric: "rollout_events_total", series: sample(0, "B").series, value: 6 }],
+      first.next,
+      2_000,
+      1_000,
+    );
     expect(next.rows).toEqual([
       { metric: "rollout_events_total", labels: '{"name":"web","namespace":"shop","reason":"B","type":"Warning"}', atMs: 2_000, value: 6 },
     ]);
@@ -95,9 +100,19 @@ describe("planSampleRows", () => {
   });
 
   it("tells apart the series of a large cluster by their digests", () => {
-    const reasons = ["RolloutUpdated", "RolloutStepCompleted", "TrafficWeightUpdated", "RolloutPaused", "RolloutResumed", "ScalingReplicaSet", "RolloutCompleted"];
+    const reasons = [
+      "RolloutUpdated",
+      "RolloutStepCompleted",
+      "TrafficWeightUpdated",
+      "RolloutPaused",
+      "RolloutResumed",
+      "ScalingReplicaSet",
+      "RolloutCompleted",
+    ];
     const digests = new Set<string>();
-    for (let i = 0; i < 5_000; i++) for (const reason of reasons) digests.add(seriesDigest(`rollout_events_total{name="svc-${i}",namespace="shop",reason="${reason}",type="Normal"}`));
+    for (let i = 0; i < 5_000; i++)
+      for (const reason of reasons)
+        digests.add(seriesDigest(`rollout_events_total{name="svc-${i}",namespace="shop",reason="${reason}",type="Normal"}`));
     expect(digests.size).toBe(5_000 * reasons.length);
   });
 });

@@ -60,7 +60,11 @@ export function createScrapeSource(
       const { last, lastOkMs } = await samples.readScrapeCoverage(cluster);
       if (!last) return { ok: false, error: "no scrape has run yet", lastSuccessAt: null };
       // Rows stored by an older version may hold unredacted text.
-      return { ok: last.ok, error: last.ok || last.error === null ? null : redactErrorText(last.error), lastSuccessAt: lastOkMs === null ? null : new Date(lastOkMs).toISOString() };
+      return {
+        ok: last.ok,
+        error: last.ok || last.error === null ? null : redactErrorText(last.error),
+        lastSuccessAt: lastOkMs === null ? null : new Date(lastOkMs).toISOString(),
+      };
     },
   };
 }

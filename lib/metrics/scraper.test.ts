@@ -16,7 +16,10 @@ vi.mock("./fetch-controller-metrics", () => ({
     inFlight.now -= 1;
     return [
       "# TYPE rollout_events_total counter",
-      ...Array.from({ length: 50 }, (_, i) => `rollout_events_total{namespace="shop",name="web-${i}",type="Normal",reason="RolloutUpdated"} ${i}`),
+      ...Array.from(
+        { length: 50 },
+        (_, i) => `rollout_events_total{namespace="shop",name="web-${i}",type="Normal",reason="RolloutUpdated"} ${i}`,
+      ),
     ].join("\n");
   }),
 }));
@@ -24,8 +27,14 @@ vi.mock("./fetch-controller-metrics", () => ({
 const CLUSTERS = 20;
 
 function fleet(): ScrapeTargets {
-  const config = { metrics: { scrape: { intervalSeconds: 15, timeoutMs: 5_000, retentionHours: 24, service: "argo-rollouts-metrics:8090" } } };
-  const clusters = Array.from({ length: CLUSTERS }, (_, i) => ({ name: `c${i}`, config: { controllerNamespace: "argo-rollouts" }, clients: { kubeConfig: {} } }));
+  const config = {
+    metrics: { scrape: { intervalSeconds: 15, timeoutMs: 5_000, retentionHours: 24, service: "argo-rollouts-metrics:8090" } },
+  };
+  const clusters = Array.from({ length: CLUSTERS }, (_, i) => ({
+    name: `c${i}`,
+    config: { controllerNamespace: "argo-rollouts" },
+    clients: { kubeConfig: {} },
+  }));
   return { config, clusters } as unknown as ScrapeTargets;
 }
 
@@ -60,7 +69,11 @@ describe("ControllerMetricsScraper.scrapeAll", () => {
     await scraper.scrapeAll();
     ticking = false;
 
-    expect(saves.map((save) => save.cluster).sort()).toEqual(fleet().clusters.map((c) => c.name).sort());
+    expect(saves.map((save) => save.cluster).sort()).toEqual(
+      fleet()
+        .clusters.map((c) => c.name)
+        .sort(),
+    );
     expect(saves.every((save) => save.outcome.ok && save.rows.length === 50)).toBe(true);
     // Each cluster's save happened on an event-loop turn of its own: other work (a page, an API request) ran between.
     expect(new Set(saves.map((save) => save.turn)).size).toBe(CLUSTERS);

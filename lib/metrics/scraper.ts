@@ -65,9 +65,9 @@ export class ControllerMetricsScraper {
     const now = this.now();
     if (now - this.lastPruneMs >= PRUNE_EVERY_MS) {
       this.lastPruneMs = now;
-      await this.metricSamples.deleteBefore(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000).catch((err: unknown) =>
-        rateLimitedLog().error("metrics prune", "[metrics] pruning scraped samples failed", err),
-      );
+      await this.metricSamples
+        .deleteBefore(now - this.targets.config.metrics.scrape.retentionHours * 3_600_000)
+        .catch((err: unknown) => rateLimitedLog().error("metrics prune", "[metrics] pruning scraped samples failed", err));
     }
   }
 
@@ -82,7 +82,12 @@ export class ControllerMetricsScraper {
     const settings = this.targets.config.metrics.scrape;
     const started = this.now();
     try {
-      const text = await fetchControllerMetrics(cluster.clients.kubeConfig, cluster.config.controllerNamespace, settings.service, settings.timeoutMs);
+      const text = await fetchControllerMetrics(
+        cluster.clients.kubeConfig,
+        cluster.config.controllerNamespace,
+        settings.service,
+        settings.timeoutMs,
+      );
       const fetchMs = this.now() - started;
       await this.inOwnTurn(async () => {
         const parseStarted = this.now();
@@ -90,15 +95,22 @@ export class ControllerMetricsScraper {
         const at = this.now();
         const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
         await nextEventLoopTurn(); // the parse and the (synchronous, on SQLite) write are each a burst of their own
-        await this.metricSamples.saveScrape(name, at, { ok: true, error: null, series: samples.length, durationMs: fetchMs + (at - parseStarted) }, rows);
+        await this.metricSamples.saveScrape(
+          name,
+          at,
+          { ok: true, error: null, series: samples.length, durationMs: fetchMs + (at - parseStarted) },
+          rows,
+        );
         state.series = next;
         state.lastOkMs = at;
       });
     } catch (err) {
       const message = describeErrorSafely(err);
-      await this.metricSamples.saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, []).catch(
-        (dbErr: unknown) => rateLimitedLog().error(`metrics save ${name}`, `[metrics] recording a failed scrape of ${name} failed`, dbErr),
-      );
+      await this.metricSamples
+        .saveScrape(name, this.now(), { ok: false, error: message.slice(0, 500), series: 0, durationMs: this.now() - started }, [])
+        .catch((dbErr: unknown) =>
+          rateLimitedLog().error(`metrics save ${name}`, `[metrics] recording a failed scrape of ${name} failed`, dbErr),
+        );
     } finally {
       state.running = false;
     }

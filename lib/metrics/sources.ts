@@ -10,7 +10,11 @@ export function createMetricsSource(config: RollscopeConfig, cluster: ClusterCon
   if (cluster.prometheus) return createPrometheusSource(cluster.prometheus);
   return createScrapeSource(
     cluster.name,
-    { intervalSeconds: config.metrics.scrape.intervalSeconds, service: config.metrics.scrape.service, controllerNamespace: cluster.controllerNamespace },
+    {
+      intervalSeconds: config.metrics.scrape.intervalSeconds,
+      service: config.metrics.scrape.service,
+      controllerNamespace: cluster.controllerNamespace,
+    },
     samples,
   );
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { labelsKey } from "./types";
 
 /** The key as the first release computed it: stored series are keyed by it, so it must never change. */
-const storedKey = (labels: Record<string, string>) => JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
+const storedKey = (labels: Record<string, string>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
 
 describe("labelsKey", () => {
   it("is the key series were stored under, whatever order the labels come in", () => {

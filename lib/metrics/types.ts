@@ -109,7 +109,8 @@ export function labelsKey(labels: Labels): string {
   const signature = names.join("\u0000");
   let order = keyOrders.get(signature);
   if (order === undefined) {
-    if (names.some((name) => INDEX_LIKE.test(name))) return JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
+    if (names.some((name) => INDEX_LIKE.test(name)))
+      return JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => a.localeCompare(b))));
     order = names.sort((a, b) => a.localeCompare(b));
     if (keyOrders.size >= MAX_KEY_ORDERS) keyOrders.clear();
     keyOrders.set(signature, order);

@@ -12,7 +12,11 @@ function cleanEntry(entry: string): string {
  * Each proxy appends the address it received from, so only entries right of the first untrusted hop are
  * trustworthy; the left-most entry is whatever the client sent. Null when the peer is unknown.
  */
-export function describeClientAddress(peer: string | undefined, forwardedFor: string | null, isTrustedProxy: (address: string) => boolean): string | null {
+export function describeClientAddress(
+  peer: string | undefined,
+  forwardedFor: string | null,
+  isTrustedProxy: (address: string) => boolean,
+): string | null {
   if (peer === undefined) return null;
   if (!forwardedFor || !isTrustedProxy(peer)) return peer;
   const hops = forwardedFor

@@ -4,9 +4,12 @@ import { isAllowedHost, isWildcardAddress, LOOPBACK_HOSTS, parseAllowedHost, par
 const configured = ["rollscope.example.com", "ops.example.com:8443"].map((entry) => parseAllowedHost(entry)!);
 
 describe("isAllowedHost", () => {
-  it.each(["localhost:3000", "LOCALHOST:3000", "127.0.0.1:3000", "[::1]:3000", "localhost", "localhost:8080"])("lets loopback names through on any port: %s", (host) => {
-    expect(isAllowedHost(host, LOOPBACK_HOSTS)).toBe(true);
-  });
+  it.each(["localhost:3000", "LOCALHOST:3000", "127.0.0.1:3000", "[::1]:3000", "localhost", "localhost:8080"])(
+    "lets loopback names through on any port: %s",
+    (host) => {
+      expect(isAllowedHost(host, LOOPBACK_HOSTS)).toBe(true);
+    },
+  );
 
   it.each([
     ["rebind.evil.example:3000", "a rebinding attacker's name"],

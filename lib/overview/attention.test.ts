@@ -64,12 +64,28 @@ describe("buildAttentionQueue", () => {
   });
 
   it("puts what broke most recently first among critical ones, and a broken plugin among them", () => {
-    const older = makeSummary({ name: "older", phase: "Degraded", attention: [{ code: "Aborted", message: "" }], lastChangedAt: "2026-08-18T08:00:00Z" });
-    const fresh = makeSummary({ name: "fresh", phase: "Degraded", attention: [{ code: "Aborted", message: "" }], lastChangedAt: "2026-08-18T09:30:00Z" });
+    const older = makeSummary({
+      name: "older",
+      phase: "Degraded",
+      attention: [{ code: "Aborted", message: "" }],
+      lastChangedAt: "2026-08-18T08:00:00Z",
+    });
+    const fresh = makeSummary({
+      name: "fresh",
+      phase: "Degraded",
+      attention: [{ code: "Aborted", message: "" }],
+      lastChangedAt: "2026-08-18T09:30:00Z",
+    });
     const broken = makeSummary({
       name: "notifications",
       phase: "Progressing",
-      attention: [{ code: "PluginNotRegistered", message: "hashicorp/consul is not registered", href: "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul" }],
+      attention: [
+        {
+          code: "PluginNotRegistered",
+          message: "hashicorp/consul is not registered",
+          href: "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul",
+        },
+      ],
       lastChangedAt: "2026-08-18T09:00:00Z",
     });
     const names = buildAttentionQueue([awaiting, older, broken, fresh]).map((e) => [e.rollout.name, e.severity]);

@@ -65,7 +65,10 @@ const SECTION: Partial<Record<AttentionItemCode, string>> = {
 };
 
 /** Where a reason's finding is shown: its own link (a plugins page entry), else the detail page section. */
-export function attentionHref(rollout: Pick<RolloutSummary, "cluster" | "namespace" | "name">, reason: { code: string; href?: string }): string | null {
+export function attentionHref(
+  rollout: Pick<RolloutSummary, "cluster" | "namespace" | "name">,
+  reason: { code: string; href?: string },
+): string | null {
   if (reason.href) return reason.href;
   const section = SECTION[reason.code as AttentionItemCode];
   return section ? detailSectionHref(rollout.cluster, rollout.namespace, rollout.name, section) : null;
@@ -82,7 +85,11 @@ export function attentionLabel(code: string): string {
 
 /** What one rollout contributes to the queue, or null; rows are immutable, so it is worked out once per row. */
 function entryOf(rollout: RolloutSummary): { entry: AttentionEntry; rank: number; waiting: number } | null {
-  const reasons: AttentionEntry["reasons"] = rollout.attention.map((a) => ({ code: a.code, message: a.message, ...(a.href ? { href: a.href } : {}) }));
+  const reasons: AttentionEntry["reasons"] = rollout.attention.map((a) => ({
+    code: a.code,
+    message: a.message,
+    ...(a.href ? { href: a.href } : {}),
+  }));
   if (rollout.parseError) reasons.unshift({ code: "ParseError", message: rollout.parseError });
   if (rollout.pause && !rollout.pause.indefinite && !reasons.some((r) => r.code === "AwaitingPromotion")) {
     reasons.push({ code: "TimedPause", message: `Paused (${rollout.pause.reason}); continues on its own` });
@@ -136,7 +143,10 @@ export function compareAttention(a: AttentionEntry, b: AttentionEntry): number {
   return x && y ? compareEntries(x, y) : 0;
 }
 
-function compareEntries(a: { rank: number; waiting: number; entry: AttentionEntry }, b: { rank: number; waiting: number; entry: AttentionEntry }): number {
+function compareEntries(
+  a: { rank: number; waiting: number; entry: AttentionEntry },
+  b: { rank: number; waiting: number; entry: AttentionEntry },
+): number {
   const ka = a.entry.rollout.key;
   const kb = b.entry.rollout.key;
   return a.rank - b.rank || a.waiting - b.waiting || (ka < kb ? -1 : ka > kb ? 1 : 0);

@@ -58,7 +58,13 @@ describe("buildFleetPage", () => {
 
   it("pages a large fleet exactly as its whole sorted list, in every order", () => {
     const large = Array.from({ length: 2_000 }, (_, i) =>
-      makeSummary({ cluster: `c${i % 7}`, namespace: `team-${i % 3}`, name: `svc-${(i * 7919) % 2_000}`, phase: i % 9 === 0 ? "Paused" : "Healthy", canaryPercent: i % 11 === 0 ? null : (i * 37) % 100 }),
+      makeSummary({
+        cluster: `c${i % 7}`,
+        namespace: `team-${i % 3}`,
+        name: `svc-${(i * 7919) % 2_000}`,
+        phase: i % 9 === 0 ? "Paused" : "Healthy",
+        canaryPercent: i % 11 === 0 ? null : (i * 37) % 100,
+      }),
     );
     for (const sort of FLEET_SORT_KEYS) {
       for (const dir of ["asc", "desc"] as const) {
@@ -116,7 +122,9 @@ describe("patchFleetPage", () => {
   it("re-derives an attention entry from the new state, and drops it once nothing needs attention", () => {
     const promoted = patchFleetPage(page, [{ type: "upsert", rollout: { ...paused, phase: "Healthy", attention: [] } }]);
     expect(promoted.attention.entries.some((e) => e.rollout.key === paused.key)).toBe(false);
-    const aborted = patchFleetPage(page, [{ type: "upsert", rollout: { ...paused, aborted: true, attention: [{ code: "Aborted", message: "manual" }] } }]);
+    const aborted = patchFleetPage(page, [
+      { type: "upsert", rollout: { ...paused, aborted: true, attention: [{ code: "Aborted", message: "manual" }] } },
+    ]);
     expect(aborted.attention.entries.find((e) => e.rollout.key === paused.key)?.severity).toBe("critical");
   });
 
@@ -138,7 +146,12 @@ describe("patchFleetPage", () => {
 
 describe("patchFleetPage keeps the queue's counts, order and cards in agreement", () => {
   const warning = (name: string) =>
-    makeSummary({ name, phase: "Paused", attention: [{ code: "AwaitingPromotion", message: "paused at step 2" }], lastChangedAt: "2026-08-18T08:00:00Z" });
+    makeSummary({
+      name,
+      phase: "Paused",
+      attention: [{ code: "AwaitingPromotion", message: "paused at step 2" }],
+      lastChangedAt: "2026-08-18T08:00:00Z",
+    });
   const abort = (r: RolloutSummary): RolloutSummary => ({
     ...r,
     phase: "Degraded",
@@ -149,7 +162,14 @@ describe("patchFleetPage keeps the queue's counts, order and cards in agreement"
   const healthy = (r: RolloutSummary): RolloutSummary => ({ ...r, phase: "Healthy", attention: [] });
   /** What a person reads (counts, critical count, cards in order), beside the same read from a page the server builds now. */
   const readBoth = (patched: FleetPage, all: RolloutSummary[], view = request) => {
-    const read = (p: FleetPage) => ({ total: p.attention.total, critical: p.attention.critical, keys: p.attention.entries.map((e) => e.rollout.key), counts: p.counts, base: p.base, all: p.total });
+    const read = (p: FleetPage) => ({
+      total: p.attention.total,
+      critical: p.attention.critical,
+      keys: p.attention.entries.map((e) => e.rollout.key),
+      counts: p.counts,
+      base: p.base,
+      all: p.total,
+    });
     return { patched: read(patched), rebuilt: read(buildFleetPage(all, [prod], view, 1)) };
   };
 
@@ -162,7 +182,10 @@ describe("patchFleetPage keeps the queue's counts, order and cards in agreement"
     const next = patchFleetPage(page, [{ type: "upsert", rollout: aborted, was: { phase: "Paused", attention: "warning" } }]);
     expect(next.attention.entries[0].rollout.key).toBe(tail.key);
     expect(next.attention.critical).toBe(1);
-    const { patched, rebuilt } = readBoth(next, before.map((r) => (r.key === tail.key ? aborted : r)));
+    const { patched, rebuilt } = readBoth(
+      next,
+      before.map((r) => (r.key === tail.key ? aborted : r)),
+    );
     expect(patched).toEqual(rebuilt);
   });
 
@@ -179,14 +202,21 @@ describe("patchFleetPage keeps the queue's counts, order and cards in agreement"
     let page = buildFleetPage(all, [prod], request, 1);
     // Twelve get promoted, one new rollout arrives paused, one is deleted, the quiet one aborts.
     const deltas: LiveDelta[] = [
-      ...all.slice(0, 12).map((r) => ({ type: "upsert" as const, rollout: healthy(r), was: { phase: "Paused" as const, attention: "warning" as const } })),
+      ...all
+        .slice(0, 12)
+        .map((r) => ({ type: "upsert" as const, rollout: healthy(r), was: { phase: "Paused" as const, attention: "warning" as const } })),
       { type: "upsert", rollout: warning("new-one"), was: null },
       { type: "delete", key: all[12].key, was: { phase: "Paused", attention: "warning" } },
       { type: "upsert", rollout: abort(all[17]), was: { phase: "Healthy", attention: null } },
     ];
     for (const delta of deltas) page = patchFleetPage(page, [delta]);
     expect(page.attention.total).toBe(page.attention.entries.length);
-    const { patched, rebuilt } = readBoth(page, [...all.slice(0, 12).map(healthy), ...all.slice(13, 17), abort(all[17]), warning("new-one")]);
+    const { patched, rebuilt } = readBoth(page, [
+      ...all.slice(0, 12).map(healthy),
+      ...all.slice(13, 17),
+      abort(all[17]),
+      warning("new-one"),
+    ]);
     expect(patched).toEqual(rebuilt);
   });
 

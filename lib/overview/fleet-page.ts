@@ -174,7 +174,10 @@ function recount(page: FleetPage, deltas: LiveDelta[]): FleetPage {
   const attention = { entries: shown, total: Math.max(shown.length, attentionTotal), critical: Math.max(0, critical) };
   const next = { base: Math.max(0, base), total: Math.max(0, total), counts: clampCounts(counts) };
   // Unchanged parts keep their identity, so nothing re-renders for a change the page does not show.
-  const sameAttention = sameList(attention.entries, page.attention.entries) && attention.total === page.attention.total && attention.critical === page.attention.critical;
+  const sameAttention =
+    sameList(attention.entries, page.attention.entries) &&
+    attention.total === page.attention.total &&
+    attention.critical === page.attention.critical;
   const sameCounts = PHASE_KEYS(next.counts).every((phase) => next.counts[phase] === page.counts[phase]);
   if (sameAttention && sameCounts && next.base === page.base && next.total === page.total) return page;
   return { ...page, ...next, counts: sameCounts ? page.counts : next.counts, attention: sameAttention ? page.attention : attention };

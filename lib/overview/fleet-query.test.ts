@@ -14,7 +14,14 @@ import {
 import { makeSummary } from "./summary.test-helper";
 
 const rows = [
-  makeSummary({ cluster: "prod-eu", namespace: "shop", name: "checkout", phase: "Paused", canaryPercent: 30, lastChangedAt: "2026-08-18T09:05:00Z" }),
+  makeSummary({
+    cluster: "prod-eu",
+    namespace: "shop",
+    name: "checkout",
+    phase: "Paused",
+    canaryPercent: 30,
+    lastChangedAt: "2026-08-18T09:05:00Z",
+  }),
   makeSummary({ cluster: "prod-us", namespace: "shop", name: "cart", phase: "Healthy", canaryPercent: 0 }),
   makeSummary({
     cluster: "prod-eu",
@@ -31,7 +38,15 @@ const rows = [
 
 describe("parseFleetView / serializeFleetView", () => {
   it("round-trips a view and omits defaults", () => {
-    const view = { ...DEFAULT_FLEET_VIEW, q: "check", cluster: "prod-eu", phase: "Paused" as const, sort: "weight" as const, dir: "desc" as const, page: 3 };
+    const view = {
+      ...DEFAULT_FLEET_VIEW,
+      q: "check",
+      cluster: "prod-eu",
+      phase: "Paused" as const,
+      sort: "weight" as const,
+      dir: "desc" as const,
+      page: 3,
+    };
     const query = serializeFleetView(view);
     expect(query).toBe("q=check&cluster=prod-eu&phase=Paused&sort=weight&dir=desc&page=3");
     expect(parseFleetView(new URLSearchParams(query))).toEqual(view);
@@ -104,9 +119,17 @@ describe("countByPhase / listFacets / pageCount", () => {
 
 describe("comparableRequestedPercent", () => {
   it("drops the requested weight once every step is done", () => {
-    expect(comparableRequestedPercent(makeSummary({ requestedPercent: 100, step: { current: null, total: 4, index: 4, label: null } }))).toBeNull();
-    expect(comparableRequestedPercent(makeSummary({ requestedPercent: 30, step: { current: 3, total: 4, index: 2, label: "Set weight 30%" } }))).toBe(30);
-    expect(comparableRequestedPercent(makeSummary({ requestedPercent: 100, strategy: "blueGreen", step: { current: null, total: 0, index: null, label: null } }))).toBe(100);
+    expect(
+      comparableRequestedPercent(makeSummary({ requestedPercent: 100, step: { current: null, total: 4, index: 4, label: null } })),
+    ).toBeNull();
+    expect(
+      comparableRequestedPercent(makeSummary({ requestedPercent: 30, step: { current: 3, total: 4, index: 2, label: "Set weight 30%" } })),
+    ).toBe(30);
+    expect(
+      comparableRequestedPercent(
+        makeSummary({ requestedPercent: 100, strategy: "blueGreen", step: { current: null, total: 0, index: null, label: null } }),
+      ),
+    ).toBe(100);
   });
 });
 

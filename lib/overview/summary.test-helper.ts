@@ -1,7 +1,9 @@
 import type { RolloutSummary } from "@/lib/fleet/summary";
 
 /** A Healthy, fully promoted canary row; tests override what they look at. */
-export function makeSummary(overrides: Partial<RolloutSummary> & { cluster?: string; namespace?: string; name?: string } = {}): RolloutSummary {
+export function makeSummary(
+  overrides: Partial<RolloutSummary> & { cluster?: string; namespace?: string; name?: string } = {},
+): RolloutSummary {
   const cluster = overrides.cluster ?? "prod";
   const namespace = overrides.namespace ?? "shop";
   const name = overrides.name ?? "checkout";

@@ -145,7 +145,10 @@ const pluginItemSchema = z.looseObject({
     .string({ error: requiredOrType("a string") })
     .regex(PLUGIN_NAME_PATTERN, { error: `must be <org>/<name> matching ${PLUGIN_NAME_PATTERN.source}` }),
   location: z.string({ error: requiredOrType("a string") }).superRefine(checkLocation),
-  sha256: z.string({ error: typeOnly("a string") }).superRefine(checkSha256).nullish(),
+  sha256: z
+    .string({ error: typeOnly("a string") })
+    .superRefine(checkSha256)
+    .nullish(),
   args: z.array(z.string({ error: typeOnly("a string") }), { error: typeOnly("a list of strings") }).nullish(),
   headersFrom: z
     .array(
@@ -249,11 +252,7 @@ function toRegisteredPlugin(kind: PluginKind, index: number, item: PluginItem): 
   };
 }
 
-function parseEntry(
-  kind: PluginKind,
-  index: number,
-  raw: unknown,
-): { plugin: RegisteredPlugin | null; errors: PluginEntryError[] } {
+function parseEntry(kind: PluginKind, index: number, raw: unknown): { plugin: RegisteredPlugin | null; errors: PluginEntryError[] } {
   const key = PLUGIN_CONFIG_KEYS[kind];
   const at = `${key}[${index}]`;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {

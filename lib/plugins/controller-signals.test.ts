@@ -28,7 +28,13 @@ describe("groupControllerSignals", () => {
       reconcileErrors: [0, 3],
       reconciles: [4, 10],
     });
-    expect(grouped.get("shop/checkout")).toEqual({ weightUpdates: [null, null], routingErrors: [null, null], verifyErrors: [null, null], reconcileErrors: [null, null], reconciles: [4, 4] });
+    expect(grouped.get("shop/checkout")).toEqual({
+      weightUpdates: [null, null],
+      routingErrors: [null, null],
+      verifyErrors: [null, null],
+      reconcileErrors: [null, null],
+      reconciles: [4, 4],
+    });
   });
 
   it("drops Rollouts that were not asked for (a cluster-wide answer narrowed here)", () => {
@@ -37,7 +43,8 @@ describe("groupControllerSignals", () => {
 });
 
 describe("readGroupedSignals", () => {
-  const part = (group: string, index: number, labels: Record<string, string>, values: Array<number | null>) => series({ [GROUP_LABEL]: group, [PART_LABEL]: String(index), ...labels }, values);
+  const part = (group: string, index: number, labels: Record<string, string>, values: Array<number | null>) =>
+    series({ [GROUP_LABEL]: group, [PART_LABEL]: String(index), ...labels }, values);
 
   it("sorts each group's summed series into the derived signals by part and event reason", () => {
     const grouped = readGroupedSignals(
@@ -51,7 +58,19 @@ describe("readGroupedSignals", () => {
       ],
       2,
     );
-    expect(grouped.get("0")).toEqual({ weightUpdates: [1, 2], routingErrors: [null, 3], verifyErrors: [1, 0], reconcileErrors: [0, 3], reconciles: [4, 10] });
-    expect(grouped.get("1")).toEqual({ weightUpdates: [null, null], routingErrors: [null, null], verifyErrors: [null, null], reconcileErrors: [null, null], reconciles: [4, 4] });
+    expect(grouped.get("0")).toEqual({
+      weightUpdates: [1, 2],
+      routingErrors: [null, 3],
+      verifyErrors: [1, 0],
+      reconcileErrors: [0, 3],
+      reconciles: [4, 10],
+    });
+    expect(grouped.get("1")).toEqual({
+      weightUpdates: [null, null],
+      routingErrors: [null, null],
+      verifyErrors: [null, null],
+      reconcileErrors: [null, null],
+      reconciles: [4, 4],
+    });
   });
 });

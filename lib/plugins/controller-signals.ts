@@ -101,7 +101,6 @@ export function seriesRefKey(labels: Record<string, string>): string {
   return `${labels.namespace ?? ""}/${labels.name ?? ""}`;
 }
 
-
 /**
  * The derived signal series of each wanted Rollout, from the three controller metrics grouped by namespace and name
  * (events also by reason). Series of Rollouts not wanted are dropped; a wanted Rollout without any series is absent.

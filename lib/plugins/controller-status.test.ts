@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { describeControllerStatus, imageVersion } from "./controller-status";
 
-const pod = (name: string, containerStatus: Record<string, unknown>, labels: Record<string, string> = { "app.kubernetes.io/name": "argo-rollouts" }) => ({
+const pod = (
+  name: string,
+  containerStatus: Record<string, unknown>,
+  labels: Record<string, string> = { "app.kubernetes.io/name": "argo-rollouts" },
+) => ({
   metadata: { name, labels },
   spec: { nodeName: "kwok-node-0", containers: [{ name: "argo-rollouts", image: "quay.io/argoproj/argo-rollouts:v1.9.1" }] },
-  status: { phase: "Running", startTime: "2026-08-18T09:00:00Z", containerStatuses: [{ name: "argo-rollouts", image: "quay.io/argoproj/argo-rollouts:v1.9.1", ...containerStatus }] },
+  status: {
+    phase: "Running",
+    startTime: "2026-08-18T09:00:00Z",
+    containerStatuses: [{ name: "argo-rollouts", image: "quay.io/argoproj/argo-rollouts:v1.9.1", ...containerStatus }],
+  },
 });
 
-const running = pod("argo-rollouts-5d9f-abcde", { ready: true, restartCount: 0, state: { running: { startedAt: "2026-08-18T09:00:05Z" } } });
+const running = pod("argo-rollouts-5d9f-abcde", {
+  ready: true,
+  restartCount: 0,
+  state: { running: { startedAt: "2026-08-18T09:00:05Z" } },
+});
 const crashing = pod("argo-rollouts-5d9f-fghij", { ready: false, restartCount: 4, state: { waiting: { reason: "CrashLoopBackOff" } } });
 const dashboard = pod("argo-rollouts-dashboard-1", { ready: true }, { "app.kubernetes.io/name": "argo-rollouts-dashboard" });
 
@@ -22,7 +34,12 @@ describe("imageVersion", () => {
 
 describe("describeControllerStatus", () => {
   it("shows each controller Pod's state, readiness and restarts, and the version from their image", () => {
-    const status = describeControllerStatus({ namespace: "argo-rollouts", pods: [crashing, dashboard, running], deployments: null, deploymentNote: "Deployments are not served" });
+    const status = describeControllerStatus({
+      namespace: "argo-rollouts",
+      pods: [crashing, dashboard, running],
+      deployments: null,
+      deploymentNote: "Deployments are not served",
+    });
     expect(status.pods.map((p) => [p.name, p.state, p.ready, p.restarts, p.node])).toEqual([
       ["argo-rollouts-5d9f-abcde", "Running", true, 0, "kwok-node-0"],
       ["argo-rollouts-5d9f-fghij", "CrashLoopBackOff", false, 4, "kwok-node-0"],
@@ -36,16 +53,37 @@ describe("describeControllerStatus", () => {
   it("prefers the Deployment's image for the version and reports its replicas", () => {
     const deployment = {
       metadata: { name: "argo-rollouts", labels: { "app.kubernetes.io/name": "argo-rollouts" } },
-      spec: { replicas: 2, template: { spec: { containers: [{ name: "argo-rollouts", image: "quay.io/argoproj/argo-rollouts:v1.9.2" }] } } },
+      spec: {
+        replicas: 2,
+        template: { spec: { containers: [{ name: "argo-rollouts", image: "quay.io/argoproj/argo-rollouts:v1.9.2" }] } },
+      },
       status: { readyReplicas: 1, availableReplicas: 1, updatedReplicas: 2 },
     };
-    const status = describeControllerStatus({ namespace: "argo-rollouts", pods: [running], deployments: [deployment], deploymentNote: null });
+    const status = describeControllerStatus({
+      namespace: "argo-rollouts",
+      pods: [running],
+      deployments: [deployment],
+      deploymentNote: null,
+    });
     expect(status.version).toBe("v1.9.2");
-    expect(status.deployment).toEqual({ name: "argo-rollouts", desired: 2, ready: 1, available: 1, updated: 2, image: "quay.io/argoproj/argo-rollouts:v1.9.2" });
+    expect(status.deployment).toEqual({
+      name: "argo-rollouts",
+      desired: 2,
+      ready: 1,
+      available: 1,
+      updated: 2,
+      image: "quay.io/argoproj/argo-rollouts:v1.9.2",
+    });
   });
 
   it("says when the namespace has no controller Deployment", () => {
     const status = describeControllerStatus({ namespace: "argo-rollouts", pods: [], deployments: [], deploymentNote: null });
-    expect(status).toEqual({ namespace: "argo-rollouts", version: null, deployment: null, deploymentNote: "no argo-rollouts Deployment in argo-rollouts", pods: [] });
+    expect(status).toEqual({
+      namespace: "argo-rollouts",
+      version: null,
+      deployment: null,
+      deploymentNote: "no argo-rollouts Deployment in argo-rollouts",
+      pods: [],
+    });
   });
 });

@@ -36,8 +36,15 @@ const containerSchema = z.looseObject({ name: z.string().optional(), image: z.st
 
 const deploymentSchema = z.looseObject({
   metadata: z.looseObject({ name: z.string(), labels: z.record(z.string(), z.string()).optional() }),
-  spec: z.looseObject({ replicas: z.number().optional(), template: z.looseObject({ spec: z.looseObject({ containers: z.array(containerSchema).optional() }).optional() }).optional() }).optional(),
-  status: z.looseObject({ readyReplicas: z.number().optional(), availableReplicas: z.number().optional(), updatedReplicas: z.number().optional() }).optional(),
+  spec: z
+    .looseObject({
+      replicas: z.number().optional(),
+      template: z.looseObject({ spec: z.looseObject({ containers: z.array(containerSchema).optional() }).optional() }).optional(),
+    })
+    .optional(),
+  status: z
+    .looseObject({ readyReplicas: z.number().optional(), availableReplicas: z.number().optional(), updatedReplicas: z.number().optional() })
+    .optional(),
 });
 
 const containerStatusSchema = z.looseObject({
@@ -57,7 +64,13 @@ const containerStatusSchema = z.looseObject({
 const podSchema = z.looseObject({
   metadata: z.looseObject({ name: z.string(), labels: z.record(z.string(), z.string()).optional() }),
   spec: z.looseObject({ nodeName: z.string().optional(), containers: z.array(containerSchema).optional() }).optional(),
-  status: z.looseObject({ phase: z.string().optional(), startTime: z.string().optional(), containerStatuses: z.array(containerStatusSchema).optional() }).optional(),
+  status: z
+    .looseObject({
+      phase: z.string().optional(),
+      startTime: z.string().optional(),
+      containerStatuses: z.array(containerStatusSchema).optional(),
+    })
+    .optional(),
 });
 
 const CONTROLLER = "argo-rollouts";
@@ -83,7 +96,10 @@ const controllerContainer = <C extends { name?: string }>(containers: readonly C
 
 function toPodView(pod: z.infer<typeof podSchema>): ControllerPodView {
   const status = controllerContainer(pod.status?.containerStatuses);
-  const state = status?.state?.waiting?.reason ?? status?.state?.terminated?.reason ?? (status?.state?.running ? "Running" : (pod.status?.phase ?? "Unknown"));
+  const state =
+    status?.state?.waiting?.reason ??
+    status?.state?.terminated?.reason ??
+    (status?.state?.running ? "Running" : (pod.status?.phase ?? "Unknown"));
   return {
     name: pod.metadata.name,
     phase: pod.status?.phase ?? "Unknown",
@@ -111,7 +127,12 @@ function toDeploymentView(deployment: z.infer<typeof deploymentSchema>): Control
  * The controller from its Deployment (when the API serves and lets us read one) and its Pods. The version is the
  * Deployment's image tag, else the running Pods' (upstream publishes `quay.io/argoproj/argo-rollouts:<version>`).
  */
-export function describeControllerStatus(input: { namespace: string; pods: readonly unknown[]; deployments: readonly unknown[] | null; deploymentNote: string | null }): ControllerStatusView {
+export function describeControllerStatus(input: {
+  namespace: string;
+  pods: readonly unknown[];
+  deployments: readonly unknown[] | null;
+  deploymentNote: string | null;
+}): ControllerStatusView {
   const pods = input.pods.flatMap((raw) => {
     const parsed = podSchema.safeParse(raw);
     return parsed.success && isController(parsed.data.metadata) ? [toPodView(parsed.data)] : [];
@@ -122,7 +143,9 @@ export function describeControllerStatus(input: { namespace: string; pods: reado
     return parsed.success && isController(parsed.data.metadata) ? [toDeploymentView(parsed.data)] : [];
   });
   const deployment = found[0] ?? null;
-  const note = input.deploymentNote ?? (deployment === null && input.deployments !== null ? `no argo-rollouts Deployment in ${input.namespace}` : null);
+  const note =
+    input.deploymentNote ??
+    (deployment === null && input.deployments !== null ? `no argo-rollouts Deployment in ${input.namespace}` : null);
   return {
     namespace: input.namespace,
     version: imageVersion(deployment?.image) ?? pods.map((p) => imageVersion(p.image)).find((v) => v !== null) ?? null,

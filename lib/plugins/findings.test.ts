@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePluginConfigMap, type PluginConfig } from "@/lib/plugins/config";
-import {
-  deriveFleetPluginFindings,
-  derivePluginFindings,
-  type AffectedObject,
-  type Finding,
-} from "@/lib/plugins/findings";
+import { deriveFleetPluginFindings, derivePluginFindings, type AffectedObject, type Finding } from "@/lib/plugins/findings";
 import { collectPluginUsage, type AnalysisTemplateLike, type PluginUsage, type RolloutLike } from "@/lib/plugins/usage";
 import { loadConfigMapFixture } from "@/test/fixtures/configmaps/load-config-map-fixture";
 
@@ -23,10 +18,7 @@ const checkout: RolloutLike = {
     strategy: {
       canary: {
         trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: "checkout-route" } } },
-        steps: [
-          { plugin: { name: "argoproj-labs/step-exec" } },
-          { analysis: { templates: [{ templateName: "success-rate" }] } },
-        ],
+        steps: [{ plugin: { name: "argoproj-labs/step-exec" } }, { analysis: { templates: [{ templateName: "success-rate" }] } }],
       },
     },
   },
@@ -307,14 +299,12 @@ describe("derivePluginFindings", () => {
   it("bad-location-scheme.yaml: ftp://, s3://, scheme-less and missing locations are each critical", () => {
     const findings = derivePluginFindings({ cluster: CLUSTER, config: configOf("bad-location-scheme"), usage: FULL_USAGE });
     expect(summarize(findings)).toEqual([
-      ...["argoproj-labs/gatewayAPI", "argoproj-labs/contour", "argoproj-labs/openshift", "solo-io/glooplatform"].map(
-        (plugin, index) => ({
-          id: `invalid-entry/prod-eu/trafficRouterPlugins[${index}]/location`,
-          severity: "critical",
-          kind: "invalid-entry",
-          affected: [configMapAffected(plugin)],
-        }),
-      ),
+      ...["argoproj-labs/gatewayAPI", "argoproj-labs/contour", "argoproj-labs/openshift", "solo-io/glooplatform"].map((plugin, index) => ({
+        id: `invalid-entry/prod-eu/trafficRouterPlugins[${index}]/location`,
+        severity: "critical",
+        kind: "invalid-entry",
+        affected: [configMapAffected(plugin)],
+      })),
       {
         id: "referenced-not-registered/prod-eu/step/argoproj-labs/step-exec",
         severity: "critical",
@@ -408,26 +398,30 @@ describe("derivePluginFindings", () => {
       config: configOf("bad-fields"),
       usage: collectPluginUsage([routedBy("web", "legacy", "argoproj-labs/openshift")], []),
     });
-    expect(summarize(findings)).toEqual([
-      ["trafficRouterPlugins[0]/sha256", "argoproj-labs/gatewayAPI"],
-      ["trafficRouterPlugins[1]/sha256", "argoproj-labs/contour"],
-      ["trafficRouterPlugins[1]/args", "argoproj-labs/contour"],
-      ["trafficRouterPlugins[3]/headersFrom[0].secretRef", "hashicorp/consul"],
-      ["trafficRouterPlugins[4]/entry", undefined],
-      ["stepPlugins[0]/disabled", "argoproj-labs/step-exec"],
-    ].map(([path, plugin]) => ({
-      id: `invalid-entry/prod-eu/${path}`,
-      severity: "critical",
-      kind: "invalid-entry",
-      affected: [configMapAffected(plugin)],
-    })).concat([
-      {
-        id: "disabled-on-non-step/prod-eu/trafficRouter/argoproj-labs/openshift",
-        severity: "warning",
-        kind: "disabled-on-non-step",
-        affected: [configMapAffected("argoproj-labs/openshift")],
-      },
-    ]));
+    expect(summarize(findings)).toEqual(
+      [
+        ["trafficRouterPlugins[0]/sha256", "argoproj-labs/gatewayAPI"],
+        ["trafficRouterPlugins[1]/sha256", "argoproj-labs/contour"],
+        ["trafficRouterPlugins[1]/args", "argoproj-labs/contour"],
+        ["trafficRouterPlugins[3]/headersFrom[0].secretRef", "hashicorp/consul"],
+        ["trafficRouterPlugins[4]/entry", undefined],
+        ["stepPlugins[0]/disabled", "argoproj-labs/step-exec"],
+      ]
+        .map(([path, plugin]) => ({
+          id: `invalid-entry/prod-eu/${path}`,
+          severity: "critical",
+          kind: "invalid-entry",
+          affected: [configMapAffected(plugin)],
+        }))
+        .concat([
+          {
+            id: "disabled-on-non-step/prod-eu/trafficRouter/argoproj-labs/openshift",
+            severity: "warning",
+            kind: "disabled-on-non-step",
+            affected: [configMapAffected("argoproj-labs/openshift")],
+          },
+        ]),
+    );
   });
 
   it("empty.yaml with nothing referenced: nothing to report", () => {
@@ -487,7 +481,9 @@ describe("deriveFleetPluginFindings", () => {
         affected: everywhere("argoproj-labs/sample-prometheus"),
       },
     ]);
-    expect(findings[0].detail).toContain("edge: https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-arm64");
+    expect(findings[0].detail).toContain(
+      "edge: https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-arm64",
+    );
     expect(findings[0].fix).toBe(
       "Use one location and sha256 for argoproj-labs/gatewayAPI in data.trafficRouterPlugins of argo-rollouts-config " +
         "everywhere, e.g. location https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64 " +

@@ -131,9 +131,7 @@ function affectReferences(cluster: string, references: readonly PluginReference[
 }
 
 function describeResources(affected: readonly AffectedObject[]): string {
-  return affected
-    .map((object) => `${object.resourceKind} ${object.namespace ? `${object.namespace}/` : ""}${object.name}`)
-    .join(", ");
+  return affected.map((object) => `${object.resourceKind} ${object.namespace ? `${object.namespace}/` : ""}${object.name}`).join(", ");
 }
 
 function sortBySeverity(findings: Finding[]): Finding[] {
@@ -195,8 +193,7 @@ function describeDuplicates(ctx: ClusterContext, name: string, entries: readonly
     fix:
       (differs
         ? `Keep only the ${name} entry whose location you intend to run and delete the others among ${positions.join(", ")} `
-        : `Delete ${positions.slice(1).join(", ")} `) +
-      `in ${ctx.configMapLabel}, then restart the controller: ${ctx.restartCommand}`,
+        : `Delete ${positions.slice(1).join(", ")} `) + `in ${ctx.configMapLabel}, then restart the controller: ${ctx.restartCommand}`,
   };
 }
 
@@ -480,9 +477,8 @@ function describeDrift(kind: PluginKind, name: string, registrations: readonly R
     kind: "drift-across-clusters",
     title: `${name} differs across clusters`,
     detail:
-      registrations
-        .map(({ ctx, plugin }) => `${ctx.cluster}: ${plugin.location} (sha256 ${plugin.sha256 ?? "none"})`)
-        .join("; ") + ". The same Rollout can behave differently depending on the cluster it runs in.",
+      registrations.map(({ ctx, plugin }) => `${ctx.cluster}: ${plugin.location} (sha256 ${plugin.sha256 ?? "none"})`).join("; ") +
+      ". The same Rollout can behave differently depending on the cluster it runs in.",
     affected: registrations.map(({ ctx }) => affectConfigMap(ctx, name)),
     fix:
       `Use one location and sha256 for ${name} in data.${key} of ${PLUGIN_CONFIG_MAP_NAME} everywhere, e.g. ` +

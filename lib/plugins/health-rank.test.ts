@@ -24,7 +24,13 @@ describe("sortHealthWorstFirst", () => {
       healthView({ plugin: "argoproj-labs/ccc", ...withOutcome(0.97, ["warning", "ok"]) }),
       healthView({ plugin: "yy/worse-warning", ...withOutcome(0.9, ["warning", "warning"]) }),
     ];
-    expect(order(views)).toEqual(["zz/failing@prod-eu", "yy/worse-warning@prod-eu", "argoproj-labs/ccc@prod-eu", "argoproj-labs/aaa@prod-eu", "argoproj-labs/bbb@prod-eu"]);
+    expect(order(views)).toEqual([
+      "zz/failing@prod-eu",
+      "yy/worse-warning@prod-eu",
+      "argoproj-labs/ccc@prod-eu",
+      "argoproj-labs/aaa@prod-eu",
+      "argoproj-labs/bbb@prod-eu",
+    ]);
   });
 
   it("keeps a cluster's view ahead of the fleet-wide aggregate that repeats it", () => {

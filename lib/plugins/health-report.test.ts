@@ -46,7 +46,10 @@ function tail(length: number, last: ReadonlyArray<number>): Array<number | null>
   return [...Array.from({ length: length - last.length }, () => null), ...last];
 }
 
-function signalsAtLastPoint(length: number, point: { weightUpdates: number; routingErrors: number; verifyErrors: number; reconcileErrors: number; reconciles: number }): DerivedSignalSeries {
+function signalsAtLastPoint(
+  length: number,
+  point: { weightUpdates: number; routingErrors: number; verifyErrors: number; reconcileErrors: number; reconciles: number },
+): DerivedSignalSeries {
   return {
     weightUpdates: tail(length, [point.weightUpdates]),
     routingErrors: tail(length, [point.routingErrors]),
@@ -62,15 +65,32 @@ type SignalPoint = Parameters<typeof signalsAtLastPoint>[1];
  * A cluster's signals as the source answers them: per plugin, summed over the Rollouts that use it (`usage`: plugin →
  * `ns/name` keys) — with the latency buckets summed by `le` — and per Rollout at the latest point.
  */
-function clusterSignals(byRollout: Record<string, SignalPoint>, usage: Record<string, readonly string[]>, latencyBuckets: IncreaseSeries[] = []): ClusterSignals {
-  const sumOf = (keys: readonly string[], length: number) => keys.reduce((acc, key) => addSignalSeries(acc, signalsAtLastPoint(length, byRollout[key])), emptySignalSeries(length));
-  const bucketsOf = (keys: readonly string[]) => sumSeriesBy(latencyBuckets.filter((b) => keys.includes(`${b.labels.namespace}/${b.labels.name}`)), ["le"]);
-  const byPlugin = new Map(Object.entries(usage).map(([plugin, keys]) => [plugin, { series: sumOf(keys, POINTS), burn1h: sumOf(keys, 1), burn24h: sumOf(keys, 1), latencyBuckets: bucketsOf(keys) }]));
+function clusterSignals(
+  byRollout: Record<string, SignalPoint>,
+  usage: Record<string, readonly string[]>,
+  latencyBuckets: IncreaseSeries[] = [],
+): ClusterSignals {
+  const sumOf = (keys: readonly string[], length: number) =>
+    keys.reduce((acc, key) => addSignalSeries(acc, signalsAtLastPoint(length, byRollout[key])), emptySignalSeries(length));
+  const bucketsOf = (keys: readonly string[]) =>
+    sumSeriesBy(
+      latencyBuckets.filter((b) => keys.includes(`${b.labels.namespace}/${b.labels.name}`)),
+      ["le"],
+    );
+  const byPlugin = new Map(
+    Object.entries(usage).map(([plugin, keys]) => [
+      plugin,
+      { series: sumOf(keys, POINTS), burn1h: sumOf(keys, 1), burn24h: sumOf(keys, 1), latencyBuckets: bucketsOf(keys) },
+    ]),
+  );
   const latest = new Map(Object.entries(byRollout).map(([key, point]) => [key, signalsAtLastPoint(1, point)]));
   return { ...emptyClusterSignals(), byPlugin, latest };
 }
 
-const bucket = (name: string, le: string, count: number): IncreaseSeries => ({ labels: { namespace: "shop", name, le }, values: tail(POINTS, [count]) });
+const bucket = (name: string, le: string, count: number): IncreaseSeries => ({
+  labels: { namespace: "shop", name, le },
+  values: tail(POINTS, [count]),
+});
 
 const fleetSettings = resolvePluginSettings({ slo: { target: 0.95 } }, undefined);
 
@@ -95,7 +115,13 @@ function prodEuData(overrides: Partial<ClusterSignals> = {}): ClusterHealthData 
 
 function prodUsData(overrides: Partial<ClusterSignals> = {}): ClusterHealthData {
   return {
-    signals: { ...clusterSignals({ "shop/storefront": { weightUpdates: 0, routingErrors: 0, verifyErrors: 1, reconcileErrors: 0, reconciles: 10 } }, { [CONTOUR]: ["shop/storefront"] }), ...overrides },
+    signals: {
+      ...clusterSignals(
+        { "shop/storefront": { weightUpdates: 0, routingErrors: 0, verifyErrors: 1, reconcileErrors: 0, reconciles: 10 } },
+        { [CONTOUR]: ["shop/storefront"] },
+      ),
+      ...overrides,
+    },
     perRpc: null,
     sourceSignal: 'Prometheus http://prom:9090 {cluster="prod-us"}',
     settings: resolvePluginSettings({ slo: { target: 0.95 } }, undefined),
@@ -135,10 +161,18 @@ const clusters = [
 ];
 
 /** The report as the plugin-health service composes it: per-cluster views, then the fleet-wide ones first. */
-function buildReport(options: { data?: Record<string, ClusterHealthData>; records?: (cluster: string) => ScopeRecords; cluster?: string } = {}): PluginHealthReport {
+function buildReport(
+  options: { data?: Record<string, ClusterHealthData>; records?: (cluster: string) => ScopeRecords; cluster?: string } = {},
+): PluginHealthReport {
   const data = options.data ?? { "prod-eu": prodEuData(), "prod-us": prodUsData() };
   const scopes = listPluginScopes(clusters, { cluster: options.cluster });
-  const records = scopes.map((s) => options.records?.(s.cluster) ?? { events: s.cluster === "prod-eu" ? [routingError, oldVerifyError] : [], unverified: s.cluster === "prod-eu" ? [unverifiedStorefront] : [] });
+  const records = scopes.map(
+    (s) =>
+      options.records?.(s.cluster) ?? {
+        events: s.cluster === "prod-eu" ? [routingError, oldVerifyError] : [],
+        unverified: s.cluster === "prod-eu" ? [unverifiedStorefront] : [],
+      },
+  );
   const perCluster = buildClusterHealthViews({ window: WINDOW, scopes, clusters: new Map(Object.entries(data)), records });
   const fleetWide = options.cluster ? [] : buildFleetHealthViews(perCluster, fleetSettings, WINDOW.timestamps);
   return assembleHealthReport(WINDOW, [...fleetWide, ...perCluster.map((b) => b.view)]);
@@ -157,7 +191,13 @@ describe("planHealthWindow", () => {
     expect(window.timestamps).toHaveLength(60);
     expect(window.timestamps.at(-1)).toBe(NOW);
     const report = assembleHealthReport(window, []);
-    expect(report).toMatchObject({ range: "1h", from: new Date(NOW - 3_600_000).toISOString(), to: FIXTURE_NOW.toISOString(), stepSeconds: 60, refreshing: false });
+    expect(report).toMatchObject({
+      range: "1h",
+      from: new Date(NOW - 3_600_000).toISOString(),
+      to: FIXTURE_NOW.toISOString(),
+      stepSeconds: 60,
+      refreshing: false,
+    });
   });
 });
 
@@ -209,7 +249,9 @@ describe("per-cluster health", () => {
       ["TrafficRoutingError", "SetWeight", "set-weight-failed"],
       ["WeightVerifyError", "VerifyWeight", expect.any(String)],
     ]);
-    expect(contour.verification.data!.unverified).toEqual([{ cluster: "prod-eu", namespace: "shop", name: "storefront", since: new Date(NOW - 120_000).toISOString(), seconds: 120 }]);
+    expect(contour.verification.data!.unverified).toEqual([
+      { cluster: "prod-eu", namespace: "shop", name: "storefront", since: new Date(NOW - 120_000).toISOString(), seconds: 120 },
+    ]);
     expect(contour.affected).toEqual([
       {
         cluster: "prod-eu",
@@ -233,7 +275,12 @@ describe("fleet-wide health", () => {
   it("sums a plugin used in two clusters, first in the report, against the fleet-wide SLO", () => {
     const report = buildReport();
     // gatewayAPI runs in prod-eu only: no fleet-wide view of it.
-    expect(report.plugins.map((v) => `${v.cluster ?? "fleet"}/${v.plugin}`)).toEqual([`fleet/${CONTOUR}`, `prod-eu/${CONTOUR}`, `prod-eu/${GATEWAY}`, `prod-us/${CONTOUR}`]);
+    expect(report.plugins.map((v) => `${v.cluster ?? "fleet"}/${v.plugin}`)).toEqual([
+      `fleet/${CONTOUR}`,
+      `prod-eu/${CONTOUR}`,
+      `prod-eu/${GATEWAY}`,
+      `prod-us/${CONTOUR}`,
+    ]);
     const fleet = viewOf(report, null, CONTOUR);
     expect(fleet.derived.data!.total).toEqual({ attempts: 30, failures: 4, successes: 26, successRate: 26 / 30 });
     expect(fleet.derived.signal).toMatch(/summed over prod-eu, prod-us$/);
@@ -244,7 +291,12 @@ describe("fleet-wide health", () => {
   });
 
   it("merges warnings newest first and failures by method over the clusters", () => {
-    const usEvent = { ...routingError, count: 1, lastAt: new Date(NOW - 30_000).toISOString(), message: "failed to set weight via plugin: timeout" };
+    const usEvent = {
+      ...routingError,
+      count: 1,
+      lastAt: new Date(NOW - 30_000).toISOString(),
+      message: "failed to set weight via plugin: timeout",
+    };
     const report = buildReport({ records: (cluster) => ({ events: cluster === "prod-eu" ? [routingError] : [usEvent], unverified: [] }) });
     const fleet = viewOf(report, null, CONTOUR);
     expect(fleet.warnings.data!.map((w) => `${w.cluster}: ${w.message}`)).toEqual([
@@ -264,7 +316,10 @@ describe("fleet-wide health", () => {
 describe("edge cases", () => {
   it("shows no data, not zero, when the source has no series for the plugin's Rollouts", () => {
     const empty: ClusterHealthData = { ...prodUsData(), signals: emptyClusterSignals() };
-    const report = buildReport({ data: { "prod-eu": { ...prodEuData(), signals: emptyClusterSignals() }, "prod-us": empty }, records: () => ({ events: [], unverified: [] }) });
+    const report = buildReport({
+      data: { "prod-eu": { ...prodEuData(), signals: emptyClusterSignals() }, "prod-us": empty },
+      records: () => ({ events: [], unverified: [] }),
+    });
     const contour = viewOf(report, "prod-us", CONTOUR);
     expect(contour.derived.error).toBeNull();
     expect(contour.derived.data!.total).toBeNull();
@@ -277,7 +332,12 @@ describe("edge cases", () => {
   });
 
   it("fails only one cluster's metric panels when its source is down, and says so in the fleet sum", () => {
-    const report = buildReport({ data: { "prod-eu": prodEuData(), "prod-us": prodUsData({ ...emptyClusterSignals(), error: "Prometheus unreachable", latencyError: "Prometheus unreachable" }) } });
+    const report = buildReport({
+      data: {
+        "prod-eu": prodEuData(),
+        "prod-us": prodUsData({ ...emptyClusterSignals(), error: "Prometheus unreachable", latencyError: "Prometheus unreachable" }),
+      },
+    });
     const us = viewOf(report, "prod-us", CONTOUR);
     expect(us.derived).toMatchObject({ error: "Prometheus unreachable", data: null });
     expect(us.slo).toMatchObject({ error: "Prometheus unreachable", data: null });
@@ -301,12 +361,25 @@ describe("edge cases", () => {
   });
 
   it("shows a failing per-RPC metric as an error, and drops the panel when it has no calls of the plugin", () => {
-    const perRpcCalls = (plugin: string, outcome: string, count: number): IncreaseSeries => ({ labels: { plugin, method: "SetWeight", outcome }, values: tail(POINTS, [count]) });
+    const perRpcCalls = (plugin: string, outcome: string, count: number): IncreaseSeries => ({
+      labels: { plugin, method: "SetWeight", outcome },
+      values: tail(POINTS, [count]),
+    });
     const withPerRpc = (perRpc: ClusterHealthData["perRpc"]): ClusterHealthData => ({ ...prodEuData(), perRpc });
-    const failing = buildReport({ data: { "prod-eu": withPerRpc({ calls: [], buckets: [], error: "bad_data: parse error", signal: "per-RPC" }), "prod-us": prodUsData() } });
+    const failing = buildReport({
+      data: {
+        "prod-eu": withPerRpc({ calls: [], buckets: [], error: "bad_data: parse error", signal: "per-RPC" }),
+        "prod-us": prodUsData(),
+      },
+    });
     expect(viewOf(failing, "prod-eu", CONTOUR).perRpc).toEqual({ signal: "per-RPC", error: "bad_data: parse error", data: null });
 
-    const gatewayOnly = withPerRpc({ calls: [perRpcCalls(GATEWAY, "success", 8), perRpcCalls(GATEWAY, "error", 2)], buckets: [], error: null, signal: "per-RPC" });
+    const gatewayOnly = withPerRpc({
+      calls: [perRpcCalls(GATEWAY, "success", 8), perRpcCalls(GATEWAY, "error", 2)],
+      buckets: [],
+      error: null,
+      signal: "per-RPC",
+    });
     const report = buildReport({ data: { "prod-eu": gatewayOnly, "prod-us": prodUsData() } });
     expect(viewOf(report, "prod-eu", CONTOUR).perRpc).toBeNull();
     expect(viewOf(report, "prod-eu", GATEWAY).perRpc!.data!.total).toEqual({ calls: 10, errors: 2, successRate: 0.8 });
@@ -321,11 +394,20 @@ describe("deriveAffectedRollouts", () => {
   const scope = { cluster: "prod-eu", plugin: CONTOUR, rollouts: [rolloutUsing("storefront", [CONTOUR])] };
 
   it("names an unreadable spec and a Degraded Rollout whose message is about the plugin, ignoring old events", () => {
-    const degraded = { ...scope.rollouts[0], phase: "Degraded" as const, message: "TrafficRoutingError: plugin argoproj-labs/contour not configured" };
+    const degraded = {
+      ...scope.rollouts[0],
+      phase: "Degraded" as const,
+      message: "TrafficRoutingError: plugin argoproj-labs/contour not configured",
+    };
     const broken = { ...rolloutUsing("search", [CONTOUR]), parseError: "spec.replicas: expected number" };
     const affected = deriveAffectedRollouts({ ...scope, rollouts: [degraded, broken] }, new Map(), [oldVerifyError], [], NOW);
     expect(affected).toEqual([
-      { cluster: "prod-eu", namespace: "shop", name: "storefront", reasons: ["TrafficRoutingError: plugin argoproj-labs/contour not configured"] },
+      {
+        cluster: "prod-eu",
+        namespace: "shop",
+        name: "storefront",
+        reasons: ["TrafficRoutingError: plugin argoproj-labs/contour not configured"],
+      },
       { cluster: "prod-eu", namespace: "shop", name: "search", reasons: ["unreadable spec: spec.replicas: expected number"] },
     ]);
   });

@@ -38,7 +38,8 @@ import type {
 
 const DERIVED_SIGNAL =
   "DERIVED (upstream has no per-plugin RPC metric): rollout_events_total{reason=TrafficWeightUpdated|TrafficRoutingError|WeightVerifyError}, rollout_reconcile_error and rollout_reconcile_count of the Rollouts that use the plugin";
-const LATENCY_SIGNAL = "rollout_reconcile histogram (whole reconcile incl. plugin RPCs; buckets end at 1 s) of the Rollouts that use the plugin";
+const LATENCY_SIGNAL =
+  "rollout_reconcile histogram (whole reconcile incl. plugin RPCs; buckets end at 1 s) of the Rollouts that use the plugin";
 const VERIFY_SIGNAL = "status.canary.weights.verified (live) and Rollscope's recorded samples (duration)";
 const EVENTS_SIGNAL = "Warning Events on the Rollouts (kept by Rollscope's recorder beyond the cluster's event TTL)";
 
@@ -80,7 +81,12 @@ export function toRolloutRefs(rollouts: PluginScope["rollouts"]): RolloutRef[] {
 }
 
 /** A Rollout whose weights are not verified, with how long (from its recorded samples, in time order). */
-export function describeUnverifiedRollout(cluster: string, ref: RolloutRef, samples: readonly VerifySample[], nowMs: number): UnverifiedRolloutView {
+export function describeUnverifiedRollout(
+  cluster: string,
+  ref: RolloutRef,
+  samples: readonly VerifySample[],
+  nowMs: number,
+): UnverifiedRolloutView {
   const since = deriveUnverifiedSince(samples);
   return {
     cluster,
@@ -121,7 +127,13 @@ export function buildClusterHealthViews(input: {
   });
 }
 
-function buildClusterHealthView(scope: PluginScope, data: ClusterHealthData, signals: ScopeSignals, records: ScopeRecords, window: HealthWindow): PluginHealthView {
+function buildClusterHealthView(
+  scope: PluginScope,
+  data: ClusterHealthData,
+  signals: ScopeSignals,
+  records: ScopeRecords,
+  window: HealthWindow,
+): PluginHealthView {
   const { events, unverified } = records;
   const signalText = `${DERIVED_SIGNAL}; ${data.sourceSignal}`;
   return {
@@ -135,10 +147,18 @@ function buildClusterHealthView(scope: PluginScope, data: ClusterHealthData, sig
       events ? null : "recorded events could not be read",
       events ? countFailuresByMethod(events, sumValues(signals.series.reconcileErrors), sumValues(signals.series.routingErrors)) : null,
     ),
-    latency: panel(`${LATENCY_SIGNAL}; ${data.sourceSignal}`, data.signals.latencyError, buildLatencyView(signals.latencyBuckets, window.timestamps)),
+    latency: panel(
+      `${LATENCY_SIGNAL}; ${data.sourceSignal}`,
+      data.signals.latencyError,
+      buildLatencyView(signals.latencyBuckets, window.timestamps),
+    ),
     perRpc: buildPerRpcPanel(data, scope.plugin, window.timestamps),
     verification: panel(VERIFY_SIGNAL, unverified ? null : "recorded samples could not be read", unverified ? { unverified } : null),
-    warnings: panel(EVENTS_SIGNAL, events ? null : "recorded events could not be read", events ? toWarningViews(scope.cluster, events) : null),
+    warnings: panel(
+      EVENTS_SIGNAL,
+      events ? null : "recorded events could not be read",
+      events ? toWarningViews(scope.cluster, events) : null,
+    ),
     affected: deriveAffectedRollouts(scope, data.signals.latest, events ?? [], unverified ?? [], window.nowMs),
   };
 }
@@ -155,7 +175,11 @@ function buildPerRpcPanel(data: ClusterHealthData, plugin: string, timestamps: r
  * Fleet-wide views: one per plugin used in at least two clusters, its signals summed over them. The SLO target is
  * the fleet-wide one; a cluster whose signals could not be read is named in the signal (`partial: …`).
  */
-export function buildFleetHealthViews(built: readonly BuiltClusterView[], fleetSettings: EffectivePluginSettings, timestamps: readonly number[]): PluginHealthView[] {
+export function buildFleetHealthViews(
+  built: readonly BuiltClusterView[],
+  fleetSettings: EffectivePluginSettings,
+  timestamps: readonly number[],
+): PluginHealthView[] {
   const byPlugin = new Map<string, BuiltClusterView[]>();
   for (const entry of built) byPlugin.set(entry.view.plugin, [...(byPlugin.get(entry.view.plugin) ?? []), entry]);
   return [...byPlugin.entries()]
@@ -163,9 +187,17 @@ export function buildFleetHealthViews(built: readonly BuiltClusterView[], fleetS
     .map(([plugin, entries]) => buildFleetHealthView(plugin, entries, sloTargetOf(fleetSettings, plugin), timestamps));
 }
 
-function buildFleetHealthView(plugin: string, entries: readonly BuiltClusterView[], target: number, timestamps: readonly number[]): PluginHealthView {
+function buildFleetHealthView(
+  plugin: string,
+  entries: readonly BuiltClusterView[],
+  target: number,
+  timestamps: readonly number[],
+): PluginHealthView {
   const views = entries.map((e) => e.view);
-  const signals = addScopeSignals(entries.map((e) => e.signals), timestamps.length);
+  const signals = addScopeSignals(
+    entries.map((e) => e.signals),
+    timestamps.length,
+  );
   const errors = views.flatMap((v) => (v.derived.error ? [`${v.cluster}: ${v.derived.error}`] : []));
   const partial = errors.length > 0 ? ` (partial: ${errors.join("; ")})` : "";
   const signal = `${DERIVED_SIGNAL}; summed over ${views.map((v) => v.cluster).join(", ")}${partial}`;
@@ -237,7 +269,10 @@ function buildDerivedHealth(signals: DerivedSignalSeries, timestamps: readonly n
 function buildSloView(signals: ScopeSignals, target: number): SloView {
   return {
     target,
-    burn: [deriveBurnRate("1h", deriveCallOutcomeTotal(signals.burn1h), target), deriveBurnRate("24h", deriveCallOutcomeTotal(signals.burn24h), target)],
+    burn: [
+      deriveBurnRate("1h", deriveCallOutcomeTotal(signals.burn1h), target),
+      deriveBurnRate("24h", deriveCallOutcomeTotal(signals.burn24h), target),
+    ],
   };
 }
 
@@ -254,7 +289,9 @@ function buildLatencyView(buckets: readonly IncreaseSeries[], timestamps: readon
 }
 
 function toWarningViews(cluster: string, events: readonly PluginWarningEvent[]): WarningEventView[] {
-  return events.slice(0, MAX_WARNINGS).map((e) => ({ cluster, ...e, method: classifyPluginRpcMethod(e.message), hint: explainPluginError(e.message) }));
+  return events
+    .slice(0, MAX_WARNINGS)
+    .map((e) => ({ cluster, ...e, method: classifyPluginRpcMethod(e.message), hint: explainPluginError(e.message) }));
 }
 
 /** Failures by method over several clusters: counts added per method, their signals joined once each. */
@@ -263,7 +300,8 @@ function mergeMethodCounts(views: readonly PluginHealthView[]): MethodFailureCou
   for (const view of views) {
     for (const entry of view.failuresByMethod.data ?? []) {
       const existing = counts.get(entry.method);
-      const signal = existing && !existing.signal.includes(entry.signal) ? `${existing.signal}; ${entry.signal}` : (existing?.signal ?? entry.signal);
+      const signal =
+        existing && !existing.signal.includes(entry.signal) ? `${existing.signal}; ${entry.signal}` : (existing?.signal ?? entry.signal);
       counts.set(entry.method, { ...entry, signal, failures: (existing?.failures ?? 0) + entry.failures });
     }
   }
@@ -301,7 +339,8 @@ export function deriveAffectedRollouts(
   for (const event of events) {
     if (nowMs - Date.parse(event.lastAt) <= RECENT_MS) add(event.namespace, event.rollout, `${event.reason}: ${event.message}`);
   }
-  for (const entry of unverified) add(entry.namespace, entry.name, `weight not verified${entry.seconds !== null ? ` for ${entry.seconds} s` : ""}`);
+  for (const entry of unverified)
+    add(entry.namespace, entry.name, `weight not verified${entry.seconds !== null ? ` for ${entry.seconds} s` : ""}`);
   for (const rollout of scope.rollouts) {
     if (rollout.parseError) add(rollout.namespace ?? "", rollout.name, `unreadable spec: ${rollout.parseError}`);
     if (rollout.phase === "Degraded" && /plugin/i.test(rollout.message)) add(rollout.namespace ?? "", rollout.name, rollout.message);
@@ -309,7 +348,8 @@ export function deriveAffectedRollouts(
   for (const rollout of scope.rollouts) {
     const signals = byRollout.get(rolloutRefKey(rollout));
     const last = signals ? lastOutcome(signals) : null;
-    if (last && last.failures > 0) add(rollout.namespace ?? "", rollout.name, `${Math.round(last.failures)} failed plugin calls in the last window (derived)`);
+    if (last && last.failures > 0)
+      add(rollout.namespace ?? "", rollout.name, `${Math.round(last.failures)} failed plugin calls in the last window (derived)`);
   }
   return [...reasons.entries()].map(([key, set]) => {
     const [namespace, name] = key.split("/");

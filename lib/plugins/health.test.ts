@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { countFailuresByMethod, deriveBurnRate, deriveCallOutcome, deriveCallOutcomeSeries, deriveCallOutcomeTotal, deriveUnverifiedSince } from "./health";
+import {
+  countFailuresByMethod,
+  deriveBurnRate,
+  deriveCallOutcome,
+  deriveCallOutcomeSeries,
+  deriveCallOutcomeTotal,
+  deriveUnverifiedSince,
+} from "./health";
 
 describe("deriveCallOutcome", () => {
   it("counts a failed SetWeight once although it writes an event and fails the reconcile", () => {
@@ -21,8 +28,12 @@ describe("deriveCallOutcome", () => {
   });
 
   it("is null without data and has no rate without attempts", () => {
-    expect(deriveCallOutcome({ weightUpdates: null, routingErrors: null, verifyErrors: null, reconcileErrors: null, reconciles: null })).toBeNull();
-    expect(deriveCallOutcome({ weightUpdates: 0, routingErrors: 0, verifyErrors: 0, reconcileErrors: 0, reconciles: 0 })?.successRate).toBeNull();
+    expect(
+      deriveCallOutcome({ weightUpdates: null, routingErrors: null, verifyErrors: null, reconcileErrors: null, reconciles: null }),
+    ).toBeNull();
+    expect(
+      deriveCallOutcome({ weightUpdates: 0, routingErrors: 0, verifyErrors: 0, reconcileErrors: 0, reconciles: 0 })?.successRate,
+    ).toBeNull();
   });
 
   it("derives per point and over the range", () => {
@@ -51,7 +62,14 @@ describe("deriveBurnRate", () => {
 
 describe("countFailuresByMethod", () => {
   it("classifies event messages and reports reconcile errors without an event", () => {
-    const event = (reason: string, message: string, count = 1) => ({ namespace: "shop", rollout: "web", reason, message, count, lastAt: "2026-08-18T09:00:00Z" });
+    const event = (reason: string, message: string, count = 1) => ({
+      namespace: "shop",
+      rollout: "web",
+      reason,
+      message,
+      count,
+      lastAt: "2026-08-18T09:00:00Z",
+    });
     const counts = countFailuresByMethod(
       [
         event("TrafficRoutingError", "failed to set weight via plugin: Contour: the server rejected our request", 3),
@@ -69,7 +87,14 @@ describe("countFailuresByMethod", () => {
   });
 
   it("adds TrafficRoutingErrors the counter saw but the spam filter kept from the Events API to SetWeight", () => {
-    const event = (reason: string, message: string, count = 1) => ({ namespace: "shop", rollout: "web", reason, message, count, lastAt: "2026-08-18T09:00:00Z" });
+    const event = (reason: string, message: string, count = 1) => ({
+      namespace: "shop",
+      rollout: "web",
+      reason,
+      message,
+      count,
+      lastAt: "2026-08-18T09:00:00Z",
+    });
     const kept = countFailuresByMethod([event("TrafficRoutingError", "failed to set weight via plugin: Contour: conflict", 2)], 9, 7.4);
     expect(kept.map((c) => [c.method, c.failures])).toEqual([
       ["SetWeight", 7],
@@ -77,13 +102,19 @@ describe("countFailuresByMethod", () => {
     ]);
     expect(kept[0].signal).toMatch(/spam filter/);
     // Every event dropped: the counter alone still names the method.
-    const none = countFailuresByMethod([event("WeightVerifyError", "Failed to verify weight: failed to verify weight via plugin: rpc error")], 4, 4);
+    const none = countFailuresByMethod(
+      [event("WeightVerifyError", "Failed to verify weight: failed to verify weight via plugin: rpc error")],
+      4,
+      4,
+    );
     expect(none.map((c) => [c.method, c.failures])).toEqual([
       ["SetWeight", 4],
       ["VerifyWeight", 1],
     ]);
     // More kept events than the counter's increase in the window (an older event's count): nothing is added.
-    expect(countFailuresByMethod([event("TrafficRoutingError", "failed to set weight via plugin: x", 5)], 2, 2).map((c) => c.failures)).toEqual([5]);
+    expect(
+      countFailuresByMethod([event("TrafficRoutingError", "failed to set weight via plugin: x", 5)], 2, 2).map((c) => c.failures),
+    ).toEqual([5]);
   });
 });
 

@@ -98,7 +98,8 @@ export interface BurnRate {
 const CRITICAL_BURN: Readonly<Record<BurnRate["window"], number>> = { "1h": 14.4, "24h": 3 };
 
 export function deriveBurnRate(window: BurnRate["window"], outcome: CallOutcome | null, target: number): BurnRate {
-  if (!outcome || outcome.attempts === 0) return { window, burnRate: null, errorRate: null, attempts: outcome?.attempts ?? 0, status: "no-data" };
+  if (!outcome || outcome.attempts === 0)
+    return { window, burnRate: null, errorRate: null, attempts: outcome?.attempts ?? 0, status: "no-data" };
   const errorRate = outcome.failures / outcome.attempts;
   const burnRate = errorRate / (1 - target);
   const status: BurnStatus = burnRate >= CRITICAL_BURN[window] ? "critical" : burnRate > 1 ? "warning" : "ok";
@@ -162,7 +163,11 @@ export function countFailuresByMethod(
   out.sort((a, b) => b.failures - a.failures);
   const silent = Math.max(0, (reconcileErrors ?? 0) - (routingErrors ?? 0));
   if (silent > 0) {
-    out.push({ method: "NoEvent", failures: Math.round(silent), signal: "rollout_reconcile_error − TrafficRoutingError events (no event is written)" });
+    out.push({
+      method: "NoEvent",
+      failures: Math.round(silent),
+      signal: "rollout_reconcile_error − TrafficRoutingError events (no event is written)",
+    });
   }
   return out;
 }

@@ -11,7 +11,11 @@ const prometheus = { sourceSignal: "Prometheus http://prom:9090", canQueryPromql
 describe("planMeasuredTraffic", () => {
   it("renders the first router's template with the Rollout's services", () => {
     const plan = planMeasuredTraffic({ ...prometheus, rollout: storefront, settings: resolvePluginSettings(undefined, undefined) });
-    expect(plan).toMatchObject({ ok: true, label: "template Istio (default) for router Istio", source: "template Istio (default) for router Istio; Prometheus http://prom:9090" });
+    expect(plan).toMatchObject({
+      ok: true,
+      label: "template Istio (default) for router Istio",
+      source: "template Istio (default) for router Istio; Prometheus http://prom:9090",
+    });
     if (!plan.ok) throw new Error(plan.error);
     expect(plan.canary).toContain('destination_service_namespace="shop", destination_service_name="storefront-canary"}[1m]');
     expect(plan.total).toContain('destination_service_name=~"storefront-canary|storefront-stable"');
@@ -19,7 +23,10 @@ describe("planMeasuredTraffic", () => {
 
   it("says why nothing is measured: no router, no Prometheus, a value the Rollout lacks, a template that is not PromQL", () => {
     const settings = resolvePluginSettings(undefined, undefined);
-    expect(planMeasuredTraffic({ ...prometheus, rollout: { ...storefront, trafficRouters: [] }, settings })).toMatchObject({ ok: false, source: "no traffic router" });
+    expect(planMeasuredTraffic({ ...prometheus, rollout: { ...storefront, trafficRouters: [] }, settings })).toMatchObject({
+      ok: false,
+      source: "no traffic router",
+    });
     expect(planMeasuredTraffic({ ...prometheus, canQueryPromql: false, rollout: storefront, settings })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/^measured traffic needs Prometheus/),
@@ -29,7 +36,10 @@ describe("planMeasuredTraffic", () => {
       ok: false,
       error: "plugins.measuredTraffic.templates.Nginx.canary needs ${stableIngress}, which this Rollout does not set",
     });
-    const broken = resolvePluginSettings({ measuredTraffic: { templates: { Istio: { canary: "sum(rate(x[${window}])", total: "sum(x)" } } } }, undefined);
+    const broken = resolvePluginSettings(
+      { measuredTraffic: { templates: { Istio: { canary: "sum(rate(x[${window}])", total: "sum(x)" } } } },
+      undefined,
+    );
     expect(planMeasuredTraffic({ ...prometheus, rollout: storefront, settings: broken })).toMatchObject({
       ok: false,
       source: "template Istio (fleet) for router Istio; Prometheus http://prom:9090",
@@ -40,8 +50,14 @@ describe("planMeasuredTraffic", () => {
 
 describe("measureCanaryShare", () => {
   it("adds each query's series before dividing, point by point", () => {
-    const canary = [{ labels: { pod: "a" }, values: [1, null] }, { labels: { pod: "b" }, values: [1, 3] }];
-    const total = [{ labels: {}, values: [8, 6] }, { labels: {}, values: [2, null] }];
+    const canary = [
+      { labels: { pod: "a" }, values: [1, null] },
+      { labels: { pod: "b" }, values: [1, 3] },
+    ];
+    const total = [
+      { labels: {}, values: [8, 6] },
+      { labels: {}, values: [2, null] },
+    ];
     expect(measureCanaryShare([1_000, 2_000], canary, total)).toEqual([
       { atMs: 1_000, canaryPercent: 20, requestsPerSecond: 10 },
       { atMs: 2_000, canaryPercent: 50, requestsPerSecond: 6 },

@@ -7,7 +7,10 @@ import { computeMeasuredShare, selectMeasuredTrafficTemplate, type MeasuredPoint
 import { describeTemplateError } from "./template-check";
 
 /** What measuring a Rollout's traffic reads of it. */
-export type MeasuredRollout = Pick<RolloutView, "namespace" | "name" | "canary" | "appliedWeights" | "currentPodHash" | "stableRS" | "trafficRouters">;
+export type MeasuredRollout = Pick<
+  RolloutView,
+  "namespace" | "name" | "canary" | "appliedWeights" | "currentPodHash" | "stableRS" | "trafficRouters"
+>;
 
 /** Step for a chart range: about 120 points, never below 15 s. */
 export function chooseStepSeconds(rangeMs: number): number {
@@ -16,7 +19,11 @@ export function chooseStepSeconds(rangeMs: number): number {
 }
 
 /** The values a measured-traffic template may use (`${namespace}`, `${canaryService}`, …). */
-export function buildMeasuredTrafficVariables(rollout: MeasuredRollout, stableIngress: string | null, window: string): Record<string, string | null> {
+export function buildMeasuredTrafficVariables(
+  rollout: MeasuredRollout,
+  stableIngress: string | null,
+  window: string,
+): Record<string, string | null> {
   return {
     namespace: rollout.namespace,
     rollout: rollout.name,
@@ -33,7 +40,8 @@ export function buildMeasuredTrafficVariables(rollout: MeasuredRollout, stableIn
  * The two queries to run, or why there is nothing to measure. `label` names the template and router, `source` adds
  * the metrics signal it is read from.
  */
-export type MeasuredTrafficPlan = { ok: true; label: string; source: string; canary: string; total: string } | { ok: false; source: string; error: string };
+export type MeasuredTrafficPlan =
+  { ok: true; label: string; source: string; canary: string; total: string } | { ok: false; source: string; error: string };
 
 /**
  * How to measure a Rollout's canary share: the template of its first router that has one (else `generic`),
@@ -48,7 +56,12 @@ export function planMeasuredTraffic(input: {
 }): MeasuredTrafficPlan {
   const { rollout, settings } = input;
   const selected = selectMeasuredTrafficTemplate(rollout.trafficRouters, settings.measuredTraffic.templates);
-  if (!selected) return { ok: false, source: "no traffic router", error: "this Rollout has no traffic routing, so there is no traffic split to measure" };
+  if (!selected)
+    return {
+      ok: false,
+      source: "no traffic router",
+      error: "this Rollout has no traffic routing, so there is no traffic split to measure",
+    };
   const { template, router } = selected;
   const label = `template ${template.key} (${template.origin}) for router ${router}`;
   const source = `${label}; ${input.sourceSignal}`;
@@ -56,7 +69,8 @@ export function planMeasuredTraffic(input: {
     return {
       ok: false,
       source,
-      error: "measured traffic needs Prometheus: the controller's own metrics carry no request counts. Configure prometheus for this cluster.",
+      error:
+        "measured traffic needs Prometheus: the controller's own metrics carry no request counts. Configure prometheus for this cluster.",
     };
   }
   const values = buildMeasuredTrafficVariables(rollout, input.stableIngress, settings.measuredTraffic.window);
@@ -74,15 +88,23 @@ function renderMeasuredQuery(
 ): { ok: true; promql: string } | { ok: false; error: string } {
   const path = `plugins.measuredTraffic.templates.${template.key}.${part}`;
   const rendered = renderPromqlTemplate(template[part], values);
-  if (!rendered.ok) return { ok: false, error: `${path} needs ${rendered.missing.map((v) => `\${${v}}`).join(", ")}, which this Rollout does not set` };
+  if (!rendered.ok)
+    return { ok: false, error: `${path} needs ${rendered.missing.map((v) => `\${${v}}`).join(", ")}, which this Rollout does not set` };
   const syntax = checkPromqlSyntax(rendered.promql);
   if (syntax) return { ok: false, error: describeTemplateError(path, template[part]) ?? `${path}: ${syntax.message}` };
   return { ok: true, promql: rendered.promql };
 }
 
 /** The canary share at each timestamp from the canary and total query answers, each summed over its series. */
-export function measureCanaryShare(timestamps: readonly number[], canary: readonly IncreaseSeries[], total: readonly IncreaseSeries[]): MeasuredPoint[] {
+export function measureCanaryShare(
+  timestamps: readonly number[],
+  canary: readonly IncreaseSeries[],
+  total: readonly IncreaseSeries[],
+): MeasuredPoint[] {
   const sum = (series: readonly IncreaseSeries[]) =>
-    series.reduce<Array<number | null>>((acc, s) => addValues(acc, s.values), Array.from({ length: timestamps.length }, () => null));
+    series.reduce<Array<number | null>>(
+      (acc, s) => addValues(acc, s.values),
+      Array.from({ length: timestamps.length }, () => null),
+    );
   return computeMeasuredShare(timestamps, sum(canary), sum(total));
 }

@@ -14,9 +14,19 @@ describe("template selection", () => {
   });
 
   it("picks the first router with a template, else generic", () => {
-    expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/gatewayAPI" }], templates)?.template.key).toBe("argoproj-labs/gatewayAPI");
+    expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/gatewayAPI" }], templates)?.template.key).toBe(
+      "argoproj-labs/gatewayAPI",
+    );
     expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/contour" }], templates)?.template.key).toBe("generic");
-    expect(selectMeasuredTrafficTemplate([{ kind: "builtin", name: "Nginx" }, { kind: "plugin", name: "x/y" }], templates)?.router).toBe("Nginx");
+    expect(
+      selectMeasuredTrafficTemplate(
+        [
+          { kind: "builtin", name: "Nginx" },
+          { kind: "plugin", name: "x/y" },
+        ],
+        templates,
+      )?.router,
+    ).toBe("Nginx");
     expect(selectMeasuredTrafficTemplate([], templates)).toBeNull();
   });
 });
@@ -33,7 +43,8 @@ describe("computeMeasuredShare", () => {
 });
 
 describe("findStuckRouter", () => {
-  const measured = (values: Array<number | null>) => values.map((canaryPercent, i) => ({ atMs: i * 15_000, canaryPercent, requestsPerSecond: 10 }));
+  const measured = (values: Array<number | null>) =>
+    values.map((canaryPercent, i) => ({ atMs: i * 15_000, canaryPercent, requestsPerSecond: 10 }));
 
   it("finds an ongoing run beyond tolerance that lasted long enough", () => {
     const run = findStuckRouter({
@@ -51,8 +62,12 @@ describe("findStuckRouter", () => {
       { atMs: 60_000, canaryPercent: 50 },
     ];
     expect(findStuckRouter({ applied, measured: measured([10, 10, 10, 10, 48, 50, 51]), tolerancePercent: 10, forSeconds: 30 })).toBeNull();
-    expect(findStuckRouter({ applied, measured: measured([10, 10, 10, 10, 10, 10, 10]), tolerancePercent: 10, forSeconds: 300 })).toBeNull();
-    expect(findStuckRouter({ applied, measured: measured([10, 10, 10, 10, 10, 10, null]), tolerancePercent: 10, forSeconds: 15 })).toBeNull();
+    expect(
+      findStuckRouter({ applied, measured: measured([10, 10, 10, 10, 10, 10, 10]), tolerancePercent: 10, forSeconds: 300 }),
+    ).toBeNull();
+    expect(
+      findStuckRouter({ applied, measured: measured([10, 10, 10, 10, 10, 10, null]), tolerancePercent: 10, forSeconds: 15 }),
+    ).toBeNull();
   });
 
   it("only compares points whose rate window did not span a weight change", () => {
@@ -63,6 +78,9 @@ describe("findStuckRouter", () => {
     const lagging = measured([10, 10, 10, 10, 10, 30, 50]);
     expect(findStuckRouter({ applied, measured: lagging, tolerancePercent: 10, forSeconds: 0, settleSeconds: 20 })).toBeNull();
     const stuck = measured([10, 10, 10, 10, 10, 10, 10, 10, 10, 10]);
-    expect(findStuckRouter({ applied, measured: stuck, tolerancePercent: 10, forSeconds: 30, settleSeconds: 20 })).toMatchObject({ sinceMs: 90_000, untilMs: 135_000 });
+    expect(findStuckRouter({ applied, measured: stuck, tolerancePercent: 10, forSeconds: 30, settleSeconds: 20 })).toMatchObject({
+      sinceMs: 90_000,
+      untilMs: 135_000,
+    });
   });
 });

@@ -129,7 +129,9 @@ export function findStuckRouter(input: {
   const settleMs = (input.settleSeconds ?? 0) * 1000;
   for (const point of input.measured) {
     const applied = appliedAt(input.applied, point.atMs);
-    const settled = !input.applied.some((p, i) => i > 0 && p.atMs > point.atMs - settleMs && p.atMs <= point.atMs && p.canaryPercent !== input.applied[i - 1].canaryPercent);
+    const settled = !input.applied.some(
+      (p, i) => i > 0 && p.atMs > point.atMs - settleMs && p.atMs <= point.atMs && p.canaryPercent !== input.applied[i - 1].canaryPercent,
+    );
     if (!settled || point.canaryPercent === null || applied === null || Math.abs(point.canaryPercent - applied) <= input.tolerancePercent) {
       run = null;
       continue;

@@ -3,8 +3,14 @@ import type { IncreaseSeries } from "@/lib/metrics/types";
 import { buildPerRpcView, describePerRpcSignal, usesPerRpcPromql, type PerRpcData } from "./per-rpc";
 
 const T = [60_000, 120_000];
-const calls = (plugin: string, method: string, outcome: string, values: Array<number | null>): IncreaseSeries => ({ labels: { plugin, method, outcome }, values });
-const bucket = (plugin: string, method: string, le: string, values: number[]): IncreaseSeries => ({ labels: { plugin, method, le }, values });
+const calls = (plugin: string, method: string, outcome: string, values: Array<number | null>): IncreaseSeries => ({
+  labels: { plugin, method, outcome },
+  values,
+});
+const bucket = (plugin: string, method: string, le: string, values: number[]): IncreaseSeries => ({
+  labels: { plugin, method, le },
+  values,
+});
 
 describe("buildPerRpcView", () => {
   const data: PerRpcData = {
@@ -15,7 +21,11 @@ describe("buildPerRpcView", () => {
       calls("a/gw", "VerifyWeight", "success", [null, null]),
       calls("b/other", "SetWeight", "error", [100, 100]),
     ],
-    buckets: [bucket("a/gw", "SetWeight", "0.05", [4, 1]), bucket("a/gw", "SetWeight", "0.1", [10, 2]), bucket("a/gw", "SetWeight", "+Inf", [10, 2])],
+    buckets: [
+      bucket("a/gw", "SetWeight", "0.05", [4, 1]),
+      bucket("a/gw", "SetWeight", "0.1", [10, 2]),
+      bucket("a/gw", "SetWeight", "+Inf", [10, 2]),
+    ],
     error: null,
     signal: "per-RPC",
   };
@@ -48,10 +58,19 @@ describe("buildPerRpcView", () => {
 
 describe("per-RPC signal", () => {
   it("uses the PromQL only where Prometheus can run it, and never claims an upstream metric", () => {
-    const settings = { callsMetric: "plugin_rpc_total", durationMetric: "plugin_rpc_seconds", successOutcomes: ["success"], promql: { calls: "sum(x)" } };
+    const settings = {
+      callsMetric: "plugin_rpc_total",
+      durationMetric: "plugin_rpc_seconds",
+      successOutcomes: ["success"],
+      promql: { calls: "sum(x)" },
+    };
     expect(usesPerRpcPromql(settings, true)).toBe(true);
     expect(usesPerRpcPromql(settings, false)).toBe(false);
-    expect(describePerRpcSignal(settings, true, "Prometheus p")).toBe("configured per-RPC PromQL (plugins.perRpc.promql) on Prometheus p — not an upstream metric");
-    expect(describePerRpcSignal(settings, false, "scrape s")).toBe("plugin_rpc_total / plugin_rpc_seconds (configured per-RPC metric, not upstream) from scrape s");
+    expect(describePerRpcSignal(settings, true, "Prometheus p")).toBe(
+      "configured per-RPC PromQL (plugins.perRpc.promql) on Prometheus p — not an upstream metric",
+    );
+    expect(describePerRpcSignal(settings, false, "scrape s")).toBe(
+      "plugin_rpc_total / plugin_rpc_seconds (configured per-RPC metric, not upstream) from scrape s",
+    );
   });
 });

@@ -27,7 +27,10 @@ export function describePerRpcSignal(perRpc: PerRpcSettings, usePromql: boolean,
 }
 
 function sumSeries(series: readonly IncreaseSeries[], length: number): Array<number | null> {
-  return series.reduce<Array<number | null>>((acc, s) => addValues(acc, s.values), Array.from({ length }, () => null));
+  return series.reduce<Array<number | null>>(
+    (acc, s) => addValues(acc, s.values),
+    Array.from({ length }, () => null),
+  );
 }
 
 /** p50 and p95 over the whole range of `le`-labelled bucket increases; null without buckets. */
@@ -37,7 +40,12 @@ function rangeQuantiles(buckets: readonly IncreaseSeries[]): { p50: number | nul
   return { p50: quantileSeries(0.5, totals, 1)[0], p95: quantileSeries(0.95, totals, 1)[0] };
 }
 
-function methodView(method: string, calls: readonly IncreaseSeries[], buckets: readonly IncreaseSeries[], isSuccess: (s: IncreaseSeries) => boolean): PerRpcMethodView {
+function methodView(
+  method: string,
+  calls: readonly IncreaseSeries[],
+  buckets: readonly IncreaseSeries[],
+  isSuccess: (s: IncreaseSeries) => boolean,
+): PerRpcMethodView {
   const mine = calls.filter((s) => s.labels.method === method);
   const n = sumValues(sumSeries(mine, 0)) ?? 0;
   const ok = sumValues(sumSeries(mine.filter(isSuccess), 0)) ?? 0;
@@ -55,7 +63,12 @@ function methodView(method: string, calls: readonly IncreaseSeries[], buckets: r
  * success rate at each point. A call is a success when its `outcome` is one of `successOutcomes`. Null when the
  * metric has no calls of this plugin.
  */
-export function buildPerRpcView(data: PerRpcData, plugin: string, successOutcomes: readonly string[], timestamps: readonly number[]): PerRpcView | null {
+export function buildPerRpcView(
+  data: PerRpcData,
+  plugin: string,
+  successOutcomes: readonly string[],
+  timestamps: readonly number[],
+): PerRpcView | null {
   const calls = data.calls.filter((s) => s.labels.plugin === plugin);
   if (calls.length === 0) return null;
   const buckets = data.buckets.filter((s) => s.labels.plugin === plugin);

@@ -40,11 +40,29 @@ function entriesOf(overview: PluginsOverview, name: string): PluginEntryRow[] {
   const entries: PluginEntryRow[] = [];
   for (const cluster of overview.clusters) {
     for (const p of cluster.plugins.filter((p) => p.name === name)) {
-      entries.push({ cluster: cluster.cluster, kind: p.kind, state: "registered", version: p.version, location: p.location, sha256: p.sha256 !== null, args: p.args, disabled: p.disabled });
+      entries.push({
+        cluster: cluster.cluster,
+        kind: p.kind,
+        state: "registered",
+        version: p.version,
+        location: p.location,
+        sha256: p.sha256 !== null,
+        args: p.args,
+        disabled: p.disabled,
+      });
     }
     for (const u of cluster.unregistered.filter((u) => u.name === name)) {
       const invalid = cluster.entryErrors.some((e) => e.kind === u.kind && e.name === name);
-      entries.push({ cluster: cluster.cluster, kind: u.kind, state: invalid ? "invalid" : "referenced-not-registered", version: null, location: null, sha256: false, args: [], disabled: false });
+      entries.push({
+        cluster: cluster.cluster,
+        kind: u.kind,
+        state: invalid ? "invalid" : "referenced-not-registered",
+        version: null,
+        location: null,
+        sha256: false,
+        args: [],
+        disabled: false,
+      });
     }
   }
   return entries;
@@ -52,15 +70,22 @@ function entriesOf(overview: PluginsOverview, name: string): PluginEntryRow[] {
 
 function usersOf(overview: PluginsOverview, name: string): PluginUserRow[] {
   const users = new Map<string, PluginUserRow>();
-  const add = (cluster: string, registered: boolean, u: { kind: ReferencingKind; namespace: string | null; name: string; viaTemplate: string | null }) => {
+  const add = (
+    cluster: string,
+    registered: boolean,
+    u: { kind: ReferencingKind; namespace: string | null; name: string; viaTemplate: string | null },
+  ) => {
     const key = `${cluster}/${u.kind}/${u.namespace ?? ""}/${u.name}`;
-    if (!users.has(key)) users.set(key, { cluster, kind: u.kind, namespace: u.namespace, name: u.name, viaTemplate: u.viaTemplate, registered });
+    if (!users.has(key))
+      users.set(key, { cluster, kind: u.kind, namespace: u.namespace, name: u.name, viaTemplate: u.viaTemplate, registered });
   };
   for (const cluster of overview.clusters) {
     for (const p of cluster.plugins.filter((p) => p.name === name)) p.usedBy.forEach((u) => add(cluster.cluster, true, u));
     for (const u of cluster.unregistered.filter((u) => u.name === name)) u.usedBy.forEach((user) => add(cluster.cluster, false, user));
   }
-  return [...users.values()].sort((a, b) => a.cluster.localeCompare(b.cluster) || (a.namespace ?? "").localeCompare(b.namespace ?? "") || a.name.localeCompare(b.name));
+  return [...users.values()].sort(
+    (a, b) => a.cluster.localeCompare(b.cluster) || (a.namespace ?? "").localeCompare(b.namespace ?? "") || a.name.localeCompare(b.name),
+  );
 }
 
 /**

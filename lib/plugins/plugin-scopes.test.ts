@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { listPluginScopes, type PluginRollout } from "./plugin-scopes";
 
-const rollout = (name: string, routers: PluginRollout["trafficRouters"]): PluginRollout => ({ namespace: "shop", name, phase: "Healthy", message: "", trafficRouters: routers, parseError: null });
+const rollout = (name: string, routers: PluginRollout["trafficRouters"]): PluginRollout => ({
+  namespace: "shop",
+  name,
+  phase: "Healthy",
+  message: "",
+  trafficRouters: routers,
+  parseError: null,
+});
 const plugin = (name: string) => ({ kind: "plugin" as const, name });
 
 const clusters = [
-  { name: "prod-eu", rollouts: () => [rollout("storefront", [{ kind: "builtin", name: "Istio" }, plugin("b/zeta"), plugin("a/contour")]), rollout("checkout", [plugin("a/contour")])] },
+  {
+    name: "prod-eu",
+    rollouts: () => [
+      rollout("storefront", [{ kind: "builtin", name: "Istio" }, plugin("b/zeta"), plugin("a/contour")]),
+      rollout("checkout", [plugin("a/contour")]),
+    ],
+  },
   { name: "prod-us", rollouts: () => [rollout("search", [{ kind: "builtin", name: "Nginx" }])] },
   { name: "staging", rollouts: () => [rollout("storefront", [plugin("b/zeta")])] },
 ];

@@ -1,7 +1,9 @@
 import type { RolloutView } from "@/lib/rollouts/view-model";
 
 /** What plugin health reads of a Rollout. */
-export type PluginRollout = Pick<RolloutView, "namespace" | "name" | "phase" | "message" | "trafficRouters"> & { parseError: string | null };
+export type PluginRollout = Pick<RolloutView, "namespace" | "name" | "phase" | "message" | "trafficRouters"> & {
+  parseError: string | null;
+};
 
 /** One traffic-router plugin in one cluster and the Rollouts that route through it there. */
 export interface PluginScope<R extends PluginRollout = PluginRollout> {

@@ -16,7 +16,10 @@ describe("parsePluginsFilter", () => {
   });
 
   it("drops an invalid parameter and keeps the valid ones", () => {
-    expect(parsePluginsFilter(params("cluster=prod-us&plugin=no-slash&kind=router&range=5y"))).toEqual({ ...DEFAULT_PLUGINS_FILTER, cluster: "prod-us" });
+    expect(parsePluginsFilter(params("cluster=prod-us&plugin=no-slash&kind=router&range=5y"))).toEqual({
+      ...DEFAULT_PLUGINS_FILTER,
+      cluster: "prod-us",
+    });
   });
 
   it("round-trips through the URL and leaves defaults out", () => {

@@ -75,7 +75,10 @@ export function filterPluginsOverview(overview: PluginsOverview, filter: Plugins
       unregistered: c.unregistered.filter((u) => pluginMatches(filter, u.kind, u.name)),
       entryErrors: c.entryErrors.filter((e) => pluginMatches(filter, e.kind, e.name ?? "")),
     }));
-  const rows = overview.matrix.rows.filter((row) => pluginMatches(filter, row.kind, row.name) && Object.entries(row.cells).some(([c, cell]) => inCluster(c) && cell.state !== "absent"));
+  const rows = overview.matrix.rows.filter(
+    (row) =>
+      pluginMatches(filter, row.kind, row.name) && Object.entries(row.cells).some(([c, cell]) => inCluster(c) && cell.state !== "absent"),
+  );
   const namesOfKind = filter.kind === null ? null : new Set(overview.matrix.rows.filter((r) => r.kind === filter.kind).map((r) => r.name));
   return {
     ...overview,

@@ -20,6 +20,9 @@ export function summarizePlugins(overview: PluginsOverview, health: readonly Plu
     plugins: new Set(overview.matrix.rows.map((row) => row.name)).size,
     clusters: overview.clusters.length,
     findings,
-    worst: worstView && worstRank ? { plugin: worstView.plugin, cluster: worstView.cluster, level: worstRank.level, successRate: worstRank.successRate } : null,
+    worst:
+      worstView && worstRank
+        ? { plugin: worstView.plugin, cluster: worstView.cluster, level: worstRank.level, successRate: worstRank.successRate }
+        : null,
   };
 }

@@ -65,7 +65,9 @@ describe("readablePluginHealth", () => {
       rollouts: [rollout("shop"), rollout("payments")],
       derived: panel({ points: [], total: { success: 9, error: 1 }, weightUpdates: 3 }),
       verification: panel({ unverified: [{ ...rollout("payments"), since: null, seconds: null }] }),
-      warnings: panel([{ ...rollout("shop"), rollout: "shop-app", reason: "r", message: "m", count: 1, lastAt: "", method: "SetWeight", hint: null }]),
+      warnings: panel([
+        { ...rollout("shop"), rollout: "shop-app", reason: "r", message: "m", count: 1, lastAt: "", method: "SetWeight", hint: null },
+      ]),
       affected: [{ ...rollout("payments"), reasons: ["x"] }],
     } as unknown as PluginHealthView;
     const report = { range: "1h", plugins: [view] } as unknown as PluginHealthReport;

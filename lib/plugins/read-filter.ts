@@ -11,7 +11,9 @@ export function readablePluginCluster(view: PluginClusterView, canRead: CanReadO
   return {
     ...view,
     plugins: view.plugins.map((plugin) => ({ ...plugin, usedBy: readable(plugin.usedBy) })),
-    unregistered: view.unregistered.map((entry) => ({ ...entry, usedBy: readable(entry.usedBy) })).filter((entry) => entry.usedBy.length > 0),
+    unregistered: view.unregistered
+      .map((entry) => ({ ...entry, usedBy: readable(entry.usedBy) }))
+      .filter((entry) => entry.usedBy.length > 0),
   };
 }
 
@@ -32,7 +34,8 @@ export function readablePluginsOverview(overview: PluginsOverview, canRead: CanR
 }
 
 function readableHealth(view: PluginHealthView, canRead: CanReadObject): PluginHealthView {
-  const keep = <T extends { cluster: string; namespace: string }>(items: T[]) => items.filter((item) => canRead(item.cluster, item.namespace));
+  const keep = <T extends { cluster: string; namespace: string }>(items: T[]) =>
+    items.filter((item) => canRead(item.cluster, item.namespace));
   const { verification, warnings } = view;
   return {
     ...view,

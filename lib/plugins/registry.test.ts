@@ -63,7 +63,13 @@ describe("buildClusterRegistry and buildFleetMatrix", () => {
     expect(bad.view.crashLoopsOnConfig).toBe(true);
     expect(bad.view.entryErrors[0].reason).toMatch(/scheme/);
     const findings = deriveFleetPluginFindings([good.findingsInput, bad.findingsInput]);
-    const matrix = buildFleetMatrix([{ ...good.view, metrics: source, errors: [] }, { ...bad.view, metrics: source, errors: [] }], findings);
+    const matrix = buildFleetMatrix(
+      [
+        { ...good.view, metrics: source, errors: [] },
+        { ...bad.view, metrics: source, errors: [] },
+      ],
+      findings,
+    );
     expect(matrix.clusters).toEqual(["prod-eu", "staging"]);
     const gatewayRow = matrix.rows.find((r) => r.name === "argoproj-labs/gatewayAPI" && r.kind === "trafficRouter");
     expect(gatewayRow?.cells["prod-eu"]).toMatchObject({ state: "registered", usedBy: 1 });
@@ -80,7 +86,9 @@ describe("reading the watcher's caches", () => {
     const other = { metadata: { name: "kube-root-ca.crt" }, data: { "ca.crt": "…" } };
     expect(findArgoRolloutsConfigMap([other, config])?.data).toEqual(config.data);
     expect(findArgoRolloutsConfigMap([other])).toBeNull();
-    expect(findArgoRolloutsConfigMap([{ metadata: { name: "argo-rollouts-config" }, data: { trafficRouterPlugins: 42 } } as never])).toBeNull();
+    expect(
+      findArgoRolloutsConfigMap([{ metadata: { name: "argo-rollouts-config" }, data: { trafficRouterPlugins: 42 } } as never]),
+    ).toBeNull();
   });
 });
 

@@ -20,7 +20,9 @@ const podSchema = z.looseObject({
                 waiting: z.looseObject({ reason: z.string().optional(), message: z.string().optional() }).optional(),
               })
               .optional(),
-            lastState: z.looseObject({ terminated: z.looseObject({ message: z.string().optional(), reason: z.string().optional() }).optional() }).optional(),
+            lastState: z
+              .looseObject({ terminated: z.looseObject({ message: z.string().optional(), reason: z.string().optional() }).optional() })
+              .optional(),
           }),
         )
         .optional(),
@@ -53,7 +55,9 @@ export function deriveControllerView(rawPods: readonly unknown[]): ControllerVie
     .sort((a, b) => a.at.localeCompare(b.at));
   const crashing = pods.find((pod) => pod.status?.containerStatuses?.some((c) => c.state?.waiting?.reason === "CrashLoopBackOff"));
   const crashStatus = crashing?.status?.containerStatuses?.find((c) => c.state?.waiting?.reason === "CrashLoopBackOff");
-  const reason = crashStatus ? (crashStatus.lastState?.terminated?.message ?? crashStatus.state?.waiting?.message ?? "CrashLoopBackOff") : null;
+  const reason = crashStatus
+    ? (crashStatus.lastState?.terminated?.message ?? crashStatus.state?.waiting?.message ?? "CrashLoopBackOff")
+    : null;
   return {
     podName: (crashing ?? starts[0]?.pod ?? pods[0]).metadata.name,
     startedAt: starts[0]?.at ?? null,
@@ -177,7 +181,10 @@ function countFindings(findings: readonly Finding[], cluster: string, plugin: st
  * The fleet matrix: one row per plugin (kind + name) registered or referenced anywhere, one cell per cluster.
  * A cell is `invalid` when the cluster's entry for that name failed validation.
  */
-export function buildFleetMatrix(clusters: readonly PluginClusterView[], findings: readonly Finding[]): { clusters: string[]; rows: FleetMatrixRow[] } {
+export function buildFleetMatrix(
+  clusters: readonly PluginClusterView[],
+  findings: readonly Finding[],
+): { clusters: string[]; rows: FleetMatrixRow[] } {
   const rows = new Map<string, FleetMatrixRow>();
   const rowOf = (kind: PluginKind, name: string) => {
     const key = `${kind}/${name}`;
@@ -216,7 +223,14 @@ export function buildFleetMatrix(clusters: readonly PluginClusterView[], finding
       if (error.name === null || error.index === null) continue;
       const row = rowOf(error.kind, error.name);
       if (row.cells[cluster.cluster]) continue;
-      row.cells[cluster.cluster] = { state: "invalid", location: null, version: null, sha256: false, usedBy: 0, ...countFindings(findings, cluster.cluster, error.name) };
+      row.cells[cluster.cluster] = {
+        state: "invalid",
+        location: null,
+        version: null,
+        sha256: false,
+        usedBy: 0,
+        ...countFindings(findings, cluster.cluster, error.name),
+      };
     }
   }
   const names = clusters.map((c) => c.cluster);

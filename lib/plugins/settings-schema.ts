@@ -31,7 +31,9 @@ function promqlTemplate(allowed: readonly string[]) {
     });
 }
 
-const duration = z.string().refine((text) => parsePromDuration(text) !== null, { message: "must be a Prometheus duration such as 1m or 30s" });
+const duration = z
+  .string()
+  .refine((text) => parsePromDuration(text) !== null, { message: "must be a Prometheus duration such as 1m or 30s" });
 
 /** Two PromQL queries whose ratio is the measured canary share: requests/s to the canary and to both. */
 export const measuredTrafficTemplateSchema = z.strictObject({
@@ -46,8 +48,14 @@ export const measuredTrafficTemplateSchema = z.strictObject({
  */
 export const perRpcSettingsSchema = z
   .strictObject({
-    callsMetric: z.string().regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, { message: "must be a metric name" }).optional(),
-    durationMetric: z.string().regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, { message: "must be a histogram's base metric name" }).optional(),
+    callsMetric: z
+      .string()
+      .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, { message: "must be a metric name" })
+      .optional(),
+    durationMetric: z
+      .string()
+      .regex(/^[a-zA-Z_:][a-zA-Z0-9_:]*$/, { message: "must be a histogram's base metric name" })
+      .optional(),
     /** `outcome` values that count as a successful call. */
     successOutcomes: z.array(z.string().min(1)).min(1).default(["success", "not_implemented"]),
     promql: z

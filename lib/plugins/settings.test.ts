@@ -16,7 +16,12 @@ describe("plugin settings in the Rollscope config", () => {
           kubeconfig: { context: "prod-eu" },
           plugins: {
             slo: { plugins: { "argoproj-labs/contour": 0.95 } },
-            measuredTraffic: { window: "2m", templates: { "argoproj-labs/gatewayAPI": { canary: "sum(rate(x{s=\"${canaryService}\"}[${window}]))", total: "sum(rate(x[${window}]))" } } },
+            measuredTraffic: {
+              window: "2m",
+              templates: {
+                "argoproj-labs/gatewayAPI": { canary: 'sum(rate(x{s="${canaryService}"}[${window}]))', total: "sum(rate(x[${window}]))" },
+              },
+            },
             perRpc: { callsMetric: "rollscope_sim_plugin_rpc_total", durationMetric: "rollscope_sim_plugin_rpc_duration_seconds" },
           },
         },
@@ -36,7 +41,7 @@ describe("plugin settings in the Rollscope config", () => {
       ...base,
       plugins: {
         slo: { target: 99 },
-        measuredTraffic: { templates: { Istio: { canary: "x{a=\"${canarySvc}\"}", total: "y" } } },
+        measuredTraffic: { templates: { Istio: { canary: 'x{a="${canarySvc}"}', total: "y" } } },
         perRpc: { durationMetric: "d" },
       },
     });
@@ -57,7 +62,11 @@ describe("plugin settings in the Rollscope config", () => {
       undefined,
     );
     expect(checkPluginTemplates("prod-eu", settings)).toEqual([
-      { cluster: "prod-eu", template: "plugins.measuredTraffic.templates.Istio.canary", message: expect.stringMatching(/^template plugins\.measuredTraffic\.templates\.Istio\.canary is not valid PromQL: unexpected/) },
+      {
+        cluster: "prod-eu",
+        template: "plugins.measuredTraffic.templates.Istio.canary",
+        message: expect.stringMatching(/^template plugins\.measuredTraffic\.templates\.Istio\.canary is not valid PromQL: unexpected/),
+      },
     ]);
   });
 });

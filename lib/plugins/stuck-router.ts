@@ -32,7 +32,10 @@ export interface WeightSample {
  * first). Without any sample, the live applied weight counts from the range's start.
  */
 export function toAppliedPoints(samples: readonly WeightSample[], live: AppliedPoint | null): AppliedPoint[] {
-  const points = samples.map((s) => ({ atMs: s.atMs, canaryPercent: s.canaryWeight === null ? null : (s.canaryWeight / s.maxWeight) * 100 }));
+  const points = samples.map((s) => ({
+    atMs: s.atMs,
+    canaryPercent: s.canaryWeight === null ? null : (s.canaryWeight / s.maxWeight) * 100,
+  }));
   if (points.length === 0 && live) points.push(live);
   return points;
 }

@@ -14,7 +14,10 @@ describe("listConfigProblems", () => {
   });
 
   it("names a cluster's own broken template under the cluster", () => {
-    const problems = listConfigProblems(undefined, [{ name: "prod-eu", plugins: { perRpc: { successOutcomes: ["success"], promql: { calls: "sum(" } } } }, { name: "prod-us" }]);
+    const problems = listConfigProblems(undefined, [
+      { name: "prod-eu", plugins: { perRpc: { successOutcomes: ["success"], promql: { calls: "sum(" } } } },
+      { name: "prod-us" },
+    ]);
     expect(problems.map((p) => [p.cluster, p.template])).toEqual([["prod-eu", "plugins.perRpc.promql.calls"]]);
   });
 

@@ -48,7 +48,10 @@ export function checkPluginTemplates(cluster: string | null, settings: Effective
  * Configured PromQL templates that do not parse, over the fleet: a fleet-wide template's problem once (cluster null),
  * a cluster's own template's problem under the cluster's name unless the same problem is already reported.
  */
-export function listConfigProblems(fleet: PluginSettings | undefined, clusters: ReadonlyArray<{ name: string; plugins?: PluginSettings }>): ConfigProblem[] {
+export function listConfigProblems(
+  fleet: PluginSettings | undefined,
+  clusters: ReadonlyArray<{ name: string; plugins?: PluginSettings }>,
+): ConfigProblem[] {
   const problems = new Map<string, ConfigProblem>();
   for (const problem of checkPluginTemplates(null, resolvePluginSettings(fleet, undefined))) {
     problems.set(`${problem.template}|${problem.message}`, problem);
@@ -56,7 +59,8 @@ export function listConfigProblems(fleet: PluginSettings | undefined, clusters: 
   for (const cluster of clusters) {
     if (!cluster.plugins) continue;
     for (const problem of checkPluginTemplates(cluster.name, resolvePluginSettings(fleet, cluster.plugins))) {
-      if (!problems.has(`${problem.template}|${problem.message}`)) problems.set(`${cluster.name}|${problem.template}|${problem.message}`, problem);
+      if (!problems.has(`${problem.template}|${problem.message}`))
+        problems.set(`${cluster.name}|${problem.template}|${problem.message}`, problem);
     }
   }
   return [...problems.values()];

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { classifyPluginRpcMethod, explainPluginError } from "@/lib/plugins/troubleshooting";
 
 const START = "roCtx.reconcile err failed to get traffic router plugin argoproj-labs/gatewayAPI: unable to start plugin system:";
-const GW = "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64";
+const GW =
+  "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64";
 const FORBIDDEN =
   'httproutes.gateway.networking.k8s.io "checkout-route" is forbidden: User "system:serviceaccount:argo-rollouts:argo-rollouts" cannot update resource "httproutes"';
 
@@ -50,11 +51,7 @@ const CASES: ReadonlyArray<[message: string, code: string, method: string]> = [
   ],
   [`failed to set weight via plugin: ${FORBIDDEN}`, "plugin-forbidden", "SetWeight"],
   ["failed to set weight via plugin: SetWeight rpc call error: connection is shut down", "rpc-call-error", "SetWeight"],
-  [
-    'failed to set weight via plugin: httproutes.gateway.networking.k8s.io "checkout-route" not found',
-    "set-weight-failed",
-    "SetWeight",
-  ],
+  ['failed to set weight via plugin: httproutes.gateway.networking.k8s.io "checkout-route" not found', "set-weight-failed", "SetWeight"],
   ["Failed to verify weight: failed to verify weight via plugin: weights do not match", "verify-weight-failed", "VerifyWeight"],
   ["failed to update hash via plugin: service checkout-canary not found", "update-hash-failed", "UpdateHash"],
   ["failed to set header route via plugin: route header-canary is not in managedRoutes", "set-header-route-failed", "SetHeaderRoute"],

@@ -7,14 +7,7 @@ export interface PluginErrorExplanation {
 }
 
 export type PluginRpcMethod =
-  | "SetWeight"
-  | "VerifyWeight"
-  | "UpdateHash"
-  | "SetHeaderRoute"
-  | "SetMirrorRoute"
-  | "RemoveManagedRoutes"
-  | "Start"
-  | "Unknown";
+  "SetWeight" | "VerifyWeight" | "UpdateHash" | "SetHeaderRoute" | "SetMirrorRoute" | "RemoveManagedRoutes" | "Start" | "Unknown";
 
 const PLUGINS_DOCS = "https://argo-rollouts.readthedocs.io/en/stable/features/traffic-management/plugins/";
 const PLUGIN_SYSTEM_DOCS = "https://argo-rollouts.readthedocs.io/en/stable/plugins/";
@@ -138,9 +131,7 @@ const RULES: readonly Rule[] = [
     code: "download-network",
     matches: (message) =>
       DOWNLOAD.test(message) &&
-      /no such host|dial tcp|i\/o timeout|connection refused|x509|tls handshake|context deadline exceeded|proxyconnect/i.test(
-        message,
-      ),
+      /no such host|dial tcp|i\/o timeout|connection refused|x509|tls handshake|context deadline exceeded|proxyconnect/i.test(message),
     explain: () => ({
       cause:
         "The controller pod could not reach the plugin host (DNS, egress policy, proxy or TLS). The controller exits " +
@@ -308,7 +299,8 @@ const RULES: readonly Rule[] = [
     code: "set-mirror-route-failed",
     matches: has(/failed to set mirror route via plugin/i),
     explain: () => ({
-      cause: "The plugin could not apply a setMirrorRoute step (many plugins, gatewayAPI included, treat mirroring as a no-op or do not support it).",
+      cause:
+        "The plugin could not apply a setMirrorRoute step (many plugins, gatewayAPI included, treat mirroring as a no-op or do not support it).",
       fix: "Check the step's name is in trafficRouting.managedRoutes and that the plugin implements mirror routes; otherwise remove the setMirrorRoute step.",
       docs: PLUGINS_DOCS,
     }),

@@ -30,7 +30,7 @@ export function twoClusterOverview(): PluginsOverview {
 
 /** A health view with every panel empty; override what a test is about. */
 export function healthView(partial: Partial<PluginHealthView> = {}): PluginHealthView {
-  const panel = <T,>(data: T | null) => ({ signal: "s", error: null, data });
+  const panel = <T>(data: T | null) => ({ signal: "s", error: null, data });
   return {
     plugin: "argoproj-labs/contour",
     cluster: "prod-eu",
@@ -52,11 +52,24 @@ export function withOutcome(successRate: number, burn: Array<"ok" | "warning" | 
   const attempts = 100;
   const failures = Math.round(attempts * (1 - successRate));
   return {
-    derived: { signal: "s", error: null, data: { points: [], total: { attempts, failures, successes: attempts - failures, successRate }, weightUpdates: 0 } },
+    derived: {
+      signal: "s",
+      error: null,
+      data: { points: [], total: { attempts, failures, successes: attempts - failures, successRate }, weightUpdates: 0 },
+    },
     slo: {
       signal: "s",
       error: null,
-      data: { target: 0.99, burn: burn.map((status, i) => ({ window: i === 0 ? ("1h" as const) : ("24h" as const), burnRate: 1, errorRate: 1 - successRate, attempts, status })) },
+      data: {
+        target: 0.99,
+        burn: burn.map((status, i) => ({
+          window: i === 0 ? ("1h" as const) : ("24h" as const),
+          burnRate: 1,
+          errorRate: 1 - successRate,
+          attempts,
+          status,
+        })),
+      },
     },
   };
 }

@@ -82,9 +82,7 @@ function listTemplateUses(rollout: RolloutLike): TemplateUse[] {
   (strategy?.canary?.steps ?? []).forEach((step, stepIndex) => {
     const stepPath = `spec.strategy.canary.steps[${stepIndex}]`;
     addAll(step.analysis, `${stepPath}.analysis`);
-    (step.experiment?.analyses ?? []).forEach((ref, index) =>
-      uses.push({ ref, path: `${stepPath}.experiment.analyses[${index}]` }),
-    );
+    (step.experiment?.analyses ?? []).forEach((ref, index) => uses.push({ ref, path: `${stepPath}.experiment.analyses[${index}]` }));
   });
   addAll(strategy?.blueGreen?.prePromotionAnalysis, "spec.strategy.blueGreen.prePromotionAnalysis");
   addAll(strategy?.blueGreen?.postPromotionAnalysis, "spec.strategy.blueGreen.postPromotionAnalysis");
@@ -100,10 +98,7 @@ function templateKey(kind: TemplateKind, namespace: string | undefined, name: st
  * `metrics[].provider.plugin` keys of (Cluster)AnalysisTemplates, and, for those metric plugins, every Rollout
  * that runs the template (canary background and step analyses, experiment analyses, blue-green pre/post).
  */
-export function collectPluginUsage(
-  rollouts: readonly RolloutLike[],
-  analysisTemplates: readonly AnalysisTemplateLike[],
-): PluginUsage {
+export function collectPluginUsage(rollouts: readonly RolloutLike[], analysisTemplates: readonly AnalysisTemplateLike[]): PluginUsage {
   const references: PluginReference[] = [];
   const metricPluginsByTemplate = new Map<string, string[]>();
 

@@ -26,7 +26,10 @@ describe("createPrometheusClient with credentials in the URL", () => {
     const client = createPrometheusClient(prometheusConfigSchema.parse({ url: `http://reader:${PASSWORD}@127.0.0.1:${port}/` }));
     expect(client.describe).toBe(`http://127.0.0.1:${port}`);
     await client.queryRange("up", 0, 60_000, 60);
-    expect(seen.at(-1)).toEqual({ url: "/api/v1/query_range", authorization: `Basic ${Buffer.from(`reader:${PASSWORD}`).toString("base64")}` });
+    expect(seen.at(-1)).toEqual({
+      url: "/api/v1/query_range",
+      authorization: `Basic ${Buffer.from(`reader:${PASSWORD}`).toString("base64")}`,
+    });
   });
 
   it("names an unreachable server without them", async () => {

@@ -28,7 +28,10 @@ type BasicCredentials = { username: string; password: string };
 /** The configured URL without user-info, and the user-info as basic credentials (fetch refuses URLs carrying them). */
 function splitUserInfo(url: string): { base: string; basic: BasicCredentials | null } {
   const parsed = new URL(url);
-  const basic = parsed.username || parsed.password ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : null;
+  const basic =
+    parsed.username || parsed.password
+      ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
+      : null;
   parsed.username = "";
   parsed.password = "";
   return { base: parsed.toString().replace(/\/$/, ""), basic };

@@ -7,8 +7,21 @@ describe("alignMatrix", () => {
   it("places samples by timestamp, leaving gaps where Prometheus omitted a step", () => {
     const aligned = alignMatrix(
       [
-        { metric: { plugin: "a" }, values: [[60, "1"], [180, "3"], [300, "NaN"]] },
-        { metric: { plugin: "b" }, values: [[240, "+Inf"], [241, "9"]] },
+        {
+          metric: { plugin: "a" },
+          values: [
+            [60, "1"],
+            [180, "3"],
+            [300, "NaN"],
+          ],
+        },
+        {
+          metric: { plugin: "b" },
+          values: [
+            [240, "+Inf"],
+            [241, "9"],
+          ],
+        },
       ],
       timestamps,
     );
@@ -17,7 +30,15 @@ describe("alignMatrix", () => {
   });
 
   it("sums series point by point", () => {
-    expect(sumAligned([{ labels: {}, values: [1, null, 2] }, { labels: {}, values: [null, null, 3] }], 3)).toEqual([1, null, 5]);
+    expect(
+      sumAligned(
+        [
+          { labels: {}, values: [1, null, 2] },
+          { labels: {}, values: [null, null, 3] },
+        ],
+        3,
+      ),
+    ).toEqual([1, null, 5]);
   });
 
   it("parses values and responses", () => {

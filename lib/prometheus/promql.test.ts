@@ -53,7 +53,10 @@ describe("templates", () => {
       ok: true,
       promql: 'x{ns="shop.eu", svc=~"web\\\\.v2|a\\\\+b\\\\(c\\\\)"}',
     });
-    expect(renderPromqlTemplate("x{svc !~ '${canaryService}', ns=\"${namespace}\"}", values)).toEqual({ ok: true, promql: "x{svc !~ 'web\\\\.v2', ns=\"shop.eu\"}" });
+    expect(renderPromqlTemplate("x{svc !~ '${canaryService}', ns=\"${namespace}\"}", values)).toEqual({
+      ok: true,
+      promql: "x{svc !~ 'web\\\\.v2', ns=\"shop.eu\"}",
+    });
     expect(renderPromqlTemplate('label_replace(x{a="=~${namespace}"}, "d", "$1", "s", "(.*)")', values)).toEqual({
       ok: true,
       promql: 'label_replace(x{a="=~shop.eu"}, "d", "$1", "s", "(.*)")',
@@ -82,7 +85,12 @@ describe("builders", () => {
   });
 
   it("formats and parses durations", () => {
-    expect([formatPromDuration(30), formatPromDuration(300), formatPromDuration(7200), formatPromDuration(90)]).toEqual(["30s", "5m", "2h", "90s"]);
+    expect([formatPromDuration(30), formatPromDuration(300), formatPromDuration(7200), formatPromDuration(90)]).toEqual([
+      "30s",
+      "5m",
+      "2h",
+      "90s",
+    ]);
     expect(parsePromDuration("1h30m")).toBe(5400);
     expect(parsePromDuration("5 minutes")).toBeNull();
   });
@@ -94,12 +102,26 @@ describe("buildGroupedIncreaseQuery", () => {
     { metric: "rollout_reconcile_count", by: [] },
   ];
   const groups = [
-    { key: "0", rollouts: [{ namespace: "shop", name: "storefront" }, { namespace: "shop", name: "check.out" }, { namespace: "search", name: "api" }] },
+    {
+      key: "0",
+      rollouts: [
+        { namespace: "shop", name: "storefront" },
+        { namespace: "shop", name: "check.out" },
+        { namespace: "search", name: "api" },
+      ],
+    },
     { key: "1", rollouts: [{ namespace: "shop", name: "storefront" }] },
   ];
 
   it("selects each group's Rollouts by namespace and name, tags group and part, and sums by them in one query", () => {
-    const query = buildGroupedIncreaseQuery({ parts: parts.slice(1), groups, windowSeconds: 60, groupLabel: "g", partLabel: "p", labelMatchers: 'cluster="prod-eu"' });
+    const query = buildGroupedIncreaseQuery({
+      parts: parts.slice(1),
+      groups,
+      windowSeconds: 60,
+      groupLabel: "g",
+      partLabel: "p",
+      labelMatchers: 'cluster="prod-eu"',
+    });
     expect(query).toBe(
       "sum by (g, p) (" +
         'label_replace(label_replace(increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name=~"storefront|check\\\\.out"}[1m]) or ' +
@@ -115,6 +137,8 @@ describe("buildGroupedIncreaseQuery", () => {
     expect(query).toContain('rollout_events_total{reason=~"TrafficRoutingError|WeightVerifyError", namespace="search", name="api"}[1h]');
     expect(query).toContain('"p", "1", "", "")');
     expect(checkPromqlSyntax(query)).toBeNull();
-    expect(buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" })).toBeNull();
+    expect(
+      buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" }),
+    ).toBeNull();
   });
 });

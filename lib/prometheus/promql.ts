@@ -53,9 +53,7 @@ export function injectLabelMatchers(promql: string, matchers: string | undefined
       if (identifier) edits.push({ at: identifier.to, text: `{${extra}}` });
     }
   } while (cursor.next());
-  return edits
-    .sort((a, b) => b.at - a.at)
-    .reduce((text, edit) => text.slice(0, edit.at) + edit.text + text.slice(edit.at), promql);
+  return edits.sort((a, b) => b.at - a.at).reduce((text, edit) => text.slice(0, edit.at) + edit.text + text.slice(edit.at), promql);
 }
 
 /** Metric names the query selects by name (`foo{…}`), for the scrape mode to know which families to keep. */
@@ -185,7 +183,9 @@ export interface GroupedIncreasePart {
 function groupSelectors(part: GroupedIncreasePart, rollouts: ReadonlyArray<{ namespace: string; name: string }>): string[] {
   const namesByNamespace = new Map<string, Set<string>>();
   for (const r of rollouts) namesByNamespace.set(r.namespace, (namesByNamespace.get(r.namespace) ?? new Set()).add(r.name));
-  return [...namesByNamespace].map(([namespace, names]) => `${part.metric}${formatLabelFilter({ ...part.filter, namespace, name: [...names] })}`);
+  return [...namesByNamespace].map(
+    ([namespace, names]) => `${part.metric}${formatLabelFilter({ ...part.filter, namespace, name: [...names] })}`,
+  );
 }
 
 /**

@@ -22,7 +22,12 @@ describe("queryKeys", () => {
   it("nests everything about a rollout under its prefix", () => {
     const ref = { cluster: "c", namespace: "ns", name: "n" };
     const prefix = queryKeys.rollout(ref);
-    for (const key of [queryKeys.rolloutDetail(ref), queryKeys.rolloutHistory(ref, "1h"), queryKeys.rolloutMeasuredTraffic(ref, "1h"), queryKeys.rolloutActions(ref)]) {
+    for (const key of [
+      queryKeys.rolloutDetail(ref),
+      queryKeys.rolloutHistory(ref, "1h"),
+      queryKeys.rolloutMeasuredTraffic(ref, "1h"),
+      queryKeys.rolloutActions(ref),
+    ]) {
       expect(key.slice(0, prefix.length)).toEqual([...prefix]);
     }
     expect(queryKeys.rolloutHistory(ref, "1h").slice(0, 5)).toEqual([...queryKeys.rolloutHistories(ref)]);

@@ -26,7 +26,8 @@ export const queryKeys = {
   plugins: () => ["plugins"] as const,
   pluginsOverview: () => ["plugins", "overview"] as const,
   clusterPlugins: (cluster: string) => ["plugins", "cluster", cluster] as const,
-  pluginHealth: (range: HealthRange, cluster: string | null, plugin: string | null) => ["plugins", "health", range, cluster, plugin] as const,
+  pluginHealth: (range: HealthRange, cluster: string | null, plugin: string | null) =>
+    ["plugins", "health", range, cluster, plugin] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
   session: () => ["session"] as const,
   readiness: () => ["readiness"] as const,

@@ -110,7 +110,12 @@ describe("writeLiveDeltas", () => {
     client.setQueryData(queryKeys.rolloutDetail(ref), {});
     client.setQueryData(queryKeys.rolloutHistory(ref, "1h"), {});
     const asked: string[] = [];
-    writeLiveDeltas(client, [{ type: "upsert", rollout: checkout }], (key) => void asked.push(JSON.stringify(key)), new Set([checkout.key]));
+    writeLiveDeltas(
+      client,
+      [{ type: "upsert", rollout: checkout }],
+      (key) => void asked.push(JSON.stringify(key)),
+      new Set([checkout.key]),
+    );
     expect(isInvalidated(client, queryKeys.rolloutDetail(ref))).toBe(false);
     expect(isInvalidated(client, queryKeys.rolloutHistory(ref, "1h"))).toBe(false);
     expect(asked).not.toContain(JSON.stringify(queryKeys.rolloutDetail(ref)));
@@ -119,14 +124,21 @@ describe("writeLiveDeltas", () => {
   it("patches a cluster's state wherever a cached response holds it", () => {
     const client = setup();
     client.setQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"), { cluster: clusterState("prod"), phaseCounts: { Healthy: 2 } });
-    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }), { rollout: {}, cluster: clusterState("prod") } as unknown as RolloutDetail);
+    client.setQueryData(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }), {
+      rollout: {},
+      cluster: clusterState("prod"),
+    } as unknown as RolloutDetail);
     client.setQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "1h"), { points: [] });
     const down = clusterState("prod", "unreachable");
     writeLiveDeltas(client, [{ type: "cluster", cluster: down }]);
     expect(client.getQueryData<ClusterListResponse>(queryKeys.clusters())?.clusters.find((c) => c.name === "prod")).toEqual(down);
     expect(client.getQueryData<ClusterDetailResponse>(queryKeys.cluster("prod"))).toEqual({ cluster: down, phaseCounts: { Healthy: 2 } });
-    expect(client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))?.cluster).toEqual(down);
-    expect(client.getQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "1h"))).toEqual({ points: [] });
+    expect(
+      client.getQueryData<RolloutDetail>(queryKeys.rolloutDetail({ cluster: "prod", namespace: "shop", name: "checkout" }))?.cluster,
+    ).toEqual(down);
+    expect(client.getQueryData(queryKeys.rolloutHistory({ cluster: "prod", namespace: "shop", name: "checkout" }, "1h"))).toEqual({
+      points: [],
+    });
     expect(client.getQueryData<FleetPage>(pageKey)?.clusters.find((c) => c.name === "prod")).toEqual(down);
     expect(isInvalidated(client, pageKey)).toBe(false);
   });
@@ -186,7 +198,10 @@ describe("createThrottledInvalidate", () => {
 describe("writeFocusedRollout", () => {
   const ref = { cluster: "prod", namespace: "shop", name: "checkout" };
   const fixture = (mutate: (obj: { metadata: Record<string, unknown>; status: Record<string, unknown> }) => void = () => undefined) => {
-    const obj = structuredClone(readRolloutFixture("indefinite-pause")) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+    const obj = structuredClone(readRolloutFixture("indefinite-pause")) as {
+      metadata: Record<string, unknown>;
+      status: Record<string, unknown>;
+    };
     obj.metadata = { ...obj.metadata, name: "checkout", namespace: "shop" };
     mutate(obj);
     return buildFleetRollout("prod", obj, new Date("2026-08-18T09:00:00Z"));
@@ -195,7 +210,13 @@ describe("writeFocusedRollout", () => {
   function focusedSetup() {
     const client = new QueryClient();
     const before = fixture();
-    client.setQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref), { rollout: before, cluster: clusterState("prod"), events: [], analysisRuns: [], revisions: [] });
+    client.setQueryData<RolloutDetail>(queryKeys.rolloutDetail(ref), {
+      rollout: before,
+      cluster: clusterState("prod"),
+      events: [],
+      analysisRuns: [],
+      revisions: [],
+    });
     client.setQueryData(queryKeys.rolloutActions(ref), { expected: { fingerprint: "f1" } } as unknown as RolloutActionsView);
     const asked: Array<{ key: string; intervalMs?: number }> = [];
     const invalidate: Invalidate = (key, intervalMs) => void asked.push({ key: JSON.stringify(key), intervalMs });

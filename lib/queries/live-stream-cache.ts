@@ -170,7 +170,8 @@ export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout
     const recordedChanged = recordedSignatureOf(cached.rollout) !== recordedSignatureOf(focused.rollout);
     client.setQueryData(detailKey, { ...cached, rollout: focused.rollout });
     // The ReplicaSets and Pods follow the Rollout's changes too (and a timer, for pod-only changes).
-    if (cached.rollout.resourceVersion !== focused.rollout.resourceVersion) invalidate(queryKeys.rolloutWorkload(focused.ref), WORKLOAD_MIN_INTERVAL_MS);
+    if (cached.rollout.resourceVersion !== focused.rollout.resourceVersion)
+      invalidate(queryKeys.rolloutWorkload(focused.ref), WORKLOAD_MIN_INTERVAL_MS);
     if (recordedChanged) {
       refreshRecords(invalidate, detailKey);
       refreshRecords(invalidate, queryKeys.rolloutHistories(focused.ref));
@@ -197,5 +198,11 @@ function patchClusterStates(client: QueryClient, states: ClusterStateView[]): vo
 }
 
 function isRolloutDetail(data: unknown): data is RolloutDetail {
-  return typeof data === "object" && data !== null && "rollout" in data && "cluster" in data && typeof (data as RolloutDetail).cluster === "object";
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    "rollout" in data &&
+    "cluster" in data &&
+    typeof (data as RolloutDetail).cluster === "object"
+  );
 }

@@ -71,8 +71,7 @@ export function LiveStreamProvider({ children }: { children: ReactNode }) {
     let closed = false;
     const throttle = createThrottledInvalidate(client);
 
-    const setStatus = (status: LiveStatus) =>
-      setState((prev) => (prev.status === status ? prev : { status, since: Date.now() }));
+    const setStatus = (status: LiveStatus) => setState((prev) => (prev.status === status ? prev : { status, since: Date.now() }));
 
     const recent = recentDeltasOf(client);
     const flush = () => {

@@ -58,5 +58,7 @@ export function useFleetPage(view: FleetView, initial: InitialFleetPage | null =
   // Hydration shows exactly what the server rendered; the patched cache takes over on the next render. A proxy, not
   // a spread: spreading would read (and so subscribe this component to) every field React Query tracks.
   const hydrating = useHydrating();
-  return hydrating && initialPage ? new Proxy(result, { get: (target, key) => (key === "data" ? initialPage : Reflect.get(target, key)) }) : result;
+  return hydrating && initialPage
+    ? new Proxy(result, { get: (target, key) => (key === "data" ? initialPage : Reflect.get(target, key)) })
+    : result;
 }

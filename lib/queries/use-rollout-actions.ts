@@ -1,7 +1,12 @@
 "use client";
 
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import { rolloutActionsPath, type RolloutActionRequest, type RolloutActionResult, type RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import {
+  rolloutActionsPath,
+  type RolloutActionRequest,
+  type RolloutActionResult,
+  type RolloutActionsView,
+} from "@/lib/contracts/rollout-actions";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { FetchError, fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
@@ -27,7 +32,12 @@ export function useRolloutActions(cluster: string, namespace: string, name: stri
   return useQuery(rolloutActionsQuery({ cluster, namespace, name }));
 }
 
-async function postAction(client: QueryClient, path: string, body: RolloutActionRequest, freshToken: boolean): Promise<RolloutActionResult> {
+async function postAction(
+  client: QueryClient,
+  path: string,
+  body: RolloutActionRequest,
+  freshToken: boolean,
+): Promise<RolloutActionResult> {
   const token = await getCsrfToken(client, freshToken);
   return fetchJson<RolloutActionResult>(path, {
     method: "POST",

@@ -12,7 +12,11 @@ export type RecorderStore = Pick<Repositories, "rolloutSamples" | "rolloutEvents
  * every sample and one INSERT … ON CONFLICT for every event, each taking its rows as a single JSON parameter (see lib/db/sqlite-json-rows): at ~400
  * events a second, one Prisma upsert per event used more CPU than everything else the server does.
  */
-export function batchWrites(store: RecorderStore, samples: readonly RolloutSampleInput[], events: readonly RolloutEventRow[]): PendingWrite[] {
+export function batchWrites(
+  store: RecorderStore,
+  samples: readonly RolloutSampleInput[],
+  events: readonly RolloutEventRow[],
+): PendingWrite[] {
   const writes: PendingWrite[] = [];
   if (samples.length > 0) writes.push(...store.rolloutSamples.insertMany(samples));
   if (events.length > 0) writes.push(store.rolloutEvents.upsertMany(events));

@@ -5,9 +5,13 @@ import { redactErrorText } from "@/lib/errors/known-secrets";
 /** One line a person can act on: SQLite's own code and message rather than Prisma's multi-line wrapper. */
 export function describeWriteError(err: unknown): string {
   const cause = (err as { cause?: { originalCode?: unknown; originalMessage?: unknown } } | null)?.cause;
-  if (typeof cause?.originalMessage === "string") return redactErrorText(`${String(cause.originalCode ?? "error")}: ${cause.originalMessage}`).slice(0, 300);
+  if (typeof cause?.originalMessage === "string")
+    return redactErrorText(`${String(cause.originalCode ?? "error")}: ${cause.originalMessage}`).slice(0, 300);
   const text = err instanceof Error ? err.message : String(err);
-  const lines = text.split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   return redactErrorText(lines.at(-1) ?? "unknown error").slice(0, 300);
 }
 

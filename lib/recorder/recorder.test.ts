@@ -12,7 +12,10 @@ import { toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorde
 
 /** The checkout fixture paused at `step`: each step is a different recorded state. */
 function rolloutAt(name: string, step: number): FleetRollout {
-  const obj = structuredClone(readRolloutFixture("indefinite-pause")) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+  const obj = structuredClone(readRolloutFixture("indefinite-pause")) as {
+    metadata: Record<string, unknown>;
+    status: Record<string, unknown>;
+  };
   obj.metadata = { ...obj.metadata, name, resourceVersion: String(step) };
   obj.status = { ...obj.status, currentStepIndex: step };
   return buildFleetRollout("prod", obj, new Date());
@@ -50,7 +53,10 @@ function fakeStore(latest: RolloutSampleInput[] = []) {
       deleteBefore: async () => 0,
     } as unknown as RecorderStore["rolloutEvents"],
     async transaction(writes) {
-      if (state.failing) throw Object.assign(new Error("SocketTimeout"), { cause: { originalCode: "SQLITE_FULL", originalMessage: "database or disk is full" } });
+      if (state.failing)
+        throw Object.assign(new Error("SocketTimeout"), {
+          cause: { originalCode: "SQLITE_FULL", originalMessage: "database or disk is full" },
+        });
       if (state.writeMs > 0) await new Promise((resolve) => setTimeout(resolve, state.writeMs));
       const rows = (writes as unknown as Array<{ samples?: RolloutSampleInput[] }>).flatMap((write) => write.samples ?? []);
       for (const s of rows) written.push(`${s.name}@${s.stepIndex}`);
@@ -96,7 +102,12 @@ describe("Recorder", () => {
     state.failing = true;
     change(rolloutAt("a", 1));
     await vi.advanceTimersByTimeAsync(100);
-    expect(recorder.status()).toMatchObject({ state: "failing", lastError: "SQLITE_FULL: database or disk is full", failedAttempts: 1, pending: { samples: 1, events: 0 } });
+    expect(recorder.status()).toMatchObject({
+      state: "failing",
+      lastError: "SQLITE_FULL: database or disk is full",
+      failedAttempts: 1,
+      pending: { samples: 1, events: 0 },
+    });
     change(rolloutAt("a", 3));
     // Backoff: 1 s, 2 s, then 4 s between attempts, not one every tick.
     await vi.advanceTimersByTimeAsync(3_100);
@@ -108,7 +119,13 @@ describe("Recorder", () => {
     change(rolloutAt("a", 5));
     await vi.advanceTimersByTimeAsync(4_000);
     expect(written).toEqual(["a@1", "a@3", "a@5"]);
-    expect(recorder.status()).toMatchObject({ state: "recording", lastError: null, failedAttempts: 0, pending: { samples: 0, events: 0 }, dropped: { samples: 0, events: 0 } });
+    expect(recorder.status()).toMatchObject({
+      state: "recording",
+      lastError: null,
+      failedAttempts: 0,
+      pending: { samples: 0, events: 0 },
+      dropped: { samples: 0, events: 0 },
+    });
     await recorder.stop();
   });
 

@@ -98,7 +98,11 @@ export class Recorder {
     private readonly options: RecorderOptions,
     private readonly store: RecorderStore,
   ) {
-    this.health = new RecorderHealth({ now: options.now ?? Date.now, retryDelayMs: options.retryDelayMs ?? 500, maxRetryDelayMs: options.maxRetryDelayMs ?? 5_000 });
+    this.health = new RecorderHealth({
+      now: options.now ?? Date.now,
+      retryDelayMs: options.retryDelayMs ?? 500,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 5_000,
+    });
     this.leadership = options.leadership ?? singleProcessLeadership(options.now);
   }
 
@@ -175,7 +179,10 @@ export class Recorder {
       return;
     }
     if (!this.leadership.isLeader()) return;
-    this.samples = this.afterStored(stored, [...this.samples, ...this.fleet.rollouts().map((r) => toRolloutSample(r, new Date(r.lastChangedAt)))]);
+    this.samples = this.afterStored(stored, [
+      ...this.samples,
+      ...this.fleet.rollouts().map((r) => toRolloutSample(r, new Date(r.lastChangedAt))),
+    ]);
     this.attached = true;
     this.health.started();
   }
@@ -286,7 +293,9 @@ export class Recorder {
 
   private pruneInBackground(): void {
     if (!this.leadership.isLeader()) return;
-    this.prune().catch((err: unknown) => console.warn("recorder: pruning or compacting old rows failed; will try again at the next prune", err));
+    this.prune().catch((err: unknown) =>
+      console.warn("recorder: pruning or compacting old rows failed; will try again at the next prune", err),
+    );
   }
 
   async stop(): Promise<void> {

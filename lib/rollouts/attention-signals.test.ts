@@ -34,7 +34,10 @@ const codes = (i: AttentionSignalsInput) => deriveAttentionSignals(i).map((r) =>
 describe("deriveAttentionSignals", () => {
   it("flags a traffic-router plugin its cluster does not register, linked to the plugins page finding, without any condition", () => {
     const [reason] = deriveAttentionSignals(input());
-    expect(reason).toMatchObject({ code: "PluginNotRegistered", href: "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul" });
+    expect(reason).toMatchObject({
+      code: "PluginNotRegistered",
+      href: "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul",
+    });
     expect(reason.message).toContain("hashicorp/consul");
     expect(codes(input({ registered: { trafficRouter: new Set(["hashicorp/consul"]), step: new Set() } }))).toEqual([]);
   });
@@ -46,15 +49,21 @@ describe("deriveAttentionSignals", () => {
 
   it("tells a failing reconcile from recent Warning events, linked to the events, and ignores old or already-told ones", () => {
     const warn = (reason: string, agoMinutes: number) => ({ reason, message: "boom", count: 3, lastAt: NOW - minutes(agoMinutes) });
-    const reasons = deriveAttentionSignals(input({ registered: null, warnings: [warn("TrafficRoutingError", 1), warn("FailedCreate", 2)] }));
+    const reasons = deriveAttentionSignals(
+      input({ registered: null, warnings: [warn("TrafficRoutingError", 1), warn("FailedCreate", 2)] }),
+    );
     expect(reasons.map((r) => r.code)).toEqual(["ReconcileFailing", "WarningEvent"]);
-    expect(reasons[0]).toMatchObject({ message: "TrafficRoutingError (×3): boom", href: "/rollouts/staging/platform/notifications#events-title" });
+    expect(reasons[0]).toMatchObject({
+      message: "TrafficRoutingError (×3): boom",
+      href: "/rollouts/staging/platform/notifications#events-title",
+    });
     expect(codes(input({ registered: null, warnings: [warn("TrafficRoutingError", 30), warn("RolloutAborted", 1)] }))).toEqual([]);
     expect(codes(input({ registered: null, warnings: [warn("TrafficRoutingError", 1)] }, { phase: "Healthy" }))).toEqual([]);
   });
 
   it("flags no progress after the configured time, then the deadline approaching, then passed when no condition says so", () => {
-    const at = (stalled: number, extra: Partial<AttentionSignalsInput> = {}) => codes(input({ registered: null, lastProgressAt: NOW - minutes(stalled), ...extra }));
+    const at = (stalled: number, extra: Partial<AttentionSignalsInput> = {}) =>
+      codes(input({ registered: null, lastProgressAt: NOW - minutes(stalled), ...extra }));
     expect(at(4)).toEqual([]);
     expect(at(6)).toEqual(["NoProgress"]);
     expect(at(8.5)).toEqual(["ProgressDeadlineApproaching"]);
@@ -66,7 +75,21 @@ describe("deriveAttentionSignals", () => {
 
   it("does not count waiting as stalling: paused or aborted Rollouts are someone else's reason", () => {
     const stalled = { registered: null, lastProgressAt: NOW - minutes(60) };
-    expect(codes(input(stalled, { pause: { reason: "CanaryPauseStep", startedAt: null, durationSeconds: 60, endsAt: null, remainingSeconds: 30, indefinite: false, manual: false } }))).toEqual([]);
+    expect(
+      codes(
+        input(stalled, {
+          pause: {
+            reason: "CanaryPauseStep",
+            startedAt: null,
+            durationSeconds: 60,
+            endsAt: null,
+            remainingSeconds: 30,
+            indefinite: false,
+            manual: false,
+          },
+        }),
+      ),
+    ).toEqual([]);
     expect(codes(input(stalled, { aborted: true }))).toEqual([]);
     expect(codes(input(stalled, { phase: "Paused" }))).toEqual([]);
   });

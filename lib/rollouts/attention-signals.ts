@@ -80,7 +80,9 @@ function unregisteredPlugins({ view, cluster, registered }: AttentionSignalsInpu
 
 function warningEvents({ view, cluster, warnings, now }: AttentionSignalsInput): AttentionReason[] {
   if (view.phase === "Healthy") return [];
-  const recent = warnings.filter((w) => now - w.lastAt <= WARNING_WINDOW_MS && !COVERED_WARNINGS.has(w.reason)).sort((a, b) => b.lastAt - a.lastAt);
+  const recent = warnings
+    .filter((w) => now - w.lastAt <= WARNING_WINDOW_MS && !COVERED_WARNINGS.has(w.reason))
+    .sort((a, b) => b.lastAt - a.lastAt);
   const href = detailSectionHref(cluster, view.namespace ?? "", view.name, "events-title");
   const failing = recent.find((w) => RECONCILE_FAILURES.has(w.reason));
   const other = recent.find((w) => !RECONCILE_FAILURES.has(w.reason));
@@ -134,7 +136,9 @@ function formatMinutes(ms: number): string {
  * What "progress" is: any change of phase, step, replica counts, weights or pod template. A Rollout whose every
  * reconcile fails keeps this constant even while its object (and resourceVersion) may change.
  */
-export function progressSignature(view: Pick<RolloutView, "phase" | "stepProgress" | "replicas" | "appliedWeights" | "currentPodHash" | "pause" | "aborted">): string {
+export function progressSignature(
+  view: Pick<RolloutView, "phase" | "stepProgress" | "replicas" | "appliedWeights" | "currentPodHash" | "pause" | "aborted">,
+): string {
   const { replicas: r } = view;
   return [
     view.phase,

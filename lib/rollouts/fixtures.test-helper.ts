@@ -26,10 +26,7 @@ export function loadRolloutFixture(name: string): RolloutResource {
 }
 
 /** A deep copy of a fixture with a patch applied, for edge cases that differ in one field. */
-export function loadRolloutFixtureWith(
-  name: string,
-  patch: (rollout: RolloutResource) => void,
-): RolloutResource {
+export function loadRolloutFixtureWith(name: string, patch: (rollout: RolloutResource) => void): RolloutResource {
   const rollout = structuredClone(loadRolloutFixture(name));
   patch(rollout);
   return rollout;

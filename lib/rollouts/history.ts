@@ -62,7 +62,14 @@ export function deriveTimelineMarkers(samples: readonly StoredSample[], stepLabe
       if (s.paused && !prev.paused) markers.push({ at, kind: "pause", label: s.message ? `Paused (${s.message})` : "Paused" });
       if (!s.paused && prev.paused && !s.aborted) markers.push({ at, kind: "resume", label: "Resumed" });
       const promotedHere = markers.slice(before).some((m) => m.kind === "promote");
-      if (!promotedHere && s.phase === "Healthy" && prev.phase !== "Healthy" && !s.aborted && s.stepIndex === s.totalSteps && s.totalSteps > 0) {
+      if (
+        !promotedHere &&
+        s.phase === "Healthy" &&
+        prev.phase !== "Healthy" &&
+        !s.aborted &&
+        s.stepIndex === s.totalSteps &&
+        s.totalSteps > 0
+      ) {
         markers.push({ at, kind: "promote", label: "Fully promoted" });
       }
     }
@@ -95,7 +102,13 @@ export function deriveRevisionHistory(samples: readonly StoredSample[], stepLabe
         const current = steps[steps.length - 1];
         if (current && current.index === s.stepIndex && current.leftAt === null) continue;
         if (current && current.leftAt === null) current.leftAt = s.at.toISOString();
-        steps.push({ index: s.stepIndex, label: stepLabels[s.stepIndex] ?? `Step ${s.stepIndex + 1}`, enteredAt: s.at.toISOString(), leftAt: null, seconds: 0 });
+        steps.push({
+          index: s.stepIndex,
+          label: stepLabels[s.stepIndex] ?? `Step ${s.stepIndex + 1}`,
+          enteredAt: s.at.toISOString(),
+          leftAt: null,
+          seconds: 0,
+        });
       }
       const open = steps[steps.length - 1];
       if (open && open.leftAt === null) {

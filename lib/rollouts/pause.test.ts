@@ -90,10 +90,7 @@ describe("derivePause", () => {
     expect(derivePause(rollout, FIXTURE_NOW)).toMatchObject({ manual: true, remainingSeconds: 180 });
   });
 
-  it.each(["analysis-running", "fully-promoted", "aborted", "no-status", "unpause-pending"])(
-    "%s is not paused",
-    (name) => {
-      expect(derivePause(loadRolloutFixture(name), FIXTURE_NOW)).toBeNull();
-    },
-  );
+  it.each(["analysis-running", "fully-promoted", "aborted", "no-status", "unpause-pending"])("%s is not paused", (name) => {
+    expect(derivePause(loadRolloutFixture(name), FIXTURE_NOW)).toBeNull();
+  });
 });

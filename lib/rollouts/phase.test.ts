@@ -15,11 +15,7 @@ describe("deriveRolloutPhase on fixtures", () => {
     ["plugin-and-builtin-router", "Progressing", "more replicas need to be updated"],
     ["inconclusive-analysis", "Paused", "InconclusiveAnalysisRun"],
     ["unknown-future-fields", "Progressing", "waiting for all steps to complete"],
-    [
-      "progress-deadline-exceeded",
-      "Degraded",
-      'ProgressDeadlineExceeded: ReplicaSet "inventory-6d5c4b3a2" has timed out progressing.',
-    ],
+    ["progress-deadline-exceeded", "Degraded", 'ProgressDeadlineExceeded: ReplicaSet "inventory-6d5c4b3a2" has timed out progressing.'],
   ])("%s → %s", (name, phase, message) => {
     expect(deriveRolloutPhase(loadRolloutFixture(name))).toEqual({ phase, message });
   });

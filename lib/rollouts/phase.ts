@@ -90,13 +90,10 @@ function calculateRolloutPhase(rollout: RolloutResource): RolloutPhaseSummary {
     }
     if (stableRS === "" || !isFullyPromoted(rollout)) {
       const postAnalysisPending =
-        blueGreen.postPromotionAnalysis !== undefined &&
-        !isAnalysisCompleted(status.blueGreen?.postPromotionAnalysisRunStatus);
+        blueGreen.postPromotionAnalysis !== undefined && !isAnalysisCompleted(status.blueGreen?.postPromotionAnalysisRunStatus);
       return {
         phase: "Progressing",
-        message: postAnalysisPending
-          ? "waiting for analysis to complete"
-          : "waiting for post-promotion verification to complete",
+        message: postAnalysisPending ? "waiting for analysis to complete" : "waiting for post-promotion verification to complete",
       };
     }
   } else if (canary) {

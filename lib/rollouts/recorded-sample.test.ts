@@ -8,7 +8,13 @@ import { toRolloutView } from "./view-model";
 
 function fleetRollout(rollout: RolloutResource): FleetRollout {
   const view = toRolloutView(rollout, FIXTURE_NOW);
-  return { ...view, cluster: "prod", key: `prod/${view.namespace}/${view.name}`, parseError: null, lastChangedAt: FIXTURE_NOW.toISOString() };
+  return {
+    ...view,
+    cluster: "prod",
+    key: `prod/${view.namespace}/${view.name}`,
+    parseError: null,
+    lastChangedAt: FIXTURE_NOW.toISOString(),
+  };
 }
 
 /** The recorder's rule: a new row only when the recorded signature changes. */
@@ -34,11 +40,22 @@ function blueGreenAt(revision: string, patch: (status: NonNullable<RolloutResour
 describe("recorded samples of a blue-green Rollout", () => {
   it("record the new revision while it is in progress, before promotion, next to the promoted one", () => {
     const stable = blueGreenAt("4", (s) => {
-      Object.assign(s, { phase: "Healthy", message: undefined, currentPodHash: s.stableRS, controllerPause: undefined, pauseConditions: undefined });
+      Object.assign(s, {
+        phase: "Healthy",
+        message: undefined,
+        currentPodHash: s.stableRS,
+        controllerPause: undefined,
+        pauseConditions: undefined,
+      });
       s.conditions = s.conditions?.filter((c) => c.type !== "Paused");
     });
     const previewScalingUp = blueGreenAt("5", (s) => {
-      Object.assign(s, { phase: "Progressing", message: "more replicas need to be updated", controllerPause: undefined, pauseConditions: undefined });
+      Object.assign(s, {
+        phase: "Progressing",
+        message: "more replicas need to be updated",
+        controllerPause: undefined,
+        pauseConditions: undefined,
+      });
     });
     const awaitingPromotion = blueGreenAt("5", () => undefined);
 

@@ -215,27 +215,29 @@ function byCreationThenName(a: { createdAt: string | null; name: string }, b: { 
  * `GetReplicaSetInfo` + `addPodInfos`: the Rollout's own ReplicaSets (by ownerReference UID), newest revision first
  * (then by name, as upstream's sort ends up doing), each with its Pods (by ownerReference), oldest first.
  */
-export function toReplicaSetInfos(rollout: RolloutResource, replicaSets: readonly ReplicaSetResource[], pods: readonly PodResource[]): ReplicaSetInfoView[] {
+export function toReplicaSetInfos(
+  rollout: RolloutResource,
+  replicaSets: readonly ReplicaSetResource[],
+  pods: readonly PodResource[],
+): ReplicaSetInfoView[] {
   const owner = new Set([rollout.metadata.uid ?? ""]);
   const infos = replicaSets
     .filter((rs) => isOwnedBy(rs, owner) !== null)
-    .map(
-      (rs): ReplicaSetInfoView => ({
-        name: rs.metadata.name,
-        uid: rs.metadata.uid ?? null,
-        revision: parseRevision(rs.metadata.annotations),
-        status: replicaSetHealth(rs),
-        roles: replicaSetRoles(rollout, rs.metadata.labels?.[POD_TEMPLATE_HASH_LABEL]),
-        images: (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? ""),
-        desired: rs.spec?.replicas ?? 1,
-        replicas: rs.status?.replicas ?? 0,
-        ready: rs.status?.readyReplicas ?? 0,
-        available: rs.status?.availableReplicas ?? 0,
-        createdAt: rs.metadata.creationTimestamp ?? null,
-        scaleDownDeadline: rs.metadata.annotations?.[SCALE_DOWN_DEADLINE_ANNOTATION] ?? null,
-        pods: [],
-      }),
-    )
+    .map((rs): ReplicaSetInfoView => ({
+      name: rs.metadata.name,
+      uid: rs.metadata.uid ?? null,
+      revision: parseRevision(rs.metadata.annotations),
+      status: replicaSetHealth(rs),
+      roles: replicaSetRoles(rollout, rs.metadata.labels?.[POD_TEMPLATE_HASH_LABEL]),
+      images: (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? ""),
+      desired: rs.spec?.replicas ?? 1,
+      replicas: rs.status?.replicas ?? 0,
+      ready: rs.status?.readyReplicas ?? 0,
+      available: rs.status?.availableReplicas ?? 0,
+      createdAt: rs.metadata.creationTimestamp ?? null,
+      scaleDownDeadline: rs.metadata.annotations?.[SCALE_DOWN_DEADLINE_ANNOTATION] ?? null,
+      pods: [],
+    }))
     .sort((a, b) => b.revision - a.revision || a.name.localeCompare(b.name));
   const byUid = new Map(infos.map((info) => [info.uid ?? "", info]));
   const uids = new Set(byUid.keys());
@@ -269,7 +271,11 @@ export function deriveImages(replicaSets: readonly ReplicaSetInfoView[]): ImageI
 }
 
 /** `NewRolloutInfo` without experiments and analysis runs: what `kubectl argo rollouts get rollout` prints. */
-export function deriveRolloutInfo(rollout: RolloutResource, replicaSets: readonly ReplicaSetResource[], pods: readonly PodResource[]): RolloutInfoView {
+export function deriveRolloutInfo(
+  rollout: RolloutResource,
+  replicaSets: readonly ReplicaSetResource[],
+  pods: readonly PodResource[],
+): RolloutInfoView {
   const infos = toReplicaSetInfos(rollout, replicaSets, pods);
   const { phase, message } = deriveRolloutPhase(rollout);
   const strategy = rollout.spec?.strategy?.canary ? "Canary" : rollout.spec?.strategy?.blueGreen ? "BlueGreen" : "";

@@ -18,9 +18,7 @@ export const objectMetaSchema = z.looseObject({
 
 const labelSelectorSchema = z.looseObject({
   matchLabels: stringMap.optional(),
-  matchExpressions: z
-    .array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).optional() }))
-    .optional(),
+  matchExpressions: z.array(z.looseObject({ key: z.string(), operator: z.string(), values: z.array(z.string()).optional() })).optional(),
 });
 
 const containerSchema = z.looseObject({ name: z.string(), image: z.string().optional() });
@@ -136,9 +134,7 @@ const trafficRoutingSchema = z.looseObject({
     .looseObject({
       virtualService: z.looseObject({ name: z.string(), routes: z.array(z.string()).optional() }).optional(),
       virtualServices: z.array(z.looseObject({ name: z.string(), routes: z.array(z.string()).optional() })).optional(),
-      destinationRule: z
-        .looseObject({ name: z.string(), canarySubsetName: z.string(), stableSubsetName: z.string() })
-        .optional(),
+      destinationRule: z.looseObject({ name: z.string(), canarySubsetName: z.string(), stableSubsetName: z.string() }).optional(),
     })
     .optional(),
   nginx: z
@@ -211,9 +207,7 @@ const rolloutSpecSchema = z.looseObject({
   progressDeadlineSeconds: z.number().int().optional(),
   progressDeadlineAbort: z.boolean().optional(),
   rollbackWindow: z.looseObject({ revisions: z.number().int().optional() }).optional(),
-  strategy: z
-    .looseObject({ canary: canaryStrategySchema.optional(), blueGreen: blueGreenStrategySchema.optional() })
-    .optional(),
+  strategy: z.looseObject({ canary: canaryStrategySchema.optional(), blueGreen: blueGreenStrategySchema.optional() }).optional(),
 });
 
 /** `{name, status, message}` as in `types.go` RolloutAnalysisRunStatus; `status` is an AnalysisPhase. */

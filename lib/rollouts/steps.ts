@@ -3,15 +3,7 @@ import { toPercent } from "./max-traffic-weight";
 import type { CanaryStep, RolloutResource } from "./schema";
 
 export type StepKind =
-  | "setWeight"
-  | "pause"
-  | "analysis"
-  | "experiment"
-  | "setCanaryScale"
-  | "setHeaderRoute"
-  | "setMirrorRoute"
-  | "plugin"
-  | "unknown";
+  "setWeight" | "pause" | "analysis" | "experiment" | "setCanaryScale" | "setHeaderRoute" | "setMirrorRoute" | "plugin" | "unknown";
 
 export interface StepDescription {
   kind: StepKind;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  FIXTURE_NOW,
-  listRolloutFixtureNames,
-  loadRolloutFixture,
-  loadRolloutFixtureWith,
-} from "./fixtures.test-helper";
+import { FIXTURE_NOW, listRolloutFixtureNames, loadRolloutFixture, loadRolloutFixtureWith } from "./fixtures.test-helper";
 import { toRolloutView, type RolloutView } from "./view-model";
 
 const viewOf = (name: string): RolloutView => toRolloutView(loadRolloutFixture(name), FIXTURE_NOW);
@@ -185,9 +180,7 @@ describe("toRolloutView", () => {
     ]);
     expect(view.pluginSteps).toEqual(["acme/slack-notify"]);
     expect(view.currentStep?.kind).toBe("experiment");
-    expect(view.attention).toEqual([
-      { code: "WeightNotVerified", message: "Router has not verified the canary weight (20%)" },
-    ]);
+    expect(view.attention).toEqual([{ code: "WeightNotVerified", message: "Router has not verified the canary weight (20%)" }]);
   });
 
   it("a Rollout with no status renders as waiting, without weights or pause", () => {
@@ -332,8 +325,18 @@ describe("toRolloutView: step plugins, duration and the CLI's step", () => {
   it("reports status.duration where the controller writes it, and nothing where it does not", () => {
     expect(viewOf("indefinite-pause").duration).toBeNull();
     const rollout = loadRolloutFixtureWith("aborted", (r) => {
-      r.status!.duration = { rolloutStartedAt: "2026-08-18T09:00:00Z", finishedAt: "2026-08-18T09:20:00Z", completionStatus: "Aborted", totalManualPauseDurationSeconds: 60 };
+      r.status!.duration = {
+        rolloutStartedAt: "2026-08-18T09:00:00Z",
+        finishedAt: "2026-08-18T09:20:00Z",
+        completionStatus: "Aborted",
+        totalManualPauseDurationSeconds: 60,
+      };
     });
-    expect(toRolloutView(rollout, FIXTURE_NOW).duration).toStrictEqual({ startedAt: "2026-08-18T09:00:00Z", finishedAt: "2026-08-18T09:20:00Z", completionStatus: "Aborted", manualPauseSeconds: 60 });
+    expect(toRolloutView(rollout, FIXTURE_NOW).duration).toStrictEqual({
+      startedAt: "2026-08-18T09:00:00Z",
+      finishedAt: "2026-08-18T09:20:00Z",
+      completionStatus: "Aborted",
+      manualPauseSeconds: 60,
+    });
   });
 });

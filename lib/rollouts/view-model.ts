@@ -176,16 +176,14 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
   const appliedWeights = deriveAppliedWeights(rollout);
   const pause = derivePause(rollout, now);
   const analysis = deriveAnalysisView(rollout);
-  const conditions = (status?.conditions ?? []).map(
-    (c): ConditionView => ({
-      type: c.type,
-      status: c.status,
-      reason: c.reason ?? null,
-      message: c.message ?? null,
-      lastTransitionTime: c.lastTransitionTime ?? null,
-      lastUpdateTime: c.lastUpdateTime ?? null,
-    }),
-  );
+  const conditions = (status?.conditions ?? []).map((c): ConditionView => ({
+    type: c.type,
+    status: c.status,
+    reason: c.reason ?? null,
+    message: c.message ?? null,
+    lastTransitionTime: c.lastTransitionTime ?? null,
+    lastUpdateTime: c.lastUpdateTime ?? null,
+  }));
   const canarySpec = spec?.strategy?.canary;
   const blueGreenSpec = spec?.strategy?.blueGreen;
 
@@ -213,9 +211,7 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
     analysis,
     trafficRouters: listTrafficRouters(rollout),
     pluginSteps: listPluginStepNames(rollout),
-    canary: canarySpec
-      ? { canaryService: canarySpec.canaryService ?? null, stableService: canarySpec.stableService ?? null }
-      : null,
+    canary: canarySpec ? { canaryService: canarySpec.canaryService ?? null, stableService: canarySpec.stableService ?? null } : null,
     blueGreen: blueGreenSpec
       ? {
           activeService: blueGreenSpec.activeService ?? null,
@@ -257,7 +253,12 @@ function latestStepPluginStatuses(rollout: RolloutResource): Map<number, StepPlu
 function deriveDuration(rollout: RolloutResource): RolloutDurationView | null {
   const d = rollout.status?.duration;
   if (!d?.rolloutStartedAt) return null;
-  return { startedAt: d.rolloutStartedAt, finishedAt: d.finishedAt ?? null, completionStatus: d.completionStatus ?? null, manualPauseSeconds: d.totalManualPauseDurationSeconds ?? 0 };
+  return {
+    startedAt: d.rolloutStartedAt,
+    finishedAt: d.finishedAt ?? null,
+    completionStatus: d.completionStatus ?? null,
+    manualPauseSeconds: d.totalManualPauseDurationSeconds ?? 0,
+  };
 }
 
 function deriveStepState(index: number, currentIndex: number | null): StepState {

@@ -3,7 +3,12 @@ import { formatIssues, type ParseResult } from "./parse-result";
 
 // The fields of ReplicaSets and Pods that `pkg/kubectl-argo-rollouts/info` reads; everything else passes through.
 const stringMap = z.record(z.string(), z.string());
-const ownerReferenceSchema = z.looseObject({ uid: z.string(), kind: z.string().optional(), name: z.string().optional(), controller: z.boolean().optional() });
+const ownerReferenceSchema = z.looseObject({
+  uid: z.string(),
+  kind: z.string().optional(),
+  name: z.string().optional(),
+  controller: z.boolean().optional(),
+});
 const metaSchema = z.looseObject({
   name: z.string().min(1),
   namespace: z.string().optional(),
@@ -25,7 +30,9 @@ export const replicaSetSchema = z.looseObject({
       template: z
         .looseObject({
           metadata: z.looseObject({ labels: stringMap.optional() }).optional(),
-          spec: z.looseObject({ containers: z.array(containerSchema).optional(), initContainers: z.array(containerSchema).optional() }).optional(),
+          spec: z
+            .looseObject({ containers: z.array(containerSchema).optional(), initContainers: z.array(containerSchema).optional() })
+            .optional(),
         })
         .optional(),
     })
@@ -45,7 +52,9 @@ export type ReplicaSetResource = z.infer<typeof replicaSetSchema>;
 const containerStateSchema = z.looseObject({
   waiting: z.looseObject({ reason: z.string().optional() }).optional(),
   running: z.looseObject({}).optional(),
-  terminated: z.looseObject({ reason: z.string().optional(), exitCode: z.number().int().optional(), signal: z.number().int().optional() }).optional(),
+  terminated: z
+    .looseObject({ reason: z.string().optional(), exitCode: z.number().int().optional(), signal: z.number().int().optional() })
+    .optional(),
 });
 const containerStatusSchema = z.looseObject({
   name: z.string().optional(),
@@ -58,7 +67,13 @@ export type ContainerStatus = z.infer<typeof containerStatusSchema>;
 
 export const podSchema = z.looseObject({
   metadata: metaSchema,
-  spec: z.looseObject({ nodeName: z.string().optional(), containers: z.array(containerSchema).optional(), initContainers: z.array(containerSchema).optional() }).optional(),
+  spec: z
+    .looseObject({
+      nodeName: z.string().optional(),
+      containers: z.array(containerSchema).optional(),
+      initContainers: z.array(containerSchema).optional(),
+    })
+    .optional(),
   status: z
     .looseObject({
       phase: z.string().optional(),

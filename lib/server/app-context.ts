@@ -61,7 +61,10 @@ export function createAppContext({
     config,
     fleet,
     repos,
-    recorder: new Recorder({ retentionDays: config.recorder.retentionDays, compactAfterDays: config.recorder.compactAfterDays, leadership }, repos),
+    recorder: new Recorder(
+      { retentionDays: config.recorder.retentionDays, compactAfterDays: config.recorder.compactAfterDays, leadership },
+      repos,
+    ),
     leadership,
     deltaLog: new DeltaLog(fleet),
     actionGuard: new RolloutActionGuard(),

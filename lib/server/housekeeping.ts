@@ -16,7 +16,8 @@ const EVERY_MS = 60_000;
 export async function markInterruptedActions(app: AppContext): Promise<void> {
   try {
     const count = await app.repos.auditEntries.markInterrupted(new Date(app.now() - INTERRUPTED_AFTER_MS), INTERRUPTED_MESSAGE);
-    if (count > 0) console.warn(`[audit] ${count} action(s) pending since before the last stop marked interrupted: their outcome is unknown`);
+    if (count > 0)
+      console.warn(`[audit] ${count} action(s) pending since before the last stop marked interrupted: their outcome is unknown`);
   } catch (err) {
     console.error("[audit] could not mark interrupted actions (will retry)", err);
   }

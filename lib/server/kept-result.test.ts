@@ -15,7 +15,16 @@ function keptCounter(overrides: Partial<KeptResultOptions<number>> = {}) {
     if (failing) throw new Error("Prometheus answered 503");
     return ++computed;
   });
-  const kept = createKeptResult({ name: "test", compute, everyMs: EVERY, freshMs: FRESH, staleMs: STALE, idleAfterMs: IDLE, log, ...overrides });
+  const kept = createKeptResult({
+    name: "test",
+    compute,
+    everyMs: EVERY,
+    freshMs: FRESH,
+    staleMs: STALE,
+    idleAfterMs: IDLE,
+    log,
+    ...overrides,
+  });
   return { kept, compute, log, fail: (on: boolean) => (failing = on) };
 }
 

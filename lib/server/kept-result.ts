@@ -56,7 +56,8 @@ export function createKeptResult<V>(options: KeptResultOptions<V>): KeptResult<V
         return value;
       },
       (err: unknown) => {
-        if (refreshError === null) log(`${name}: the background refresh failed (${messageOf(err)}); the last good result is kept while it is recent`);
+        if (refreshError === null)
+          log(`${name}: the background refresh failed (${messageOf(err)}); the last good result is kept while it is recent`);
         refreshError = messageOf(err);
         failedAt = now();
         throw err;
@@ -103,7 +104,9 @@ export function createKeptResult<V>(options: KeptResultOptions<V>): KeptResult<V
       running = true;
       lastAskedAt = now();
       if (options.computeAtStart === false) return;
-      const ready = options.ready ? options.ready().catch((err: unknown) => log(`${name}: computing without waiting (${messageOf(err)})`)) : Promise.resolve();
+      const ready = options.ready
+        ? options.ready().catch((err: unknown) => log(`${name}: computing without waiting (${messageOf(err)})`))
+        : Promise.resolve();
       void ready.then(() => {
         if (running && !inFlight && !kept) refresh().catch(() => undefined);
       });

@@ -11,9 +11,18 @@ describe("resolveListenAddress", () => {
   });
 
   it("takes -H over ROLLSCOPE_LISTEN over server.listen", () => {
-    expect(resolveListenAddress({ mode: "none", argument: "::1", env: "0.0.0.0", configured: "10.0.0.1" })).toStrictEqual({ host: "::1", source: "-H" });
-    expect(resolveListenAddress({ mode: "none", env: " 0.0.0.0 ", configured: "10.0.0.1" })).toStrictEqual({ host: "0.0.0.0", source: "ROLLSCOPE_LISTEN" });
-    expect(resolveListenAddress({ mode: "none", env: "", configured: "10.0.0.1" })).toStrictEqual({ host: "10.0.0.1", source: "server.listen" });
+    expect(resolveListenAddress({ mode: "none", argument: "::1", env: "0.0.0.0", configured: "10.0.0.1" })).toStrictEqual({
+      host: "::1",
+      source: "-H",
+    });
+    expect(resolveListenAddress({ mode: "none", env: " 0.0.0.0 ", configured: "10.0.0.1" })).toStrictEqual({
+      host: "0.0.0.0",
+      source: "ROLLSCOPE_LISTEN",
+    });
+    expect(resolveListenAddress({ mode: "none", env: "", configured: "10.0.0.1" })).toStrictEqual({
+      host: "10.0.0.1",
+      source: "server.listen",
+    });
   });
 });
 
@@ -27,7 +36,9 @@ describe("hostnameArgument", () => {
 
 describe("describeListenAddress", () => {
   it("says loopback only, and how to open it", () => {
-    expect(describeListenAddress({ host: "127.0.0.1", source: "default" }, "none")).toMatch(/^Rollscope: auth mode none \(no sign-in\): listening on 127\.0\.0\.1 only\. To reach it/);
+    expect(describeListenAddress({ host: "127.0.0.1", source: "default" }, "none")).toMatch(
+      /^Rollscope: auth mode none \(no sign-in\): listening on 127\.0\.0\.1 only\. To reach it/,
+    );
   });
 
   it("warns when mode none is opened to the network", () => {
@@ -37,6 +48,8 @@ describe("describeListenAddress", () => {
   });
 
   it("is one plain line with sign-in", () => {
-    expect(describeListenAddress({ host: null, source: "default" }, "proxy")).toBe("Rollscope: auth mode proxy: listening on every interface.");
+    expect(describeListenAddress({ host: null, source: "default" }, "proxy")).toBe(
+      "Rollscope: auth mode proxy: listening on every interface.",
+    );
   });
 });

@@ -43,6 +43,9 @@ export function describeListenAddress(listen: ListenAddress, mode: AuthMode): st
   if (listen.host !== null && isLoopback(listen.host)) {
     return `Rollscope: auth mode none (no sign-in): listening on ${listen.host} only${why}. To reach it from other machines set ROLLSCOPE_LISTEN (or server.listen), and sign-in (auth.mode) first.`;
   }
-  const exposed = listen.host === null || isWildcardAddress(listen.host) ? "anyone on the network who reaches this port" : `anyone who reaches ${listen.host}`;
+  const exposed =
+    listen.host === null || isWildcardAddress(listen.host)
+      ? "anyone on the network who reaches this port"
+      : `anyone who reaches ${listen.host}`;
   return `Rollscope: auth mode none (no sign-in): listening on ${where}${why}: ${exposed} can read the fleet and run actions with the kubeconfig's credentials.`;
 }

@@ -13,6 +13,8 @@ describe("resolveLogLevel", () => {
 
   it("refuses a level that does not exist, naming the field or variable and the levels there are", () => {
     expect(() => config({ level: "verbose" })).toThrow(/level/);
-    expect(() => resolveLogLevel(config(), { ROLLSCOPE_LOG_LEVEL: "verbose" })).toThrow(/ROLLSCOPE_LOG_LEVEL: "verbose" is not one of trace, debug, info, warn, error, fatal, silent/);
+    expect(() => resolveLogLevel(config(), { ROLLSCOPE_LOG_LEVEL: "verbose" })).toThrow(
+      /ROLLSCOPE_LOG_LEVEL: "verbose" is not one of trace, debug, info, warn, error, fatal, silent/,
+    );
   });
 });

@@ -9,7 +9,8 @@ export function metricsListenAddress(config: RollscopeConfig, env: Record<string
   const fromEnv = env.ROLLSCOPE_METRICS_LISTEN?.trim();
   if (!fromEnv) return config.server.metricsListen ?? null;
   const parsed = serverConfigSchema.shape.metricsListen.safeParse(fromEnv);
-  if (!parsed.success) throw new ConfigError(`ROLLSCOPE_METRICS_LISTEN: "${fromEnv}" ${parsed.error.issues[0]?.message ?? "is not host:port"}`);
+  if (!parsed.success)
+    throw new ConfigError(`ROLLSCOPE_METRICS_LISTEN: "${fromEnv}" ${parsed.error.issues[0]?.message ?? "is not host:port"}`);
   return parsed.data ?? null;
 }
 

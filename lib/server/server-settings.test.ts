@@ -4,7 +4,8 @@ import { isAllowedHost } from "@/lib/net/host-check";
 import { createServerSettings, describeAllowedHosts } from "./server-settings";
 
 const CLUSTERS = "clusters: [{name: prod, kubeconfig: {context: prod}}]\n";
-const settingsFor = (yaml: string, env: Record<string, string> = {}) => createServerSettings(parseConfig(CLUSTERS + yaml, "rollscope.yaml"), env);
+const settingsFor = (yaml: string, env: Record<string, string> = {}) =>
+  createServerSettings(parseConfig(CLUSTERS + yaml, "rollscope.yaml"), env);
 
 describe("allowed hosts", () => {
   it("are the loopback names by default", () => {
@@ -33,7 +34,9 @@ describe("allowed hosts", () => {
   });
 
   it("refuse a bad ROLLSCOPE_ALLOWED_HOSTS entry by name", () => {
-    expect(() => settingsFor("", { ROLLSCOPE_ALLOWED_HOSTS: "https://x.example/" })).toThrow(/ROLLSCOPE_ALLOWED_HOSTS: "https:\/\/x.example\/"/);
+    expect(() => settingsFor("", { ROLLSCOPE_ALLOWED_HOSTS: "https://x.example/" })).toThrow(
+      /ROLLSCOPE_ALLOWED_HOSTS: "https:\/\/x.example\/"/,
+    );
   });
 
   it("a bad server.allowedHosts entry is a configuration error naming the field", () => {

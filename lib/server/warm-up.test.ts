@@ -52,13 +52,25 @@ describe("warmUpServer", () => {
     expect(polls).toBeGreaterThan(2);
     const paths = server.asked.map((a) => a.path);
     expect(paths[0]).toBe("/");
-    expect(new Set(paths)).toEqual(new Set(["/", "/api/session", "/api/clusters", "/api/rollouts", "/api/stream", "/_next/static/css/app.css", "/_next/static/chunks/main.js"]));
+    expect(new Set(paths)).toEqual(
+      new Set([
+        "/",
+        "/api/session",
+        "/api/clusters",
+        "/api/rollouts",
+        "/api/stream",
+        "/_next/static/css/app.css",
+        "/_next/static/chunks/main.js",
+      ]),
+    );
     expect(server.asked.every((a) => a.host === server.target.hostHeader)).toBe(true);
     expect(lines.join("\n")).toMatch(/warmed up in \d+ ms .*2 assets\); ready/);
   });
 
   it("asks for a dozen assets at once without a listener-leak warning", async () => {
-    const server = await fakeServer((path, res) => (path === "/" ? res.end(`<html><body>${MANY_SCRIPTS}</body></html>`) : answerLikeNext(path, res)));
+    const server = await fakeServer((path, res) =>
+      path === "/" ? res.end(`<html><body>${MANY_SCRIPTS}</body></html>`) : answerLikeNext(path, res),
+    );
     close = server.close;
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(w.name);
@@ -97,7 +109,12 @@ describe("warmUpServer", () => {
     const server = await fakeServer(answerLikeNext);
     close = server.close;
     const lines: string[] = [];
-    const stuck = await warmUpServer({ target: server.target, clusterStates: () => [{ connection: "connecting" }], firstListLimitMs: 300, log: (line) => lines.push(line) });
+    const stuck = await warmUpServer({
+      target: server.target,
+      clusterStates: () => [{ connection: "connecting" }],
+      firstListLimitMs: 300,
+      log: (line) => lines.push(line),
+    });
     expect(stuck.state).toBe("done");
     expect(server.asked.map((a) => a.path)).toContain("/");
     expect(lines.join("\n")).toContain("some clusters still listing");
@@ -106,8 +123,14 @@ describe("warmUpServer", () => {
 
 describe("warmUpTarget", () => {
   it("reaches Next where it listens, addressed as the first host the server answers for", () => {
-    expect(warmUpTarget({ PORT: "3000", __NEXT_PRIVATE_ORIGIN: "http://localhost:3000" }, LOOPBACK_HOSTS)).toEqual({ address: "localhost", port: 3000, hostHeader: "localhost:3000" });
-    expect(warmUpTarget({ PORT: "8080", __NEXT_PRIVATE_ORIGIN: "http://[::1]:8080" }, [{ hostname: "rollscope.example.com", port: "443" }])).toEqual({
+    expect(warmUpTarget({ PORT: "3000", __NEXT_PRIVATE_ORIGIN: "http://localhost:3000" }, LOOPBACK_HOSTS)).toEqual({
+      address: "localhost",
+      port: 3000,
+      hostHeader: "localhost:3000",
+    });
+    expect(
+      warmUpTarget({ PORT: "8080", __NEXT_PRIVATE_ORIGIN: "http://[::1]:8080" }, [{ hostname: "rollscope.example.com", port: "443" }]),
+    ).toEqual({
       address: "::1",
       port: 8080,
       hostHeader: "rollscope.example.com:443",

@@ -107,7 +107,13 @@ export async function firstListed(clusterStates: WarmUpOptions["clusterStates"],
 function get(target: WarmUpTarget, path: string, signal: AbortSignal, headersOnly = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: target.address, port: target.port, path, signal, headers: { host: target.hostHeader, "user-agent": "rollscope-warm-up", "accept-encoding": "identity" } },
+      {
+        host: target.address,
+        port: target.port,
+        path,
+        signal,
+        headers: { host: target.hostHeader, "user-agent": "rollscope-warm-up", "accept-encoding": "identity" },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 500) {
@@ -161,11 +167,15 @@ export async function warmUpServer(options: WarmUpOptions): Promise<WarmUpStatus
     const assets = await warmRoutes(target, deadline.signal);
     setStatus({ state: "done", detail: null });
     const partly = listed ? "" : ", some clusters still listing";
-    log(`Rollscope: warmed up in ${Math.round(performance.now() - startedAt)} ms (the overview, ${API_PATHS.length + 1} API routes, ${assets} assets${partly}); ready`);
+    log(
+      `Rollscope: warmed up in ${Math.round(performance.now() - startedAt)} ms (the overview, ${API_PATHS.length + 1} API routes, ${assets} assets${partly}); ready`,
+    );
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     setStatus({ state: "failed", detail: reason });
-    log(`Rollscope: the start-up warm-up failed after ${Math.round(performance.now() - startedAt)} ms (${reason}); ready anyway, the first page load pays for the cold start`);
+    log(
+      `Rollscope: the start-up warm-up failed after ${Math.round(performance.now() - startedAt)} ms (${reason}); ready anyway, the first page load pays for the cold start`,
+    );
   } finally {
     clearTimeout(timer);
     deadline.abort();

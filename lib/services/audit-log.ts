@@ -42,7 +42,10 @@ export async function settleAuditEntry(app: AppContext, { id, requestId, outcome
   try {
     await app.repos.auditEntries.settle(id, outcome, clip(message), after);
   } catch (err) {
-    console.error(`[${requestId}] could not write the outcome ${JSON.stringify({ id, outcome, message, after })} of audit entry ${id}`, err);
+    console.error(
+      `[${requestId}] could not write the outcome ${JSON.stringify({ id, outcome, message, after })} of audit entry ${id}`,
+      err,
+    );
     throw err;
   }
 }
@@ -61,7 +64,10 @@ export interface AuditExport {
 }
 
 /** Every entry matching the filters (newest first, at most 50 000) as CSV or JSON. */
-export async function exportAuditEntries(app: AppContext, { query, format }: { query: AuditQuery; format: AuditExportFormat }): Promise<AuditExport> {
+export async function exportAuditEntries(
+  app: AppContext,
+  { query, format }: { query: AuditQuery; format: AuditExportFormat },
+): Promise<AuditExport> {
   const entries = await app.repos.auditEntries.list({ ...query, before: undefined }, MAX_EXPORT_ROWS);
   const stamp = new Date(app.now()).toISOString().replace(/[:.]/g, "-");
   return format === "csv"

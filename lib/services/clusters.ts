@@ -13,7 +13,10 @@ export function listClusters(app: AppContext, { scope }: { scope: ReadScope }): 
 }
 
 /** One cluster's connection state and the Rollouts the user may read, counted by phase; 404 for a cluster not configured. */
-export function getClusterOrThrow(app: AppContext, { name, scope }: { name: string; scope: ReadScope }): { cluster: ClusterStateView; phaseCounts: Record<string, number> } {
+export function getClusterOrThrow(
+  app: AppContext,
+  { name, scope }: { name: string; scope: ReadScope },
+): { cluster: ClusterStateView; phaseCounts: Record<string, number> } {
   const watcher = app.fleet.clusterOrThrow(name);
   const phaseCounts: Record<string, number> = { Healthy: 0, Progressing: 0, Paused: 0, Degraded: 0 };
   for (const r of watcher.rollouts()) {

@@ -70,7 +70,11 @@ export function loadInitialFleetPage(app: AppContext, search: Record<string, str
     for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
     const view = parseFleetView(params);
     const renderedAt = Math.floor(app.now() / 1000) * 1000;
-    return { query: serializeFleetView(view), page: listFleetPage(app, { request: { ...view, pageSize: PAGE_SIZE }, scope: FULL_READ_SCOPE }), renderedAt };
+    return {
+      query: serializeFleetView(view),
+      page: listFleetPage(app, { request: { ...view, pageSize: PAGE_SIZE }, scope: FULL_READ_SCOPE }),
+      renderedAt,
+    };
   } catch (err) {
     console.error("overview: could not render the first page on the server", err);
     return null;

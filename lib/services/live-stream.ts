@@ -23,7 +23,8 @@ export function getFocusedRollout(app: AppContext, key: string, scope: ReadScope
 
 /** A delta as this user may see it: Rollouts they may not read are left out, cluster states count only theirs. */
 function readableDelta(app: AppContext, scope: ReadScope, delta: LiveDelta): LiveDelta | null {
-  if (delta.type === "cluster") return { type: "cluster", cluster: scopeClusterState(scope, delta.cluster, app.deltaLog.namespaceCounts(delta.cluster.name)) };
+  if (delta.type === "cluster")
+    return { type: "cluster", cluster: scopeClusterState(scope, delta.cluster, app.deltaLog.namespaceCounts(delta.cluster.name)) };
   return canReadRolloutKey(scope, delta.type === "upsert" ? delta.rollout.key : delta.key) ? delta : null;
 }
 
@@ -39,7 +40,10 @@ export async function openLiveStream(
   const resume = query.since ?? (lastEventId && /^\d+$/.test(lastEventId) ? lastEventId : null);
   let scope = await resolveReadScope(app, user);
   const refresh = setInterval(() => {
-    resolveReadScope(app, user).then((next) => (scope = next), () => undefined);
+    resolveReadScope(app, user).then(
+      (next) => (scope = next),
+      () => undefined,
+    );
   }, READ_SCOPE_TTL_MS);
   refresh.unref();
   const releaseClient = trackSseClient();

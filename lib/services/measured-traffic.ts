@@ -56,16 +56,26 @@ async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout:
   try {
     const [canary, total] = await Promise.all([plan.canary, plan.total].map((q) => source.queryRange!(q, range)));
     const points = measureCanaryShare(rangeTimestamps(range), canary, total);
-    const measured = points.map((p) => ({ at: new Date(p.atMs).toISOString(), canaryPercent: p.canaryPercent, requestsPerSecond: p.requestsPerSecond }));
+    const measured = points.map((p) => ({
+      at: new Date(p.atMs).toISOString(),
+      canaryPercent: p.canaryPercent,
+      requestsPerSecond: p.requestsPerSecond,
+    }));
     return { measured: { source: plan.source, error: null, points: measured }, points };
   } catch (err) {
-    return { measured: { source: plan.source, error: `Prometheus query for ${plan.label} failed: ${messageOf(err)}`, points: [] }, points: [] };
+    return {
+      measured: { source: plan.source, error: `Prometheus query for ${plan.label} failed: ${messageOf(err)}`, points: [] },
+      points: [],
+    };
   }
 }
 
 /** Recorded applied weights from the range's start, with the one in force at its start first. */
 async function loadAppliedPoints(repos: Repositories, cluster: string, rollout: FleetRollout, fromMs: number): Promise<AppliedPoint[]> {
-  const rows = await repos.rolloutSamples.listForRollout({ cluster, namespace: rollout.namespace ?? "", name: rollout.name }, new Date(fromMs));
+  const rows = await repos.rolloutSamples.listForRollout(
+    { cluster, namespace: rollout.namespace ?? "", name: rollout.name },
+    new Date(fromMs),
+  );
   const samples = rows.map((row) => ({ atMs: row.at.getTime(), canaryWeight: row.canaryWeight, maxWeight: row.maxWeight }));
   return toAppliedPoints(samples, rollout.appliedWeights ? { atMs: fromMs, canaryPercent: rollout.appliedWeights.canaryPercent } : null);
 }
@@ -111,7 +121,13 @@ async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: Fl
   const { points } = await measureTraffic(app, cluster, rollout, plan.range);
   if (points.length === 0) return null;
   const applied = await loadAppliedPoints(app.repos, cluster.name, rollout, plan.range.startMs);
-  const run = findStuckRouter({ applied, measured: points, tolerancePercent: plan.tolerancePercent, forSeconds: plan.forSeconds, settleSeconds: plan.settleSeconds });
+  const run = findStuckRouter({
+    applied,
+    measured: points,
+    tolerancePercent: plan.tolerancePercent,
+    forSeconds: plan.forSeconds,
+    settleSeconds: plan.settleSeconds,
+  });
   if (!run) return null;
   return buildStuckRouterFinding({
     cluster: cluster.name,

@@ -39,14 +39,18 @@ describe("getSharedPluginHealth", () => {
     const a = appWithClock(1_800_000_000_000);
     const b = appWithClock(1_900_000_000_000);
     await getSharedPluginHealth(a.app, { scope: FULL_READ_SCOPE, range: "1h" });
-    expect((await getSharedPluginHealth(b.app, { scope: FULL_READ_SCOPE, range: "1h" })).computedAt).toBe(new Date(1_900_000_000_000).toISOString());
+    expect((await getSharedPluginHealth(b.app, { scope: FULL_READ_SCOPE, range: "1h" })).computedAt).toBe(
+      new Date(1_900_000_000_000).toISOString(),
+    );
   });
 
   it("refuses an unknown cluster without pushing a real report out of the shared ones", async () => {
     const { app, computations } = appWithClock(1_800_000_000_000);
     // The shared results keep the 50 most recently used views.
     for (let i = 0; i < 50; i++) await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: `acme/plugin-${i}` });
-    await expect(getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "nowhere" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "nowhere" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: "acme/plugin-0" });
     expect(computations()).toBe(50);
   });

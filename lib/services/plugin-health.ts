@@ -63,7 +63,9 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
   const startedAt = performance.now();
   const [clusters, records] = await Promise.all([collectClusters(app, scopes, window), loadScopeRecords(app.repos, scopes, window)]);
   const perCluster = buildClusterHealthViews({ window, scopes, clusters, records });
-  const fleetWide = input.cluster ? [] : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
+  const fleetWide = input.cluster
+    ? []
+    : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
   const report = assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
   return { ...report, computeMs: Math.round(performance.now() - startedAt) };
 }
@@ -76,17 +78,30 @@ async function collectClusters(app: AppContext, scopes: readonly Scope[], window
   return new Map(clusters.map((cluster, i) => [cluster, collected[i]]));
 }
 
-async function collectCluster(app: AppContext, cluster: ClusterWatcher, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterHealthData> {
+async function collectCluster(
+  app: AppContext,
+  cluster: ClusterWatcher,
+  scopes: readonly Scope[],
+  window: HealthWindow,
+): Promise<ClusterHealthData> {
   const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
   const [signals, perRpc] = await Promise.all([
     querySignals(source, mine, window),
-    settings.perRpc ? queryPerRpc(source, settings.perRpc, mine.map((s) => s.plugin), window.query) : null,
+    settings.perRpc
+      ? queryPerRpc(
+          source,
+          settings.perRpc,
+          mine.map((s) => s.plugin),
+          window.query,
+        )
+      : null,
   ]);
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
   // A scrape source that never succeeded has no data rather than zero calls: say why.
-  if (status && !status.ok && signals.error === null && status.lastSuccessAt === null) signals.error = `no successful scrape yet: ${status.error ?? "unknown"}`;
+  if (status && !status.ok && signals.error === null && status.lastSuccessAt === null)
+    signals.error = `no successful scrape yet: ${status.error ?? "unknown"}`;
   return { signals, perRpc, sourceSignal: source.signal, settings };
 }
 
@@ -102,7 +117,8 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
   const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
   if (groups.every((g) => g.rollouts.length === 0)) return result;
   const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
-  const signalsOver = async (range: RangeSpec) => readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
+  const signalsOver = async (range: RangeSpec) =>
+    readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
@@ -111,7 +127,11 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
       burn24hFirst ?? signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }),
       signalsOver(window.query),
       signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
-      queryLatestSignals(source, groups.flatMap((g) => g.rollouts), window.query),
+      queryLatestSignals(
+        source,
+        groups.flatMap((g) => g.rollouts),
+        window.query,
+      ),
     ]);
     for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
     for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
@@ -130,7 +150,11 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
 }
 
 /** Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now): one grouped query. */
-async function queryLatestSignals(source: MetricsSource, rollouts: readonly RolloutRef[], range: RangeSpec): Promise<ClusterSignals["latest"]> {
+async function queryLatestSignals(
+  source: MetricsSource,
+  rollouts: readonly RolloutRef[],
+  range: RangeSpec,
+): Promise<ClusterSignals["latest"]> {
   const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
   const unique = [...new Map(rollouts.map((r) => [`${r.namespace}/${r.name}`, r])).values()];
   const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups: [{ key: "0", rollouts: unique }] }, latest);
@@ -140,11 +164,18 @@ async function queryLatestSignals(source: MetricsSource, rollouts: readonly Roll
 }
 
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
-async function queryPerRpc(source: MetricsSource, perRpc: PerRpcSettings, plugins: readonly string[], range: RangeSpec): Promise<PerRpcData> {
+async function queryPerRpc(
+  source: MetricsSource,
+  perRpc: PerRpcSettings,
+  plugins: readonly string[],
+  range: RangeSpec,
+): Promise<PerRpcData> {
   const usePromql = usesPerRpcPromql(perRpc, source.queryRange !== null);
   const signal = describePerRpcSignal(perRpc, usePromql, source.signal);
   try {
-    const { calls, buckets } = usePromql ? await queryPerRpcPromql(source, perRpc, range) : await queryPerRpcMetrics(source, perRpc, plugins, range);
+    const { calls, buckets } = usePromql
+      ? await queryPerRpcPromql(source, perRpc, range)
+      : await queryPerRpcMetrics(source, perRpc, plugins, range);
     return { calls, buckets, error: null, signal };
   } catch (err) {
     return { calls: [], buckets: [], error: messageOf(err), signal };
@@ -168,7 +199,12 @@ async function queryPerRpcPromql(source: MetricsSource, perRpc: PerRpcSettings, 
   return { calls, buckets };
 }
 
-async function queryPerRpcMetrics(source: MetricsSource, perRpc: PerRpcSettings, plugins: readonly string[], range: RangeSpec): Promise<PerRpcSeries> {
+async function queryPerRpcMetrics(
+  source: MetricsSource,
+  perRpc: PerRpcSettings,
+  plugins: readonly string[],
+  range: RangeSpec,
+): Promise<PerRpcSeries> {
   if (!perRpc.callsMetric) throw new Error("plugins.perRpc.promql needs Prometheus; set callsMetric for the scrape mode");
   const filter = { plugin: [...plugins] };
   const calls = await source.increase({ metric: perRpc.callsMetric, filter, by: ["plugin", "method", "outcome"] }, range);
@@ -193,7 +229,12 @@ async function loadScopeRecords(repos: Repositories, scopes: readonly Scope[], w
   return records;
 }
 
-async function loadWarningEvents(repos: Repositories, cluster: string, rollouts: readonly RolloutRef[], fromMs: number): Promise<PluginWarningEvent[]> {
+async function loadWarningEvents(
+  repos: Repositories,
+  cluster: string,
+  rollouts: readonly RolloutRef[],
+  fromMs: number,
+): Promise<PluginWarningEvent[]> {
   if (rollouts.length === 0) return [];
   // A plugin used by hundreds of Rollouts would make a query of hundreds of OR terms; read the cluster's warnings
   // in the window instead and keep this plugin's.
@@ -201,11 +242,23 @@ async function loadWarningEvents(repos: Repositories, cluster: string, rollouts:
   const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
   const found = await repos.rolloutEvents.listWarnings(cluster, few ? rollouts : null, new Date(fromMs), few ? 500 : 5_000);
   const rows = few ? found : found.filter((row) => wanted.has(`${row.namespace}/${row.rollout}`)).slice(0, 500);
-  return rows.map((row) => ({ namespace: row.namespace, rollout: row.rollout, reason: row.reason, message: row.message, count: row.count, lastAt: row.lastAt.toISOString() }));
+  return rows.map((row) => ({
+    namespace: row.namespace,
+    rollout: row.rollout,
+    reason: row.reason,
+    message: row.message,
+    count: row.count,
+    lastAt: row.lastAt.toISOString(),
+  }));
 }
 
 /** Rollouts whose weights are not verified now, with how long from their recorded samples. */
-async function loadUnverified(repos: Repositories, cluster: string, rollouts: readonly FleetRollout[], nowMs: number): Promise<UnverifiedRolloutView[]> {
+async function loadUnverified(
+  repos: Repositories,
+  cluster: string,
+  rollouts: readonly FleetRollout[],
+  nowMs: number,
+): Promise<UnverifiedRolloutView[]> {
   const out: UnverifiedRolloutView[] = [];
   for (const rollout of rollouts) {
     if (rollout.appliedWeights?.verified !== false) continue;
@@ -230,7 +283,11 @@ const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>()
 function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
   let shared = sharedHealth.get(app);
   if (!shared) {
-    shared = createSharedResult({ compute: (key) => getPluginHealth(app, JSON.parse(key) as PluginHealthQuery), freshMs: 10_000, staleMs: 60_000 });
+    shared = createSharedResult({
+      compute: (key) => getPluginHealth(app, JSON.parse(key) as PluginHealthQuery),
+      freshMs: 10_000,
+      staleMs: 60_000,
+    });
     sharedHealth.set(app, shared);
   }
   return shared;
@@ -248,7 +305,9 @@ const KEPT_EVERY_MS = 30_000;
 const KEPT_IDLE_AFTER_MS = 10 * 60_000;
 /** On globalThis: instrumentation starts it and the route handler reads it, and they are separate module instances. */
 const KEPT_KEY = Symbol.for("rollscope.keptPluginHealth");
-const keptHealth: WeakMap<AppContext, KeptResult<PluginHealthReport>> = ((globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<PluginHealthReport>> })[KEPT_KEY] ??= new WeakMap());
+const keptHealth: WeakMap<AppContext, KeptResult<PluginHealthReport>> = ((
+  globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<PluginHealthReport>> }
+)[KEPT_KEY] ??= new WeakMap());
 
 /** Starts keeping the default view's report (see DEFAULT_VIEW); `ready` is what the first computation waits for. Returns the stop. */
 export function startKeptPluginHealth(app: AppContext, ready?: () => Promise<void>): () => void {
@@ -291,12 +350,17 @@ async function reportFor(app: AppContext, input: PluginHealthQuery): Promise<Plu
     const { value, refreshing, refreshError } = await kept.get();
     return refreshError === null ? { ...value, refreshing } : { ...value, refreshing, refreshError };
   }
-  const { value, refreshing } = await sharedHealthOf(app).get(JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }));
+  const { value, refreshing } = await sharedHealthOf(app).get(
+    JSON.stringify({ range: input.range, cluster: input.cluster, plugin: input.plugin }),
+  );
   return { ...value, refreshing };
 }
 
 /** The kept or shared report, with the Rollouts it lists limited to those the user may read (see readablePluginHealth). */
-export async function getSharedPluginHealth(app: AppContext, { scope, ...input }: PluginHealthQuery & { scope: ReadScope }): Promise<PluginHealthReport> {
+export async function getSharedPluginHealth(
+  app: AppContext,
+  { scope, ...input }: PluginHealthQuery & { scope: ReadScope },
+): Promise<PluginHealthReport> {
   // An unknown cluster is refused before it can take a place among the shared reports.
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const report = await reportFor(app, input);

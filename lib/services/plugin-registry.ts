@@ -37,24 +37,40 @@ export async function getPluginsOverview(app: AppContext, { scope }: { scope: Re
       clusters.map((c) => ({ name: c.name, plugins: c.config.plugins })),
     ),
   };
-  return scope.clusters === null ? overview : readablePluginsOverview(overview, (cluster, namespace) => canReadObject(scope, cluster, namespace));
+  return scope.clusters === null
+    ? overview
+    : readablePluginsOverview(overview, (cluster, namespace) => canReadObject(scope, cluster, namespace));
 }
 
 /**
  * The cluster page's plugins card: what this cluster registers (users limited to what the user may read) and its
  * controller — Pods from the watch cache, the Deployment read now; 404 for a cluster not configured.
  */
-export async function getClusterPlugins(app: AppContext, { cluster: name, scope }: { cluster: string; scope: ReadScope }): Promise<ClusterPluginsResponse> {
+export async function getClusterPlugins(
+  app: AppContext,
+  { cluster: name, scope }: { cluster: string; scope: ReadScope },
+): Promise<ClusterPluginsResponse> {
   const cluster = app.fleet.clusterOrThrow(name);
   const namespace = cluster.config.controllerNamespace;
-  const [{ view }, deployments] = await Promise.all([describeCluster(app, cluster), listControllerDeployments(cluster.clients.kubeConfig, namespace)]);
+  const [{ view }, deployments] = await Promise.all([
+    describeCluster(app, cluster),
+    listControllerDeployments(cluster.clients.kubeConfig, namespace),
+  ]);
   const registry = scope.clusters === null ? view : readablePluginCluster(view, (c, ns) => canReadObject(scope, c, ns));
-  const controller = describeControllerStatus({ namespace, pods: cluster.objects("controllerPods"), deployments: deployments.items, deploymentNote: deployments.note });
+  const controller = describeControllerStatus({
+    namespace,
+    pods: cluster.objects("controllerPods"),
+    deployments: deployments.items,
+    deploymentNote: deployments.note,
+  });
   return { cluster: name, registry, controller };
 }
 
 /** One cluster's registry from the watcher's caches and its templates; what could not be read is listed as errors. */
-async function describeCluster(app: AppContext, cluster: ClusterWatcher): Promise<{ view: PluginClusterView; findingsInput: DerivePluginFindingsInput }> {
+async function describeCluster(
+  app: AppContext,
+  cluster: ClusterWatcher,
+): Promise<{ view: PluginClusterView; findingsInput: DerivePluginFindingsInput }> {
   const errors: string[] = [];
   const templates = await listAnalysisTemplates(cluster, app.now()).catch((err: unknown): AnalysisTemplateLike[] => {
     errors.push(`AnalysisTemplates could not be listed (metric-provider plugin usage may be incomplete): ${messageOf(err)}`);
@@ -76,7 +92,9 @@ async function describeCluster(app: AppContext, cluster: ClusterWatcher): Promis
     analysisTemplates: templates,
   });
   const source = app.metricsSource(cluster.name);
-  const status = await source.status().catch((err: unknown): MetricsSourceStatus => ({ ok: false, error: messageOf(err), lastSuccessAt: null }));
+  const status = await source
+    .status()
+    .catch((err: unknown): MetricsSourceStatus => ({ ok: false, error: messageOf(err), lastSuccessAt: null }));
   const view: PluginClusterView = { ...registry.view, metrics: { kind: source.kind, signal: source.signal, ...status }, errors };
   return { view, findingsInput: registry.findingsInput };
 }

@@ -59,7 +59,13 @@ async function everyAllowed(items: readonly string[], check: (item: string) => P
  * Asks the cluster (SubjectAccessReview, as `kubectl auth can-i list rollouts.argoproj.io --as`) whether the user may
  * list Rollouts in all namespaces; if not, in each namespace that holds Rollouts and was not asked about before.
  */
-async function reviewClusterScope(app: AppContext, cluster: string, user: AuthUser, namespaces: readonly string[], known: Decided | null): Promise<Decided> {
+async function reviewClusterScope(
+  app: AppContext,
+  cluster: string,
+  user: AuthUser,
+  namespaces: readonly string[],
+  known: Decided | null,
+): Promise<Decided> {
   const kubeConfig = app.fleet.clusterOrThrow(cluster).clients.kubeConfig;
   // The groups the API server would give the user (a service account's included), never a privileged one.
   const groups = kubernetesGroups(user.name, impersonableGroups(user.groups, app.config.authorization.privilegedGroups));
@@ -68,24 +74,37 @@ async function reviewClusterScope(app: AppContext, cluster: string, user: AuthUs
   if (!known && (await may(""))) return { scope: { kind: "all" }, checked: null };
   const before = known?.scope.kind === "namespaces" ? known.scope.namespaces : new Set<string>();
   const checked = new Set(known?.checked ?? []);
-  const fresh = await everyAllowed(namespaces.filter((ns) => !checked.has(ns)), may);
+  const fresh = await everyAllowed(
+    namespaces.filter((ns) => !checked.has(ns)),
+    may,
+  );
   for (const ns of namespaces) checked.add(ns);
   const visible = new Set([...before, ...fresh]);
   return { scope: visible.size > 0 ? { kind: "namespaces", namespaces: visible } : { kind: "none", error: null }, checked };
 }
 
-async function decideClusterScope(app: AppContext, cluster: string, user: AuthUser, namespaces: readonly string[], known: Decided | null): Promise<Decided> {
+async function decideClusterScope(
+  app: AppContext,
+  cluster: string,
+  user: AuthUser,
+  namespaces: readonly string[],
+  known: Decided | null,
+): Promise<Decided> {
   if (!usesImpersonation(app.config.authorization, cluster)) {
-    return { scope: mappedReadScope(kubernetesGroups(user.name, user.groups), cluster, app.config.authorization.roleMappings), checked: null };
+    return {
+      scope: mappedReadScope(kubernetesGroups(user.name, user.groups), cluster, app.config.authorization.roleMappings),
+      checked: null,
+    };
   }
   return reviewClusterScope(app, cluster, user, namespaces, known);
 }
 
 function remember(app: AppContext, key: string, at: number, decide: () => Promise<Decided>): Entry {
   const cache = cacheOf(app);
-  const decided = decide().catch(
-    (err: unknown): Decided => ({ scope: { kind: "none", error: `Your permissions on this cluster could not be checked: ${messageOf(err)}` }, checked: null }),
-  );
+  const decided = decide().catch((err: unknown): Decided => ({
+    scope: { kind: "none", error: `Your permissions on this cluster could not be checked: ${messageOf(err)}` },
+    checked: null,
+  }));
   const entry: Entry = { at, ttlMs: READ_SCOPE_TTL_MS, decided };
   void decided.then((settled) => {
     entry.settled = settled;
@@ -102,7 +121,14 @@ function withDeadline(decided: Promise<Decided>, cluster: string): Promise<Decid
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Decided>((resolve) => {
     timer = setTimeout(
-      () => resolve({ scope: { kind: "none", error: `Your permissions on cluster ${cluster} are still being checked (no answer within ${WAIT_MS / 1000} s)` }, checked: null }),
+      () =>
+        resolve({
+          scope: {
+            kind: "none",
+            error: `Your permissions on cluster ${cluster} are still being checked (no answer within ${WAIT_MS / 1000} s)`,
+          },
+          checked: null,
+        }),
       WAIT_MS,
     );
   });

@@ -12,7 +12,13 @@ const CLUSTERS = [
 ];
 
 function appWith(schema: { ping(): Promise<void>; migrationStatus(): Promise<MigrationStatus> }): () => AppContext {
-  return () => ({ repos: { schema }, recorder: { status: () => RECORDER }, fleet: { clusterStates: () => CLUSTERS }, leadership: { status: () => LEADERSHIP } }) as unknown as AppContext;
+  return () =>
+    ({
+      repos: { schema },
+      recorder: { status: () => RECORDER },
+      fleet: { clusterStates: () => CLUSTERS },
+      leadership: { status: () => LEADERSHIP },
+    }) as unknown as AppContext;
 }
 
 const reachable = async () => {};
@@ -21,7 +27,11 @@ const migrated = async (): Promise<MigrationStatus> => ({ pending: [], failed: [
 describe("checkReadiness", () => {
   it("is ready with the database reachable and migrated, and reports a failing recorder without becoming unready", async () => {
     const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: migrated }));
-    expect(report).toMatchObject({ ready: true, checks: { config: { ok: true }, database: { ok: true }, migrations: { ok: true } }, recorder: RECORDER });
+    expect(report).toMatchObject({
+      ready: true,
+      checks: { config: { ok: true }, database: { ok: true }, migrations: { ok: true } },
+      recorder: RECORDER,
+    });
   });
 
   it("reports each cluster's connection without its error text, and stays ready with a cluster unreachable", async () => {
@@ -39,14 +49,21 @@ describe("checkReadiness", () => {
   });
 
   it("is not ready while a shipped migration is not applied, naming it", async () => {
-    const report = await checkReadiness(appWith({ ping: reachable, migrationStatus: async () => ({ pending: ["20261201000000_audit_intent"], failed: [] }) }));
+    const report = await checkReadiness(
+      appWith({ ping: reachable, migrationStatus: async () => ({ pending: ["20261201000000_audit_intent"], failed: [] }) }),
+    );
     expect(report.ready).toBe(false);
     expect(report.checks.migrations.detail).toContain("20261201000000_audit_intent");
   });
 
   it("is not ready when the database cannot be opened", async () => {
-    const report = await checkReadiness(appWith({ ping: async () => Promise.reject(new Error("unable to open database file")), migrationStatus: migrated }));
-    expect(report).toMatchObject({ ready: false, checks: { database: { ok: false, detail: "unable to open database file" }, migrations: { ok: false } } });
+    const report = await checkReadiness(
+      appWith({ ping: async () => Promise.reject(new Error("unable to open database file")), migrationStatus: migrated }),
+    );
+    expect(report).toMatchObject({
+      ready: false,
+      checks: { database: { ok: false, detail: "unable to open database file" }, migrations: { ok: false } },
+    });
   });
 
   it("is not ready while the start-up warm-up runs, and ready once it is done or has failed (bounded, logged)", async () => {
@@ -54,7 +71,10 @@ describe("checkReadiness", () => {
     const warming = await checkReadiness(app, { state: "warming", detail: "warming up: rendering the overview once" });
     expect(warming).toMatchObject({ ready: false, checks: { warmUp: { ok: false, detail: "warming up: rendering the overview once" } } });
     expect(await checkReadiness(app, { state: "done", detail: null })).toMatchObject({ ready: true, checks: { warmUp: { ok: true } } });
-    expect(await checkReadiness(app, { state: "failed", detail: "GET / answered 500" })).toMatchObject({ ready: true, checks: { warmUp: { ok: true } } });
+    expect(await checkReadiness(app, { state: "failed", detail: "GET / answered 500" })).toMatchObject({
+      ready: true,
+      checks: { warmUp: { ok: true } },
+    });
   });
 
   it("is not ready when the configuration does not load, and says why", async () => {

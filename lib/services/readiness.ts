@@ -37,13 +37,22 @@ async function checkMigrations(app: AppContext): Promise<ReadinessCheck> {
  * GET /api/readyz. Takes the way to the app context rather than the context: "is the configuration loaded" is the
  * question whether that context can be built at all. `warmUp`: the process's start-up warm-up (lib/server/warm-up).
  */
-export async function checkReadiness(loadApp: () => AppContext, warmUp: WarmUpStatus = { state: "idle", detail: null }): Promise<ReadinessReport> {
+export async function checkReadiness(
+  loadApp: () => AppContext,
+  warmUp: WarmUpStatus = { state: "idle", detail: null },
+): Promise<ReadinessReport> {
   let app: AppContext;
   try {
     app = loadApp();
   } catch (err) {
     const skipped = notOk("configuration not loaded");
-    return { ready: false, checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped, warmUp: checkWarmUp(warmUp) }, recorder: null, clusters: null, leadership: null };
+    return {
+      ready: false,
+      checks: { config: notOk(describeErrorSafely(err)), database: skipped, migrations: skipped, warmUp: checkWarmUp(warmUp) },
+      recorder: null,
+      clusters: null,
+      leadership: null,
+    };
   }
   const database = await checkDatabase(app);
   const migrations = database.ok ? await checkMigrations(app) : notOk("database unreachable");

@@ -70,21 +70,32 @@ function toAuditBefore(view: FleetRollout): AuditBefore {
   };
 }
 
-function combine(availability: ActionAvailability, permission: ActionPermission | undefined, readOnly: boolean): Pick<RolloutActionOption, "enabled" | "reason" | "permitted"> {
+function combine(
+  availability: ActionAvailability,
+  permission: ActionPermission | undefined,
+  readOnly: boolean,
+): Pick<RolloutActionOption, "enabled" | "reason" | "permitted"> {
   if (readOnly) return { enabled: false, reason: READ_ONLY_REASON, permitted: false };
   if (permission && !permission.allowed) return { enabled: false, reason: permission.reason, permitted: false };
   return availability.enabled ? { enabled: true, permitted: true } : { enabled: false, reason: availability.reason, permitted: true };
 }
 
 /** The buttons for one Rollout: state (as upstream allows), the user's permission, the effect and the plan. */
-export async function getRolloutActionsView(app: AppContext, { rollout: target, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutActionsView> {
+export async function getRolloutActionsView(
+  app: AppContext,
+  { rollout: target, user }: { rollout: RolloutRef; user: AuthUser },
+): Promise<RolloutActionsView> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
   const now = new Date(app.now());
   const { view, raw } = await fetchRolloutOrThrow(watcher, target.namespace, target.name, now);
   const readOnly = app.config.readOnly;
   const authorization = readOnly ? null : await authorizeRolloutActions(app, { rollout: target, user });
   const availability = deriveActionAvailability(raw, { phase: view.phase });
-  const effectState = deriveActionEffectState(raw, { strategy: view.strategy, requestedPercent: view.requestedWeight?.percent ?? null, maxTrafficWeight: view.maxTrafficWeight });
+  const effectState = deriveActionEffectState(raw, {
+    strategy: view.strategy,
+    requestedPercent: view.requestedWeight?.percent ?? null,
+    maxTrafficWeight: view.maxTrafficWeight,
+  });
   const production = isProduction(watcher);
   const actions = Object.fromEntries(
     ROLLOUT_ACTIONS.map((action): [RolloutAction, RolloutActionOption] => [
@@ -93,7 +104,10 @@ export async function getRolloutActionsView(app: AppContext, { rollout: target, 
         ...combine(availability[action], authorization?.permissions[action], readOnly),
         effect: describeActionEffect(action, effectState),
         typedConfirmation: production && (action === "promote-full" || action === "abort" || action === "undo"),
-        requests: action === "undo" ? describeUndoRequests(raw) : planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
+        requests:
+          action === "undo"
+            ? describeUndoRequests(raw)
+            : planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
       },
     ]),
   ) as Record<RolloutAction, RolloutActionOption>;
@@ -172,7 +186,8 @@ function classifyFailure(err: unknown, requestId: string): { outcome: ActionOutc
   if (err instanceof ActionRefusal) return { outcome: err.outcome, apiError: err.apiError };
   if (err instanceof ApiError) return { outcome: err.code === "forbidden" ? "denied" : "error", apiError: err };
   if (err instanceof KubeApiError) {
-    const apiError = kubeErrorToApiError(err, err.message) ?? new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`);
+    const apiError =
+      kubeErrorToApiError(err, err.message) ?? new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`);
     const outcome: ActionOutcome = apiError.code === "forbidden" ? "denied" : apiError.code === "conflict" ? "conflict" : "error";
     return { outcome, apiError };
   }
@@ -210,7 +225,12 @@ const ACTED_WINDOW_MS = 10 * 60_000;
  * The in-process guard's memory across replicas: refuses as stale when the shared audit log shows an action on this
  * Rollout started or applied, by any replica, on the state the user reviewed or on the one this replica sees.
  */
-async function checkNotActedElsewhere(app: AppContext, target: RolloutRef, expected: ActionExpectation, current: RolloutResource): Promise<void> {
+async function checkNotActedElsewhere(
+  app: AppContext,
+  target: RolloutRef,
+  expected: ActionExpectation,
+  current: RolloutResource,
+): Promise<void> {
   const versions = [expected.resourceVersion, current.metadata.resourceVersion].filter((v): v is string => Boolean(v));
   if (await app.repos.auditEntries.hasActedOn(target, [...new Set(versions)], new Date(app.now() - ACTED_WINDOW_MS))) {
     throw refuse("stale", "stale", `${STALE_MESSAGE} (another action on this state was already sent)`);
@@ -227,7 +247,12 @@ interface UndoClient {
 /** Every request an action sent, in order. */
 type SentRequest = SentKubeRequest | UndoSentRequest;
 
-function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: ImpersonationTarget | null, onGet: (rollout: RolloutResource) => void) {
+function kubeClient(
+  watcher: ClusterWatcher,
+  target: RolloutRef,
+  impersonate: ImpersonationTarget | null,
+  onGet: (rollout: RolloutResource) => void,
+) {
   const headers = impersonationHeaders(impersonate);
   const path = rolloutPath(target.namespace, target.name);
   let lastResourceVersion: string | undefined;
@@ -247,18 +272,36 @@ function kubeClient(watcher: ClusterWatcher, target: RolloutRef, impersonate: Im
     },
     async patchRollout(patch: WirePatch) {
       const url = patch.target === "status" ? `${path}/status` : path;
-      rememberPatched(await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, url, { method: "PATCH", body: patch.body, contentType: "application/merge-patch+json", headers }));
+      rememberPatched(
+        await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, url, {
+          method: "PATCH",
+          body: patch.body,
+          contentType: "application/merge-patch+json",
+          headers,
+        }),
+      );
     },
     isNotFound: (error) => kubeStatusOf(error) === 404,
   };
   const undo: UndoClient = {
     getRollout: () => client.getRollout() as Promise<RolloutResource>,
     async listReplicaSets(namespace, labelSelector) {
-      const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets`, { query: { labelSelector }, headers });
+      const list = await kubeRequest<{ items?: unknown[] }>(
+        watcher.clients.kubeConfig,
+        `/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/replicasets`,
+        { query: { labelSelector }, headers },
+      );
       return (list.items ?? []).map(parseReplicaSet).flatMap((r) => (r.ok ? [r.replicaSet] : []));
     },
     async patchTemplate(body) {
-      rememberPatched(await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, { method: "PATCH", body, contentType: "application/json-patch+json", headers }));
+      rememberPatched(
+        await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, {
+          method: "PATCH",
+          body,
+          contentType: "application/json-patch+json",
+          headers,
+        }),
+      );
     },
   };
   return { client, undo, lastResourceVersion: () => lastResourceVersion, patched: (): RolloutResource | null => patched };
@@ -294,7 +337,9 @@ async function executeAction(
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
     await audit.recordIntent();
     // Upstream's promote and undo GET first; the answer is the freshest state there is, so the expectation is checked again.
-    const { client, undo, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) => checkFresh(app, key, request.expected, fresh));
+    const { client, undo, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) =>
+      checkFresh(app, key, request.expected, fresh),
+    );
     const sent = request.action === "undo" ? await runUndo(undo, request.toRevision ?? 0) : await runActionPlan(plan, client);
     const afterVersion = lastResourceVersion();
     if (afterVersion && afterVersion !== raw.metadata.resourceVersion) {

@@ -61,17 +61,27 @@ export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutR
     cluster: watcher.state(),
     events,
     analysisRuns: toAnalysisRunViews(watcher.objects("analysisruns"), rollout.name),
-    revisions: deriveRevisionHistory(samples, view.steps.map((s) => s.label), new Date(app.now())),
+    revisions: deriveRevisionHistory(
+      samples,
+      view.steps.map((s) => s.label),
+      new Date(app.now()),
+    ),
   };
 }
 
 /** The weight-shift chart over `range`: recorded points, derived and audited markers (measured traffic has its own). */
-export async function getRolloutHistory(app: AppContext, { range, ...rollout }: RolloutRef & { range: HistoryRange }): Promise<RolloutHistory> {
+export async function getRolloutHistory(
+  app: AppContext,
+  { range, ...rollout }: RolloutRef & { range: HistoryRange },
+): Promise<RolloutHistory> {
   const { cluster, namespace, name } = rollout;
   const view = app.fleet.clusterOrThrow(cluster).rollout(namespace, name);
   const now = new Date(app.now());
   const from = new Date(now.getTime() - RANGE_MS[range]);
-  const [samples, actionMarkers] = await Promise.all([app.repos.rolloutSamples.listForRollout(rollout, from), listActionMarkers(app, { ...rollout, from })]);
+  const [samples, actionMarkers] = await Promise.all([
+    app.repos.rolloutSamples.listForRollout(rollout, from),
+    listActionMarkers(app, { ...rollout, from }),
+  ]);
   if (!view && samples.length === 0) throw rolloutNotFound(rollout);
   const labels = view?.steps.map((s) => s.label) ?? [];
   const markers = [...deriveTimelineMarkers(samples, labels).filter((m) => m.at >= from.toISOString()), ...actionMarkers];
@@ -89,7 +99,10 @@ export async function getRolloutHistory(app: AppContext, { range, ...rollout }: 
  * Measured canary share over `range`, from the cluster's Prometheus: a query of its own, slower and refreshed less
  * often than the recorded history.
  */
-export async function getRolloutMeasuredTraffic(app: AppContext, { range, ...rollout }: RolloutRef & { range: HistoryRange }): Promise<MeasuredTrafficResponse> {
+export async function getRolloutMeasuredTraffic(
+  app: AppContext,
+  { range, ...rollout }: RolloutRef & { range: HistoryRange },
+): Promise<MeasuredTrafficResponse> {
   const watcher = app.fleet.clusterOrThrow(rollout.cluster);
   if (!watcher.rollout(rollout.namespace, rollout.name)) throw rolloutNotFound(rollout);
   const toMs = app.now();

@@ -32,9 +32,15 @@ export function rolloutPath(namespace: string, name: string): string {
  * verb the watch already has; the watch keeps only a projection): the object as the API server sent it and the parsed
  * custom resource. A 404 when the watch does not show the Rollout or the cluster no longer has it.
  */
-export async function fetchRawRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string): Promise<{ object: unknown; raw: RolloutResource }> {
+export async function fetchRawRolloutOrThrow(
+  watcher: ClusterWatcher,
+  namespace: string,
+  name: string,
+): Promise<{ object: unknown; raw: RolloutResource }> {
   watchedRolloutOrThrow(watcher, namespace, name);
-  const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, rolloutsPath(namespace), { query: { fieldSelector: `metadata.name=${name}` } });
+  const list = await kubeRequest<{ items?: unknown[] }>(watcher.clients.kubeConfig, rolloutsPath(namespace), {
+    query: { fieldSelector: `metadata.name=${name}` },
+  });
   const object = list.items?.[0];
   const parsed = parseRollout(object);
   if (!parsed.ok) throw rolloutNotFound({ cluster: watcher.name, namespace, name });
@@ -47,7 +53,12 @@ export async function fetchRawRolloutOrThrow(watcher: ClusterWatcher, namespace:
  * checked against cannot disagree (the view lacks the watch's time- and Event-based attention reasons, which no action
  * reads).
  */
-export async function fetchRolloutOrThrow(watcher: ClusterWatcher, namespace: string, name: string, now: Date): Promise<{ view: FleetRollout; raw: RolloutResource }> {
+export async function fetchRolloutOrThrow(
+  watcher: ClusterWatcher,
+  namespace: string,
+  name: string,
+  now: Date,
+): Promise<{ view: FleetRollout; raw: RolloutResource }> {
   const { object, raw } = await fetchRawRolloutOrThrow(watcher, namespace, name);
   return { view: buildFleetRollout(watcher.name, object, now), raw };
 }

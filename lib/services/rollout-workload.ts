@@ -17,7 +17,10 @@ async function listBySelector(watcher: ClusterWatcher, path: string, labelSelect
 }
 
 /** The Rollout's ReplicaSets (by its selector, kept when it owns them) and their Pods, as upstream's undo and get list them. */
-export async function listRolloutReplicaSets(watcher: ClusterWatcher, rollout: RolloutResource): Promise<{ replicaSets: ReplicaSetResource[]; pods: PodResource[] }> {
+export async function listRolloutReplicaSets(
+  watcher: ClusterWatcher,
+  rollout: RolloutResource,
+): Promise<{ replicaSets: ReplicaSetResource[]; pods: PodResource[] }> {
   const namespace = encodeURIComponent(rollout.metadata.namespace ?? "default");
   const selector = formatLabelSelector(rollout.spec?.selector);
   const [rsItems, podItems] = await Promise.all([

@@ -36,14 +36,25 @@ function identityNote(mode: AuthMode, user: AuthUser | null): string {
 }
 
 /** The session view plus the CSRF cookie to set; an existing valid token is kept so open tabs keep working. */
-export function getSessionView(app: AppContext, { request, user }: { request: Request; user: AuthUser | null }): { view: SessionView; cookies: string[] } {
+export function getSessionView(
+  app: AppContext,
+  { request, user }: { request: Request; user: AuthUser | null },
+): { view: SessionView; cookies: string[] } {
   const settings = authSettingsOf(app.config);
   const binding = csrfBinding(user);
   const secure = wantsSecureCookies(settings, request);
   const existing = readCookie(parseCookies(request.headers.get("cookie")), CSRF_COOKIE, secure);
   const reuse = existing !== undefined && isValidCsrfToken(settings.keys.csrfKey, binding, existing, existing);
   const csrfToken = reuse ? existing : issueCsrfToken(settings.keys.csrfKey, binding);
-  const cookies = reuse ? [] : [serializeCookie(cookieName(CSRF_COOKIE, secure), csrfToken, { secure, sameSite: "Strict", maxAge: settings.config.sessionTtlHours * 3600 })];
+  const cookies = reuse
+    ? []
+    : [
+        serializeCookie(cookieName(CSRF_COOKIE, secure), csrfToken, {
+          secure,
+          sameSite: "Strict",
+          maxAge: settings.config.sessionTtlHours * 3600,
+        }),
+      ];
   const mode = settings.config.mode;
   return {
     view: {
@@ -140,7 +151,8 @@ async function asImpersonatedUser(target: RolloutTarget, user: AuthUser): Promis
   const groups = kubeGroups.length > 0 ? `groups ${kubeGroups.join(", ")}` : "no groups";
   const permissions = combineAccess(
     granted,
-    (missing) => `Your Kubernetes permissions (${user.name}, ${groups}) do not allow ${describeAccess(missing)} in namespace ${target.namespace}`,
+    (missing) =>
+      `Your Kubernetes permissions (${user.name}, ${groups}) do not allow ${describeAccess(missing)} in namespace ${target.namespace}`,
   );
   return { permissions, impersonate, actingAs };
 }
@@ -153,7 +165,11 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
       role === "viewer"
         ? `Your role in ${scope} is viewer`
         : `No role mapping gives your groups (${user.groups.join(", ") || "none"}) a role in ${scope}`;
-    return { permissions: uniformPermissions({ allowed: false, reason }), impersonate: null, actingAs: `Your role in ${scope}: ${role ?? "none"}` };
+    return {
+      permissions: uniformPermissions({ allowed: false, reason }),
+      impersonate: null,
+      actingAs: `Your role in ${scope}: ${role ?? "none"}`,
+    };
   }
   return asDashboard(target, "The dashboard's identity", `Actions run as the dashboard's identity; your role in ${scope}: operator`);
 }
@@ -166,20 +182,32 @@ async function asMappedRole(target: RolloutTarget, user: AuthUser, authorization
  * dashboard itself may do. A failed review denies, with the error as the reason, and sets `unavailable`.
  * Privileged groups (system:masters, authorization.privilegedGroups) are never impersonated nor reviewed.
  */
-export async function authorizeRolloutActions(app: AppContext, { rollout, user }: { rollout: RolloutRef; user: AuthUser }): Promise<RolloutAuthorization> {
+export async function authorizeRolloutActions(
+  app: AppContext,
+  { rollout, user }: { rollout: RolloutRef; user: AuthUser },
+): Promise<RolloutAuthorization> {
   const authorization = app.config.authorization;
   const target: RolloutTarget = { ...rollout, kubeConfig: app.fleet.clusterOrThrow(rollout.cluster).clients.kubeConfig };
   const impersonable = { ...user, groups: impersonableGroups(user.groups, authorization.privilegedGroups) };
   try {
     if (user.via === "none") {
-      return await asDashboard(target, "The dashboard's kubeconfig identity", "No sign-in: actions run as the dashboard's kubeconfig identity");
+      return await asDashboard(
+        target,
+        "The dashboard's kubeconfig identity",
+        "No sign-in: actions run as the dashboard's kubeconfig identity",
+      );
     }
     if (usesImpersonation(authorization, target.cluster)) return await asImpersonatedUser(target, impersonable);
     return await asMappedRole(target, user, authorization);
   } catch (err) {
     const reason = `Could not check permissions on cluster ${target.cluster}: ${errorText(err)}`;
     const impersonate = user.via !== "none" && usesImpersonation(authorization, target.cluster) ? impersonationTarget(impersonable) : null;
-    return { permissions: uniformPermissions({ allowed: false, reason }), impersonate, actingAs: "Permissions unknown", unavailable: reason };
+    return {
+      permissions: uniformPermissions({ allowed: false, reason }),
+      impersonate,
+      actingAs: "Permissions unknown",
+      unavailable: reason,
+    };
   }
 }
 

@@ -24,7 +24,11 @@ export function createRouteMatcher(manifest: unknown): RouteMatcher {
   return (pathname) => {
     if (pathname.startsWith("/_next/static/")) return "/_next/static";
     // A prefetch asks for a page's payload as <page>.rsc or <page>.segments/…; it is that page's route.
-    const page = pathname.replace(/\.segments\/.*$/, "").replace(/\.rsc$/, "").replace(/^\/index$/, "/") || "/";
+    const page =
+      pathname
+        .replace(/\.segments\/.*$/, "")
+        .replace(/\.rsc$/, "")
+        .replace(/^\/index$/, "/") || "/";
     const bare = page.length > 1 ? page.replace(/\/$/, "") : page;
     return statics.get(bare) ?? dynamics.find((r) => r.regex.test(bare))?.page ?? UNMATCHED_ROUTE;
   };

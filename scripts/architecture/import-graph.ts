@@ -17,7 +17,10 @@ function isTypeOnly(typeKeyword: string | undefined, clause: string): boolean {
   if (typeKeyword) return true;
   const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
   if (!braces) return false;
-  const specifiers = braces[1].split(",").map((s) => s.trim()).filter(Boolean);
+  const specifiers = braces[1]
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return specifiers.length > 0 && specifiers.every((s) => s.startsWith("type "));
 }
 

@@ -42,11 +42,11 @@ describe("the folder import graph of lib/", () => {
   });
 
   it("reads value and type-only imports apart", () => {
-    expect(valueImports('import "server-only";\nimport type { T } from "t";\nimport { a, type B } from "x";\nimport { type C } from "y";\nexport type { D } from "z";\nexport { e } from "w";')).toEqual([
-      "x",
-      "w",
-      "server-only",
-    ]);
+    expect(
+      valueImports(
+        'import "server-only";\nimport type { T } from "t";\nimport { a, type B } from "x";\nimport { type C } from "y";\nexport type { D } from "z";\nexport { e } from "w";',
+      ),
+    ).toEqual(["x", "w", "server-only"]);
   });
 });
 
@@ -59,7 +59,13 @@ describe("the layering lint rule", () => {
   }
 
   it("stops a domain folder importing services, the fleet, the database or Kubernetes", async () => {
-    for (const target of ["@/lib/services/rollout-detail", "@/lib/fleet/fleet", "@/lib/db/client", "@/lib/k8s/kube-request", "../db/client"]) {
+    for (const target of [
+      "@/lib/services/rollout-detail",
+      "@/lib/fleet/fleet",
+      "@/lib/db/client",
+      "@/lib/k8s/kube-request",
+      "../db/client",
+    ]) {
       const messages = await messagesFor("lib/rollouts/phase-extra.ts", `import { x } from "${target}";\nexport const y = x;\n`);
       expect(messages.join("\n"), target).toMatch(/no-restricted-imports: .*domain/);
     }

@@ -34,7 +34,8 @@ describe("the Dockerfile's runtime stage", () => {
     expect(instruction("ENTRYPOINT")).toStrictEqual(['ENTRYPOINT ["/app/scripts/image/entrypoint.sh"]']);
     expect(instruction("HEALTHCHECK")[0]).toContain('CMD ["node", "scripts/image/healthcheck.mjs"]');
     const assembly = readFileSync(path.join(repoRoot, "scripts/build-standalone.sh"), "utf8");
-    for (const file of ["entrypoint.sh", "migrate.mjs", "healthcheck.mjs", "json-console.mjs"]) expect(assembly).toContain(`scripts/image/${file}`);
+    for (const file of ["entrypoint.sh", "migrate.mjs", "healthcheck.mjs", "json-console.mjs"])
+      expect(assembly).toContain(`scripts/image/${file}`);
     expect(readFileSync(path.join(repoRoot, "scripts/image/entrypoint.sh"), "utf8")).toMatch(/^node scripts\/image\/migrate\.mjs$/m);
   });
 });

@@ -8,7 +8,9 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 
 for (const [method, level] of Object.entries(LEVELS)) {
   console[method] = (...args) => {
-    const msg = format(...args).replace(ANSI, "").trim();
+    const msg = format(...args)
+      .replace(ANSI, "")
+      .trim();
     if (msg) process.stdout.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg })}\n`);
   };
 }

@@ -87,7 +87,10 @@ async function migrateSqlite(url) {
   const db = new Database(sqliteFile(url), { timeout: 5_000 });
   try {
     db.exec(SQLITE_MIGRATIONS_TABLE);
-    const pending = pendingMigrations(db.prepare(`SELECT migration_name, finished_at, rolled_back_at FROM "_prisma_migrations"`).all(), dir);
+    const pending = pendingMigrations(
+      db.prepare(`SELECT migration_name, finished_at, rolled_back_at FROM "_prisma_migrations"`).all(),
+      dir,
+    );
     for (const name of pending) applySqlite(db, dir, name);
     return pending;
   } finally {
@@ -99,7 +102,11 @@ async function migrateSqlite(url) {
 async function applyPostgres(client, dir, name) {
   const script = readScript(dir, name);
   const id = randomUUID();
-  await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [id, checksum(script), name]);
+  await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+    id,
+    checksum(script),
+    name,
+  ]);
   try {
     await client.query(script);
   } catch (err) {
@@ -136,7 +143,9 @@ function migrate(url) {
   if (url.startsWith("file:")) return migrateSqlite(url);
   if (/^postgres(ql)?:\/\//.test(url)) return migratePostgres(url);
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1];
-  throw new Error(`DATABASE_URL: ${scheme ? `scheme "${scheme}:" is not supported` : "not a URL"}; use file:<path> (SQLite) or postgresql://user:password@host:port/database`);
+  throw new Error(
+    `DATABASE_URL: ${scheme ? `scheme "${scheme}:" is not supported` : "not a URL"}; use file:<path> (SQLite) or postgresql://user:password@host:port/database`,
+  );
 }
 
 try {
@@ -144,6 +153,8 @@ try {
   const what = applied.length === 0 ? "no pending migrations" : `applied ${applied.join(", ")}`;
   console.log(JSON.stringify({ level: "info", time: new Date().toISOString(), msg: `database: ${what}` }));
 } catch (err) {
-  console.error(JSON.stringify({ level: "fatal", time: new Date().toISOString(), msg: `Rollscope cannot start: database: ${err?.message ?? err}` }));
+  console.error(
+    JSON.stringify({ level: "fatal", time: new Date().toISOString(), msg: `Rollscope cannot start: database: ${err?.message ?? err}` }),
+  );
   process.exit(1);
 }

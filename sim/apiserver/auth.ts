@@ -52,7 +52,17 @@ export function impersonate(req: IncomingMessage, requestor: UserInfo, authorize
     if (groups.length > 0) throw badRequest(`requested impersonation of groups [${groups.join(" ")}] without impersonating a user`);
     return requestor;
   }
-  const checks = [impersonationTarget(username), ...groups.map((g): ResourceAttributes => ({ verb: "impersonate", group: "", resource: "groups", subresource: "", namespace: "", name: g }))];
+  const checks = [
+    impersonationTarget(username),
+    ...groups.map((g): ResourceAttributes => ({
+      verb: "impersonate",
+      group: "",
+      resource: "groups",
+      subresource: "",
+      namespace: "",
+      name: g,
+    })),
+  ];
   for (const attrs of checks) {
     const decision = authorizer.authorize(requestor, attrs);
     if (!decision.allowed) throw forbidden(requestor, attrs, decision.reason);

@@ -16,7 +16,11 @@ export function parseMediaType(value: string): MediaType {
   const params: Record<string, string> = {};
   for (const part of rest) {
     const eq = part.indexOf("=");
-    if (eq > 0) params[part.slice(0, eq).trim().toLowerCase()] = part.slice(eq + 1).trim().replace(/^"|"$/g, "");
+    if (eq > 0)
+      params[part.slice(0, eq).trim().toLowerCase()] = part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, "");
   }
   return { type: type.trim().toLowerCase(), params };
 }
@@ -44,7 +48,11 @@ export function tableVersion(accept: MediaType[]): "v1" | "v1beta1" | null {
 /** Aggregated discovery wins only when the client lists it before plain JSON, as content negotiation does. */
 export function aggregatedDiscoveryVersion(accept: MediaType[]): "v2" | "v2beta1" | null {
   for (const m of accept) {
-    if (m.params.as === "APIGroupDiscoveryList" && m.params.g === "apidiscovery.k8s.io" && (m.params.v === "v2" || m.params.v === "v2beta1")) {
+    if (
+      m.params.as === "APIGroupDiscoveryList" &&
+      m.params.g === "apidiscovery.k8s.io" &&
+      (m.params.v === "v2" || m.params.v === "v2beta1")
+    ) {
       return m.params.v;
     }
     if ((m.type === "application/json" || m.type === "*/*") && !m.params.as) return null;

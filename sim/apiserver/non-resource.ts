@@ -33,12 +33,14 @@ export function serveNonResource(req: IncomingMessage, res: ServerResponse, path
   const aggregated = aggregatedDiscoveryVersion(parseAccept(req.headers.accept));
   const vary = { Vary: "Accept" };
   if (parts[0] === "api" && parts.length === 1) {
-    if (aggregated) return sendJson(res, 200, aggregatedDiscovery("api", aggregated), { ...vary, "Content-Type": aggregatedContentType(aggregated) });
+    if (aggregated)
+      return sendJson(res, 200, aggregatedDiscovery("api", aggregated), { ...vary, "Content-Type": aggregatedContentType(aggregated) });
     return sendJson(res, 200, apiVersions(serverAddress), vary);
   }
   if (parts[0] === "api" && parts.length === 2 && parts[1] === "v1") return sendJson(res, 200, apiResourceList("", "v1"));
   if (parts[0] === "apis" && parts.length === 1) {
-    if (aggregated) return sendJson(res, 200, aggregatedDiscovery("apis", aggregated), { ...vary, "Content-Type": aggregatedContentType(aggregated) });
+    if (aggregated)
+      return sendJson(res, 200, aggregatedDiscovery("apis", aggregated), { ...vary, "Content-Type": aggregatedContentType(aggregated) });
     return sendJson(res, 200, apiGroupList(), vary);
   }
   if (parts[0] === "apis" && parts.length === 2) {

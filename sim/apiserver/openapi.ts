@@ -43,7 +43,10 @@ export function openApiV3(path: string): object | null {
   if (rest === "") {
     const paths: Record<string, object> = {};
     for (const gv of gvs.values()) {
-      const hash = createHash("sha512").update(JSON.stringify(groupVersionDocument(gv.group, gv.version))).digest("hex").slice(0, 32);
+      const hash = createHash("sha512")
+        .update(JSON.stringify(groupVersionDocument(gv.group, gv.version)))
+        .digest("hex")
+        .slice(0, 32);
       paths[documentPath(gv)] = { serverRelativeURL: `/openapi/v3/${documentPath(gv)}?hash=${hash.toUpperCase()}` };
     }
     return { paths };

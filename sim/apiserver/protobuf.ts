@@ -69,7 +69,10 @@ const KINDS: Record<string, Schema> = {
     4: { name: "stringData", type: "map", value: "string" },
     5: { name: "immutable", type: "bool" },
   },
-  "v1/Namespace": { 1: metadata, 2: { name: "spec", type: "message", schema: { 1: { name: "finalizers", type: "string", repeated: true } } } },
+  "v1/Namespace": {
+    1: metadata,
+    2: { name: "spec", type: "message", schema: { 1: { name: "finalizers", type: "string", repeated: true } } },
+  },
   "authorization.k8s.io/v1/SelfSubjectAccessReview": {
     1: metadata,
     2: { name: "spec", type: "message", schema: { 1: resourceAttributes, 2: nonResourceAttributes } },
@@ -79,7 +82,13 @@ const KINDS: Record<string, Schema> = {
     2: {
       name: "spec",
       type: "message",
-      schema: { 1: resourceAttributes, 2: nonResourceAttributes, 3: { name: "user", type: "string" }, 4: { name: "groups", type: "string", repeated: true }, 6: { name: "uid", type: "string" } },
+      schema: {
+        1: resourceAttributes,
+        2: nonResourceAttributes,
+        3: { name: "user", type: "string" },
+        4: { name: "groups", type: "string", repeated: true },
+        6: { name: "uid", type: "string" },
+      },
     },
   },
 };
@@ -165,7 +174,11 @@ export function isProtobuf(contentType: string): boolean {
 /** The JSON form of a protobuf-encoded object of one of the supported kinds; 415 for others, 400 if malformed. */
 export function decodeProtobufObject(body: Buffer): Record<string, unknown> {
   const unsupported = (what: string) =>
-    new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - ${what} is only accepted as application/json or application/yaml`);
+    new ApiError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - ${what} is only accepted as application/json or application/yaml`,
+    );
   if (!body.subarray(0, 4).equals(MAGIC)) throw unsupported("a protobuf body without the k8s envelope");
   try {
     const envelope = decodeMessage(body.subarray(4), {
@@ -179,6 +192,10 @@ export function decodeProtobufObject(body: Buffer): Record<string, unknown> {
     return { apiVersion: typeMeta.apiVersion, kind: typeMeta.kind, ...decodeMessage(raw, schema) };
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw new ApiError(400, "BadRequest", `the protobuf body of the request could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ApiError(
+      400,
+      "BadRequest",
+      `the protobuf body of the request could not be decoded: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

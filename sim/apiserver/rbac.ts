@@ -38,9 +38,7 @@ function includesOrStar(list: string[], value: string): boolean {
 /** rbac/v1 ResourceMatches: "*", an exact `resource/subresource`, or `*\/subresource`. */
 function resourceMatches(rule: RbacRule, attrs: ResourceAttributes): boolean {
   const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  return rule.resources.some(
-    (r) => r === "*" || r === combined || (attrs.subresource !== "" && r === `*/${attrs.subresource}`),
-  );
+  return rule.resources.some((r) => r === "*" || r === combined || (attrs.subresource !== "" && r === `*/${attrs.subresource}`));
 }
 
 function ruleAllows(rule: RbacRule, attrs: ResourceAttributes): boolean {
@@ -63,7 +61,10 @@ export class Authorizer {
       );
       if (!subject) continue;
       if (binding.rules.some((rule) => ruleAllows(rule, attrs))) {
-        return { allowed: true, reason: `RBAC: allowed by binding "${binding.name ?? `binding-${index}`}" to ${subject.kind} "${subject.name}"` };
+        return {
+          allowed: true,
+          reason: `RBAC: allowed by binding "${binding.name ?? `binding-${index}`}" to ${subject.kind} "${subject.name}"`,
+        };
       }
     }
     // The RBAC authorizer gives no reason for a plain denial.
@@ -72,7 +73,8 @@ export class Authorizer {
 
   authorizeNonResource(user: UserInfo, verb: string, path: string): Decision {
     if (user.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: "" };
-    if (verb === "get" && isPublicPath(path)) return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" to Group "system:authenticated"' };
+    if (verb === "get" && isPublicPath(path))
+      return { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" to Group "system:authenticated"' };
     return { allowed: false, reason: "" };
   }
 }

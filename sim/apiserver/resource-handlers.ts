@@ -3,7 +3,18 @@ import { groupVersion, type ResourceType } from "../resources";
 import type { KubeObject, ObjectStore, PatchType } from "../store/object-store";
 import { reviewAccess } from "./access-review";
 import type { FaultState } from "./faults";
-import { asKubeObject, decodeBody, isObject, objectJson, parseAccept, parseMediaType, queryBool, queryInt, readBody, tableVersion } from "./http-io";
+import {
+  asKubeObject,
+  decodeBody,
+  isObject,
+  objectJson,
+  parseAccept,
+  parseMediaType,
+  queryBool,
+  queryInt,
+  readBody,
+  tableVersion,
+} from "./http-io";
 import type { Authorizer, UserInfo } from "./rbac";
 import type { ResourceRequestInfo } from "./request-info";
 import { decodeProtobufObject, isProtobuf } from "./protobuf";
@@ -58,7 +69,11 @@ async function readJson(ctx: ResourceContext): Promise<unknown> {
   const contentType = contentTypeOf(ctx);
   if (isProtobuf(contentType)) return decodeProtobufObject(await readBody(ctx.req));
   if (contentType !== "application/json" && contentType !== "application/yaml") {
-    throw new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`);
+    throw new ApiError(
+      415,
+      "UnsupportedMediaType",
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf`,
+    );
   }
   return decodeBody(await readBody(ctx.req), contentType);
 }
@@ -76,7 +91,8 @@ function checkTypeMeta(type: ResourceType, obj: KubeObject, scale: boolean): voi
   if (obj.apiVersion && obj.apiVersion !== expectedVersion) {
     throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${expectedVersion})`);
   }
-  if (obj.kind && obj.kind !== expectedKind) throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${expectedKind})`);
+  if (obj.kind && obj.kind !== expectedKind)
+    throw badRequest(`the kind in the data (${obj.kind}) does not match the expected kind (${expectedKind})`);
 }
 
 function sendObject(ctx: ResourceContext, code: number, obj: KubeObject): void {
@@ -123,7 +139,11 @@ function watchObjects(ctx: ResourceContext): void {
   const sendInitial = ctx.url.searchParams.get("sendInitialEvents");
   const allowBookmarks = queryBool(ctx.url.searchParams.get("allowWatchBookmarks"));
   if (sendInitial !== null && queryBool(sendInitial) && (!allowBookmarks || query(ctx, "resourceVersionMatch") !== "NotOlderThan")) {
-    throw new ApiError(422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan and allowWatchBookmarks to true');
+    throw new ApiError(
+      422,
+      "Invalid",
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan and allowWatchBookmarks to true',
+    );
   }
   serveWatch(ctx.res, ctx.env, {
     type: ctx.type,
@@ -176,7 +196,11 @@ async function updateObject(ctx: ResourceContext): Promise<void> {
 function unsupportedPatch(type: ResourceType): ApiError {
   const accepted = ["application/json-patch+json", "application/merge-patch+json", "application/apply-patch+yaml"];
   if (BUILT_IN_GROUPS.has(type.group)) accepted.splice(2, 0, "application/strategic-merge-patch+json");
-  return new ApiError(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`);
+  return new ApiError(
+    415,
+    "UnsupportedMediaType",
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
+  );
 }
 
 async function patchObject(ctx: ResourceContext): Promise<void> {
@@ -245,11 +269,16 @@ async function checkPreconditions(ctx: ResourceContext, current: KubeObject): Pr
   const options = decodeBody(raw, "application/json");
   const pre = isObject(options) && isObject(options.preconditions) ? options.preconditions : {};
   const conflict = (field: string, expected: unknown, actual: unknown) =>
-    new ApiError(409, "Conflict", `Precondition failed: ${field} in precondition: ${String(expected)}, ${field} in object meta: ${String(actual)}`, {
-      name: current.metadata.name,
-      group: ctx.type.group,
-      kind: ctx.type.plural,
-    });
+    new ApiError(
+      409,
+      "Conflict",
+      `Precondition failed: ${field} in precondition: ${String(expected)}, ${field} in object meta: ${String(actual)}`,
+      {
+        name: current.metadata.name,
+        group: ctx.type.group,
+        kind: ctx.type.plural,
+      },
+    );
   if (typeof pre.uid === "string" && pre.uid !== current.metadata.uid) throw conflict("UID", pre.uid, current.metadata.uid);
   if (typeof pre.resourceVersion === "string" && pre.resourceVersion !== current.metadata.resourceVersion) {
     throw conflict("ResourceVersion", pre.resourceVersion, current.metadata.resourceVersion);
@@ -289,7 +318,13 @@ export async function handleResource(ctx: ResourceContext): Promise<void> {
   if (type.namespaced && !info.namespace && info.name) throw notFoundPath();
   if (info.subresource && !allowedSubresources(type).includes(info.subresource)) throw notFoundPath();
   if (info.subresource === "proxy") {
-    return proxyToService(ctx.req, ctx.res, { namespace: info.namespace, nameSegment: info.name, rawSubpath: info.rawSubpath, search: ctx.url.search }, ctx.env.resolveServiceProxy, ctx.env.store);
+    return proxyToService(
+      ctx.req,
+      ctx.res,
+      { namespace: info.namespace, nameSegment: info.name, rawSubpath: info.rawSubpath, search: ctx.url.search },
+      ctx.env.resolveServiceProxy,
+      ctx.env.store,
+    );
   }
   if (type.createOnly && info.verb !== "create") throw methodNotAllowed();
   if (info.subresource && !["get", "update", "patch"].includes(info.verb)) throw methodNotAllowed();

@@ -51,11 +51,16 @@ export function toScale(type: ResourceType, obj: KubeObject): Scale {
 }
 
 function invalidReplicas(name: string, value: unknown): ApiError {
-  return new ApiError(422, "Invalid", `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(value ?? null)}: must be greater than or equal to 0`, {
-    name,
-    group: "autoscaling",
-    kind: "Scale",
-  });
+  return new ApiError(
+    422,
+    "Invalid",
+    `Scale.autoscaling "${name}" is invalid: spec.replicas: Invalid value: ${JSON.stringify(value ?? null)}: must be greater than or equal to 0`,
+    {
+      name,
+      group: "autoscaling",
+      kind: "Scale",
+    },
+  );
 }
 
 /** Writes a new Scale (from PUT, or a patch of the current Scale) through to the object's spec.replicas. */

@@ -28,7 +28,13 @@ function implicitlyAllowed(group: string, resource: string, verb: string): boole
   return group === "authorization.k8s.io" && resource === "selfsubjectaccessreviews" && verb === "create";
 }
 
-async function handleRequest(req: IncomingMessage, res: ServerResponse, env: ServerEnv, authenticator: Authenticator, serverAddress: string): Promise<void> {
+async function handleRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  env: ServerEnv,
+  authenticator: Authenticator,
+  serverAddress: string,
+): Promise<void> {
   if (env.faults.latencyMs > 0) await delay(env.faults.latencyMs);
   // Concatenated rather than resolved, so a path starting with "//" stays a path.
   const url = new URL(`http://apiserver.local${req.url ?? "/"}`);
@@ -48,7 +54,14 @@ async function handleRequest(req: IncomingMessage, res: ServerResponse, env: Ser
   // Injected failures hit resource requests only; discovery, version and health keep answering.
   const failure = env.faults.takeFailure();
   if (failure) throw failure;
-  const attrs = { verb: info.verb, group: info.group, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name };
+  const attrs = {
+    verb: info.verb,
+    group: info.group,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+  };
   if (!implicitlyAllowed(info.group, info.resource, info.verb)) {
     const decision = env.authorizer.authorize(user, attrs);
     if (!decision.allowed) throw forbidden(user, attrs, decision.reason);

@@ -18,7 +18,8 @@ export function serviceProxyFromStore(store: ObjectStore): ServiceProxyResolver 
 /** `[scheme:]name[:port]`, as net.SplitSchemeNamePort parses the name segment of a proxy URL. */
 export function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
   const parts = id.split(":");
-  const [scheme, name, port] = parts.length === 3 ? parts : parts.length === 2 ? ["", parts[0], parts[1]] : parts.length === 1 ? ["", parts[0], ""] : [];
+  const [scheme, name, port] =
+    parts.length === 3 ? parts : parts.length === 2 ? ["", parts[0], parts[1]] : parts.length === 1 ? ["", parts[0], ""] : [];
   if (!name || !["", "http", "https"].includes(scheme ?? "")) return null;
   return { scheme: scheme ?? "", name, port: port ?? "" };
 }
@@ -45,7 +46,13 @@ export interface ProxyRequest {
 }
 
 /** Forwards the request to the service's target and streams the answer back; 503 when there is no target or it is down. */
-export function proxyToService(req: IncomingMessage, res: ServerResponse, p: ProxyRequest, resolve: ServiceProxyResolver, store: ObjectStore): void {
+export function proxyToService(
+  req: IncomingMessage,
+  res: ServerResponse,
+  p: ProxyRequest,
+  resolve: ServiceProxyResolver,
+  store: ObjectStore,
+): void {
   const id = splitSchemeNamePort(p.nameSegment);
   if (!id) throw new ApiError(400, "BadRequest", `invalid service request "${p.nameSegment}"`);
   const base = resolve(p.namespace, id.name, id.port);
@@ -58,7 +65,14 @@ export function proxyToService(req: IncomingMessage, res: ServerResponse, p: Pro
   const path = `${target.pathname.replace(/\/$/, "")}${p.rawSubpath || "/"}${p.search}`;
   const client = target.protocol === "https:" ? https : http;
   const upstream = client.request(
-    { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path, headers: { ...forwardHeaders(req.headers), host: target.host } },
+    {
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path,
+      headers: { ...forwardHeaders(req.headers), host: target.host },
+    },
     (answer) => {
       const headers: OutgoingHttpHeaders = {};
       for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(key)) headers[key] = value;

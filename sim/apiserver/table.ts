@@ -73,7 +73,12 @@ const nameColumn: Column = {
 
 /** The printer columns `kubectl get` shows: the Rollout CRD's additionalPrinterColumns and kubectl's built-in ones. */
 function columnsFor(type: ResourceType, now: () => number): Column[] {
-  const ageColumn: Column = { name: "Age", type: "date", description: "CreationTimestamp of the object.", cell: age("metadata.creationTimestamp", now) };
+  const ageColumn: Column = {
+    name: "Age",
+    type: "date",
+    description: "CreationTimestamp of the object.",
+    cell: age("metadata.creationTimestamp", now),
+  };
   const countKeys = (path: string) => (obj: KubeObject) => {
     const v = read(obj, path);
     return typeof v === "object" && v !== null ? Object.keys(v).length : 0;
@@ -83,30 +88,68 @@ function columnsFor(type: ResourceType, now: () => number): Column[] {
       return [
         nameColumn,
         { name: "Desired", type: "integer", description: "Number of desired pods", cell: int("spec.replicas") },
-        { name: "Current", type: "integer", description: "Total number of non-terminated pods targeted by this rollout", cell: int("status.replicas") },
-        { name: "Up-to-date", type: "integer", description: "Total number of non-terminated pods targeted by this rollout that have the desired template spec", cell: int("status.updatedReplicas") },
-        { name: "Available", type: "integer", description: "Total number of available pods (ready for at least minReadySeconds) targeted by this rollout", cell: int("status.availableReplicas") },
+        {
+          name: "Current",
+          type: "integer",
+          description: "Total number of non-terminated pods targeted by this rollout",
+          cell: int("status.replicas"),
+        },
+        {
+          name: "Up-to-date",
+          type: "integer",
+          description: "Total number of non-terminated pods targeted by this rollout that have the desired template spec",
+          cell: int("status.updatedReplicas"),
+        },
+        {
+          name: "Available",
+          type: "integer",
+          description: "Total number of available pods (ready for at least minReadySeconds) targeted by this rollout",
+          cell: int("status.availableReplicas"),
+        },
         ageColumn,
       ];
     case "argoproj.io/analysisruns":
     case "argoproj.io/experiments":
       return [nameColumn, { name: "Status", type: "string", description: "Status", cell: str("status.phase") }, ageColumn];
     case "/namespaces":
-      return [nameColumn, { name: "Status", type: "string", description: "The status of the namespace", cell: str("status.phase") }, ageColumn];
+      return [
+        nameColumn,
+        { name: "Status", type: "string", description: "The status of the namespace", cell: str("status.phase") },
+        ageColumn,
+      ];
     case "/configmaps":
-      return [nameColumn, { name: "Data", type: "integer", description: "Number of data keys", cell: (o) => countKeys("data")(o) + countKeys("binaryData")(o) }, ageColumn];
+      return [
+        nameColumn,
+        {
+          name: "Data",
+          type: "integer",
+          description: "Number of data keys",
+          cell: (o) => countKeys("data")(o) + countKeys("binaryData")(o),
+        },
+        ageColumn,
+      ];
     case "/secrets":
-      return [nameColumn, { name: "Type", type: "string", description: "The type of the secret", cell: str("type") }, { name: "Data", type: "integer", description: "Number of data keys", cell: countKeys("data") }, ageColumn];
+      return [
+        nameColumn,
+        { name: "Type", type: "string", description: "The type of the secret", cell: str("type") },
+        { name: "Data", type: "integer", description: "Number of data keys", cell: countKeys("data") },
+        ageColumn,
+      ];
     case "/services":
       return [
         nameColumn,
         { name: "Type", type: "string", description: "The type of the service", cell: str("spec.type") },
         { name: "Cluster-IP", type: "string", description: "The cluster IP of the service", cell: str("spec.clusterIP") },
-        { name: "Port(s)", type: "string", description: "The ports of the service", cell: (o) => {
-          const ports = read(o, "spec.ports");
-          if (!Array.isArray(ports) || ports.length === 0) return "<none>";
-          return ports.map((p: { port?: number; protocol?: string }) => `${p.port ?? ""}/${p.protocol ?? "TCP"}`).join(",");
-        } },
+        {
+          name: "Port(s)",
+          type: "string",
+          description: "The ports of the service",
+          cell: (o) => {
+            const ports = read(o, "spec.ports");
+            if (!Array.isArray(ports) || ports.length === 0) return "<none>";
+            return ports.map((p: { port?: number; protocol?: string }) => `${p.port ?? ""}/${p.protocol ?? "TCP"}`).join(",");
+          },
+        },
         ageColumn,
       ];
     case "/pods":
@@ -124,7 +167,12 @@ function columnsFor(type: ResourceType, now: () => number): Column[] {
         { name: "Last Seen", type: "string", description: "Time since the event was last seen", cell: age("lastTimestamp", now) },
         { name: "Type", type: "string", description: "Type of the event", cell: str("type") },
         { name: "Reason", type: "string", description: "Reason of the event", cell: str("reason") },
-        { name: "Object", type: "string", description: "The object the event is about", cell: (o) => `${String(read(o, "involvedObject.kind") ?? "").toLowerCase()}/${String(read(o, "involvedObject.name") ?? "")}` },
+        {
+          name: "Object",
+          type: "string",
+          description: "The object the event is about",
+          cell: (o) => `${String(read(o, "involvedObject.kind") ?? "").toLowerCase()}/${String(read(o, "involvedObject.name") ?? "")}`,
+        },
         { name: "Message", type: "string", description: "Message of the event", cell: str("message") },
       ];
     default:
@@ -146,7 +194,13 @@ export function toTable(type: ResourceType, objects: KubeObject[], listMeta: Rec
     kind: "Table",
     apiVersion,
     metadata: listMeta,
-    columnDefinitions: columns.map((c) => ({ name: c.name, type: c.type, format: c.name === "Name" ? "name" : "", description: c.description, priority: c.priority ?? 0 })),
+    columnDefinitions: columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.name === "Name" ? "name" : "",
+      description: c.description,
+      priority: c.priority ?? 0,
+    })),
     rows: objects.map((obj) => ({
       cells: columns.map((c) => c.cell(obj)),
       ...(opts.includeObject === "None"

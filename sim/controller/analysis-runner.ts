@@ -44,7 +44,8 @@ export class AnalysisRunner {
     // A new run (no phase yet) starts now and takes its first measurement in the same pass, as upstream's does.
     const ar = found && !found.status?.phase && !found.spec.terminate ? this.start(found) : found;
     if (!ar?.status || ar.status.phase !== "Running") return null;
-    const startedAt = this.precise.get(`${ar.metadata.uid}/started`) ?? Date.parse(ar.status.startedAt ?? ar.metadata.creationTimestamp ?? "");
+    const startedAt =
+      this.precise.get(`${ar.metadata.uid}/started`) ?? Date.parse(ar.status.startedAt ?? ar.metadata.creationTimestamp ?? "");
     const background = ar.metadata.labels?.["rollout-type"] === "Background";
     const outcome = outcomeOf(ar);
     const overrideSeconds = Number(ar.metadata.annotations?.[SIM_ANALYSIS_SECONDS]);
@@ -61,17 +62,24 @@ export class AnalysisRunner {
       }
       if (result.phase !== "Running" || ar.spec.terminate) continue;
       const total = typeof metric.count === "number" ? metric.count : background && metric.interval ? Infinity : 1;
-      const interval = Number.isFinite(overrideSeconds) && overrideSeconds > 0
-        ? overrideSeconds / (Number.isFinite(total) ? total : 3)
-        : (durationSeconds(metric.interval as string | undefined) ?? DEFAULT_INTERVAL_SECONDS);
+      const interval =
+        Number.isFinite(overrideSeconds) && overrideSeconds > 0
+          ? overrideSeconds / (Number.isFinite(total) ? total : 3)
+          : (durationSeconds(metric.interval as string | undefined) ?? DEFAULT_INTERVAL_SECONDS);
       // Measurements at 0, interval, 2·interval…; a bad outcome makes every measurement bad, so the run ends once
       // failureLimit (inconclusiveLimit) is passed, as a metric provider that keeps answering badly would.
       while (result.count < total && elapsed >= result.count * interval) {
         const phase: AnalysisPhase = outcome;
         const at = this.clock.iso(startedAt + this.clock.realMs(result.count * interval));
-        const value = phase === "Successful" ? 0.985 + this.prng.next() * 0.014 : phase === "Failed" ? 0.7 + this.prng.next() * 0.1 : 0.93 + this.prng.next() * 0.02;
+        const value =
+          phase === "Successful"
+            ? 0.985 + this.prng.next() * 0.014
+            : phase === "Failed"
+              ? 0.7 + this.prng.next() * 0.1
+              : 0.93 + this.prng.next() * 0.02;
         result.measurements.push({ phase, value: `[${value.toFixed(4)}]`, startedAt: at, finishedAt: at });
-        if (result.measurements.length > MAX_KEPT_MEASUREMENTS) result.measurements.splice(0, result.measurements.length - MAX_KEPT_MEASUREMENTS);
+        if (result.measurements.length > MAX_KEPT_MEASUREMENTS)
+          result.measurements.splice(0, result.measurements.length - MAX_KEPT_MEASUREMENTS);
         result.count++;
         if (phase === "Successful") result.successful++;
         else if (phase === "Failed") result.failed++;
@@ -115,15 +123,21 @@ export class AnalysisRunner {
         else if (r.phase === "Inconclusive") summary.inconclusive++;
         else if (r.phase === "Error") summary.error++;
       }
-      this.client.update(T.analysisRuns, ns, name, (draft) => {
-        const status = (draft.status ?? {}) as NonNullable<AnalysisRun["status"]>;
-        status.phase = phase;
-        status.metricResults = results;
-        status.runSummary = summary;
-        if (message) status.message = message;
-        if (phase !== "Running") status.completedAt = this.clock.iso();
-        draft.status = status;
-      }, { subresource: "status" });
+      this.client.update(
+        T.analysisRuns,
+        ns,
+        name,
+        (draft) => {
+          const status = (draft.status ?? {}) as NonNullable<AnalysisRun["status"]>;
+          status.phase = phase;
+          status.metricResults = results;
+          status.runSummary = summary;
+          if (message) status.message = message;
+          if (phase !== "Running") status.completedAt = this.clock.iso();
+          draft.status = status;
+        },
+        { subresource: "status" },
+      );
     }
     this.observe(ar, (performance.now() - started) / 1000);
     return phase === "Running" ? next : null;
@@ -131,9 +145,15 @@ export class AnalysisRunner {
 
   /** The analysis controller picking a new run up: Running from now. */
   private start(ar: AnalysisRun): AnalysisRun {
-    const running = this.client.update(T.analysisRuns, ar.metadata.namespace, ar.metadata.name, (draft) => {
-      draft.status = { phase: "Running", startedAt: this.clock.iso(), metricResults: [] };
-    }, { subresource: "status" }) as AnalysisRun;
+    const running = this.client.update(
+      T.analysisRuns,
+      ar.metadata.namespace,
+      ar.metadata.name,
+      (draft) => {
+        draft.status = { phase: "Running", startedAt: this.clock.iso(), metricResults: [] };
+      },
+      { subresource: "status" },
+    ) as AnalysisRun;
     this.precise.set(`${running.metadata.uid}/started`, this.clock.now());
     return running;
   }

@@ -1,7 +1,15 @@
 import type { KubeObject } from "../store/object-store";
 import { StoreError } from "../store/object-store";
 import { getPauseCondition } from "./pause-context";
-import { POD_HASH_LABEL, REVISION_ANNOTATION, SIM_ANALYSIS_OUTCOME, SIM_ANALYSIS_SECONDS, podHashOf, revisionOf, type ReconcileContext } from "./context";
+import {
+  POD_HASH_LABEL,
+  REVISION_ANNOTATION,
+  SIM_ANALYSIS_OUTCOME,
+  SIM_ANALYSIS_SECONDS,
+  podHashOf,
+  revisionOf,
+  type ReconcileContext,
+} from "./context";
 import { T } from "./resource-types";
 import { beforeStartingStep, currentStepOf } from "./steps";
 import type { AnalysisRef, AnalysisRun, RolloutAnalysisRunStatus } from "./types";
@@ -18,9 +26,15 @@ function cancel(ctx: ReconcileContext, runs: Array<AnalysisRun | undefined>): vo
   for (const ar of runs) {
     if (!ar || ar.spec.terminate || completed(ar.status?.phase)) continue;
     if (!ctx.deps.store.tryGet(T.analysisRuns, ar.metadata.namespace, ar.metadata.name)) continue;
-    ctx.deps.client.update(T.analysisRuns, ar.metadata.namespace, ar.metadata.name, (draft) => {
-      (draft.spec as AnalysisRun["spec"]).terminate = true;
-    }, { verb: "Patch" });
+    ctx.deps.client.update(
+      T.analysisRuns,
+      ar.metadata.namespace,
+      ar.metadata.name,
+      (draft) => {
+        (draft.spec as AnalysisRun["spec"]).terminate = true;
+      },
+      { verb: "Patch" },
+    );
   }
 }
 
@@ -33,9 +47,7 @@ function needsNewAnalysisRun(ctx: ReconcileContext, current: AnalysisRun | undef
 }
 
 function templateNotFound(name: string, clusterScope: boolean): string {
-  return clusterScope
-    ? `clusteranalysistemplate.argoproj.io "${name}" not found`
-    : `analysistemplate.argoproj.io "${name}" not found`;
+  return clusterScope ? `clusteranalysistemplate.argoproj.io "${name}" not found` : `analysistemplate.argoproj.io "${name}" not found`;
 }
 
 /** `createAnalysisRun` + `newAnalysisRunFromRollout`: `<rollout>-<podHash>-<revision>[-<infix>]`, with a collision counter. */
@@ -49,7 +61,9 @@ function createAnalysisRun(ctx: ReconcileContext, ref: AnalysisRef, infix: strin
   let templateOutcome: string | undefined;
   let templateSeconds: string | undefined;
   for (const tref of ref.templates ?? []) {
-    const template: KubeObject | undefined = tref.clusterScope ? undefined : ctx.deps.store.tryGet(T.analysisTemplates, ns, tref.templateName);
+    const template: KubeObject | undefined = tref.clusterScope
+      ? undefined
+      : ctx.deps.store.tryGet(T.analysisTemplates, ns, tref.templateName);
     if (!template) return templateNotFound(tref.templateName, !!tref.clusterScope);
     const spec = (template.spec ?? {}) as { metrics?: AnalysisRun["spec"]["metrics"]; args?: Array<{ name: string; value?: string }> };
     metrics.push(...structuredClone(spec.metrics ?? []));
@@ -144,7 +158,8 @@ function reconcileBackgroundAnalysisRun(ctx: ReconcileContext): AnalysisRun | un
     cancel(ctx, [current]);
     return undefined;
   }
-  if (status.stableRS === status.currentPodHash || !status.stableRS || !status.currentPodHash || beforeStartingStep(ctx.ro)) return undefined;
+  if (status.stableRS === status.currentPodHash || !status.stableRS || !status.currentPodHash || beforeStartingStep(ctx.ro))
+    return undefined;
   if (getPauseCondition(ctx.ro, "InconclusiveAnalysisRun")) return current;
   if (needsNewAnalysisRun(ctx, current)) {
     return createAnalysisRun(ctx, bg, "", { "rollout-type": "Background", [POD_HASH_LABEL]: podHashOf(ctx.newRS) });
@@ -159,7 +174,12 @@ function runStatus(ar: AnalysisRun | undefined): RolloutAnalysisRunStatus | unde
 }
 
 /** `emitAnalysisRunStatusChanges`: "Step Analysis Run 'x' Status New: 'Running' Previous: 'NoPreviousStatus'". */
-function emitStatusChange(ctx: ReconcileContext, prev: RolloutAnalysisRunStatus | undefined, ar: AnalysisRun | undefined, arType: string): void {
+function emitStatusChange(
+  ctx: ReconcileContext,
+  prev: RolloutAnalysisRunStatus | undefined,
+  ar: AnalysisRun | undefined,
+  arType: string,
+): void {
   const phase = ar?.status?.phase;
   if (!ar || !phase) return;
   if (prev && !(prev.name === ar.metadata.name && prev.status !== phase)) return;

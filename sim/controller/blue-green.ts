@@ -104,8 +104,13 @@ export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): st
   const newStatus = calculateBaseStatus(ctx);
   newStatus.stableRS = ctx.ro.status?.stableRS;
   const activeRS = ctx.allRSs.find((rs) => podHashOf(rs) === newStatus.blueGreen?.activeSelector);
-  const labels = { ...(ctx.ro.spec.selector?.matchLabels ?? {}), ...(activeRS ? { "rollouts-pod-template-hash": podHashOf(activeRS) } : {}) };
-  newStatus.selector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(",");
+  const labels = {
+    ...(ctx.ro.spec.selector?.matchLabels ?? {}),
+    ...(activeRS ? { "rollouts-pod-template-hash": podHashOf(activeRS) } : {}),
+  };
+  newStatus.selector = Object.entries(labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(",");
   if (templateChanged) {
     resetRolloutStatus(ctx, newStatus);
     newStatus.blueGreen = { ...(ctx.ro.status?.blueGreen ?? {}) };
@@ -118,7 +123,8 @@ export function rolloutBlueGreen(ctx: ReconcileContext, desiredHash: string): st
   const active = newStatus.blueGreen?.activeSelector;
   let reason = "";
   if (!ctx.stableRS || !active) reason = "Initial deploy";
-  else if (active === newStatus.currentPodHash && !ctx.pause.isAborted()) reason = ctx.ro.status?.promoteFull ? "Full promotion requested" : "Completed blue-green update";
+  else if (active === newStatus.currentPodHash && !ctx.pause.isAborted())
+    reason = ctx.ro.status?.promoteFull ? "Full promotion requested" : "Completed blue-green update";
   if (reason) promoteStable(ctx, newStatus, reason);
   // Counted on the active ReplicaSet (ready included); without one, over all of them (ready is already that).
   if (activeRS) {

@@ -80,22 +80,30 @@ function weightDelta(desiredWeight: number, maxWeight: number, canary: number, t
  * surge is allowed) closest to the weight; with a weight strictly between 0 and max, neither side is 0 unless a
  * single replica cannot surge.
  */
-export function approximateWeightedCanaryStableReplicaCounts(specReplicas: number, desiredWeight: number, maxWeight: number, maxSurge: number): DesiredCounts {
+export function approximateWeightedCanaryStableReplicaCounts(
+  specReplicas: number,
+  desiredWeight: number,
+  maxWeight: number,
+  maxSurge: number,
+): DesiredCounts {
   if (specReplicas === 0) return { newRS: 0, stable: 0 };
   const ceil = Math.ceil((specReplicas * desiredWeight) / maxWeight);
   const floor = Math.floor((specReplicas * desiredWeight) / maxWeight);
   const zeroAllowed = desiredWeight === maxWeight || desiredWeight === 0 || (specReplicas === 1 && maxSurge === 0);
   const options: Array<{ canary: number; total: number }> = [];
   if (ceil < specReplicas || zeroAllowed) options.push({ canary: ceil, total: specReplicas });
-  if (!floorCeilingTied(desiredWeight, maxWeight, specReplicas) && (floor !== 0 || zeroAllowed)) options.push({ canary: floor, total: specReplicas });
+  if (!floorCeilingTied(desiredWeight, maxWeight, specReplicas) && (floor !== 0 || zeroAllowed))
+    options.push({ canary: floor, total: specReplicas });
   if (maxSurge > 0) {
     options.push({ canary: ceil, total: specReplicas + 1 });
-    if (!floorCeilingTied(desiredWeight, maxWeight, specReplicas + 1) && (floor !== 0 || zeroAllowed)) options.push({ canary: floor, total: specReplicas + 1 });
+    if (!floorCeilingTied(desiredWeight, maxWeight, specReplicas + 1) && (floor !== 0 || zeroAllowed))
+      options.push({ canary: floor, total: specReplicas + 1 });
   }
   if (options.length === 0) return { newRS: 0, stable: specReplicas };
   let best = options[0];
   for (const option of options.slice(1)) {
-    if (weightDelta(desiredWeight, maxWeight, option.canary, option.total) < weightDelta(desiredWeight, maxWeight, best.canary, best.total)) best = option;
+    if (weightDelta(desiredWeight, maxWeight, option.canary, option.total) < weightDelta(desiredWeight, maxWeight, best.canary, best.total))
+      best = option;
   }
   return { newRS: best.canary, stable: best.total - best.canary };
 }
@@ -117,7 +125,12 @@ export function getReplicasForScaleDown(rs: ReplicaSet | undefined, ignoreAvaila
 }
 
 /** `calculateScaleDownReplicaCount`: the drained ReplicaSet goes down by at most `scaleDownCount`, not below desired. */
-export function calculateScaleDownReplicaCount(drainRS: ReplicaSet | undefined, desired: number, scaleDownCount: number, drainCount: number): number {
+export function calculateScaleDownReplicaCount(
+  drainRS: ReplicaSet | undefined,
+  desired: number,
+  scaleDownCount: number,
+  drainCount: number,
+): number {
   if (drainRS && specReplicas(drainRS) > desired) return Math.max(desired, specReplicas(drainRS) - scaleDownCount);
   return drainCount;
 }
@@ -191,10 +204,24 @@ function scaleDownWithinUnavailable(s: BasicCanaryState, minAvailable: number): 
   const scaleDownCount = replicasToScaleDown - minAvailable;
   if (!isIncreasing) {
     const drained = calculateScaleDownReplicaCount(newRS, s.desired.newRS, scaleDownCount, s.counts.newRS);
-    [s.counts.newRS, s.counts.stable] = adjustReplicaWithinLimits(newRS, stableRS, drained, s.counts.stable, s.maxReplicaCountAllowed, minAvailable);
+    [s.counts.newRS, s.counts.stable] = adjustReplicaWithinLimits(
+      newRS,
+      stableRS,
+      drained,
+      s.counts.stable,
+      s.maxReplicaCountAllowed,
+      minAvailable,
+    );
   } else if (s.scaleStable && stableRS) {
     const drained = calculateScaleDownReplicaCount(stableRS, s.desired.stable, scaleDownCount, s.counts.stable);
-    [s.counts.stable, s.counts.newRS] = adjustReplicaWithinLimits(stableRS, newRS, drained, s.counts.newRS, s.maxReplicaCountAllowed, minAvailable);
+    [s.counts.stable, s.counts.newRS] = adjustReplicaWithinLimits(
+      stableRS,
+      newRS,
+      drained,
+      s.counts.newRS,
+      s.maxReplicaCountAllowed,
+      minAvailable,
+    );
   }
 }
 
@@ -244,7 +271,12 @@ export function calculateReplicaCountsForTrafficRoutedCanary(ro: Rollout): Desir
 }
 
 /** The counts `reconcileCanaryStableReplicaSet` and `reconcileNewReplicaSet` scale to. */
-export function desiredCanaryCounts(ro: Rollout, newRS: ReplicaSet | undefined, stableRS: ReplicaSet | undefined, otherRSs: ReplicaSet[]): DesiredCounts {
+export function desiredCanaryCounts(
+  ro: Rollout,
+  newRS: ReplicaSet | undefined,
+  stableRS: ReplicaSet | undefined,
+  otherRSs: ReplicaSet[],
+): DesiredCounts {
   if (ro.spec.strategy.canary?.trafficRouting) return calculateReplicaCountsForTrafficRoutedCanary(ro);
   return calculateReplicaCountsForBasicCanary(ro, newRS, stableRS, otherRSs);
 }

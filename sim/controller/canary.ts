@@ -68,7 +68,9 @@ function newReplicaSetTarget(ctx: ReconcileContext, newRS: ReplicaSet, desired: 
 /** `cleanupUnhealthyReplicas`: old ReplicaSets with pods that are not available are scaled down to the available ones. */
 function cleanupUnhealthyReplicas(ctx: ReconcileContext, oldRSs: ReplicaSet[]): number {
   const byCreation = [...oldRSs].sort(
-    (a, b) => Date.parse(a.metadata.creationTimestamp ?? "0") - Date.parse(b.metadata.creationTimestamp ?? "0") || a.metadata.name.localeCompare(b.metadata.name),
+    (a, b) =>
+      Date.parse(a.metadata.creationTimestamp ?? "0") - Date.parse(b.metadata.creationTimestamp ?? "0") ||
+      a.metadata.name.localeCompare(b.metadata.name),
   );
   let scaledDown = 0;
   for (const rs of byCreation) {
@@ -243,4 +245,3 @@ export function rolloutCanary(ctx: ReconcileContext, desiredHash: string): strin
   syncRolloutStatusCanary(ctx, false);
   return null;
 }
-

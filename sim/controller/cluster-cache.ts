@@ -42,10 +42,13 @@ export class ClusterCache {
   readonly experiments: Index<KubeObject> = new Map();
 
   load(store: ObjectStore): void {
-    for (const rs of store.list(T.replicaSets).items) this.apply({ type: "ADDED", resource: T.replicaSets, object: rs, resourceVersion: 0 });
+    for (const rs of store.list(T.replicaSets).items)
+      this.apply({ type: "ADDED", resource: T.replicaSets, object: rs, resourceVersion: 0 });
     for (const pod of store.list(T.pods).items) this.apply({ type: "ADDED", resource: T.pods, object: pod, resourceVersion: 0 });
-    for (const ar of store.list(T.analysisRuns).items) this.apply({ type: "ADDED", resource: T.analysisRuns, object: ar, resourceVersion: 0 });
-    for (const ex of store.list(T.experiments).items) this.apply({ type: "ADDED", resource: T.experiments, object: ex, resourceVersion: 0 });
+    for (const ar of store.list(T.analysisRuns).items)
+      this.apply({ type: "ADDED", resource: T.analysisRuns, object: ar, resourceVersion: 0 });
+    for (const ex of store.list(T.experiments).items)
+      this.apply({ type: "ADDED", resource: T.experiments, object: ex, resourceVersion: 0 });
   }
 
   apply(event: StoreEvent): CacheChange {

@@ -2,20 +2,42 @@ import { describe, expect, it } from "vitest";
 import { calculateMetricsPhase, calculateRolloutPhase, getRolloutPhase, newCondition, setCondition } from "./conditions";
 import type { Rollout, RolloutSpec, RolloutStatus } from "./types";
 
-const canary: RolloutSpec = { replicas: 10, template: {}, strategy: { canary: { steps: [{ setWeight: 10 }], trafficRouting: { plugins: {} } } } };
+const canary: RolloutSpec = {
+  replicas: 10,
+  template: {},
+  strategy: { canary: { steps: [{ setWeight: 10 }], trafficRouting: { plugins: {} } } },
+};
 const healthy: RolloutStatus = { updatedReplicas: 10, availableReplicas: 10, replicas: 10, stableRS: "a", currentPodHash: "a" };
 const T0 = "2026-08-18T09:00:00Z";
 
 describe("CalculateRolloutPhase", () => {
   it("follows upstream's order of checks", () => {
     expect(calculateRolloutPhase(canary, healthy)).toEqual({ phase: "Healthy", message: "" });
-    const aborted = { ...healthy, conditions: [newCondition("Progressing", "False", "RolloutAborted", "Rollout aborted update to revision 3", T0)] };
-    expect(calculateRolloutPhase(canary, aborted)).toEqual({ phase: "Degraded", message: "RolloutAborted: Rollout aborted update to revision 3" });
+    const aborted = {
+      ...healthy,
+      conditions: [newCondition("Progressing", "False", "RolloutAborted", "Rollout aborted update to revision 3", T0)],
+    };
+    expect(calculateRolloutPhase(canary, aborted)).toEqual({
+      phase: "Degraded",
+      message: "RolloutAborted: Rollout aborted update to revision 3",
+    });
     expect(calculateRolloutPhase({ ...canary, paused: true }, healthy)).toEqual({ phase: "Paused", message: "manually paused" });
-    expect(calculateRolloutPhase(canary, { ...healthy, pauseConditions: [{ reason: "CanaryPauseStep", startTime: T0 }] })).toEqual({ phase: "Paused", message: "CanaryPauseStep" });
-    expect(calculateRolloutPhase({ ...canary, restartAt: T0 }, healthy)).toEqual({ phase: "Progressing", message: "rollout is restarting" });
-    expect(calculateRolloutPhase(canary, { ...healthy, updatedReplicas: 3 })).toEqual({ phase: "Progressing", message: "more replicas need to be updated" });
-    expect(calculateRolloutPhase(canary, { ...healthy, stableRS: "b" })).toEqual({ phase: "Progressing", message: "waiting for all steps to complete" });
+    expect(calculateRolloutPhase(canary, { ...healthy, pauseConditions: [{ reason: "CanaryPauseStep", startTime: T0 }] })).toEqual({
+      phase: "Paused",
+      message: "CanaryPauseStep",
+    });
+    expect(calculateRolloutPhase({ ...canary, restartAt: T0 }, healthy)).toEqual({
+      phase: "Progressing",
+      message: "rollout is restarting",
+    });
+    expect(calculateRolloutPhase(canary, { ...healthy, updatedReplicas: 3 })).toEqual({
+      phase: "Progressing",
+      message: "more replicas need to be updated",
+    });
+    expect(calculateRolloutPhase(canary, { ...healthy, stableRS: "b" })).toEqual({
+      phase: "Progressing",
+      message: "waiting for all steps to complete",
+    });
   });
 
   it("blue-green waits for the active cutover", () => {
@@ -26,10 +48,21 @@ describe("CalculateRolloutPhase", () => {
 });
 
 describe("GetRolloutPhase", () => {
-  const ro = (status: RolloutStatus, generation = 2): Rollout => ({ apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", metadata: { name: "x", generation }, spec: canary, status });
+  const ro = (status: RolloutStatus, generation = 2): Rollout => ({
+    apiVersion: "argoproj.io/v1alpha1",
+    kind: "Rollout",
+    metadata: { name: "x", generation },
+    spec: canary,
+    status,
+  });
   it("distrusts a status of an older generation and an unpause in flight", () => {
-    expect(getRolloutPhase(ro({ ...healthy, phase: "Healthy", observedGeneration: "1" }))).toEqual({ phase: "Progressing", message: "waiting for rollout spec update to be observed" });
-    expect(getRolloutPhase(ro({ ...healthy, phase: "Paused", message: "CanaryPauseStep", observedGeneration: "2", controllerPause: true }))).toEqual({
+    expect(getRolloutPhase(ro({ ...healthy, phase: "Healthy", observedGeneration: "1" }))).toEqual({
+      phase: "Progressing",
+      message: "waiting for rollout spec update to be observed",
+    });
+    expect(
+      getRolloutPhase(ro({ ...healthy, phase: "Paused", message: "CanaryPauseStep", observedGeneration: "2", controllerPause: true })),
+    ).toEqual({
       phase: "Progressing",
       message: "waiting for rollout to unpause",
     });
@@ -43,7 +76,11 @@ describe("SetRolloutCondition", () => {
     expect(setCondition(status, newCondition("Progressing", "True", "NewReplicaSetCreated", "m", T0))).toBe(true);
     expect(setCondition(status, newCondition("Progressing", "True", "NewReplicaSetCreated", "other", "2026-08-18T09:05:00Z"))).toBe(false);
     expect(setCondition(status, newCondition("Progressing", "True", "ReplicaSetUpdated", "m", "2026-08-18T09:05:00Z"))).toBe(true);
-    expect(status.conditions?.[0]).toMatchObject({ reason: "ReplicaSetUpdated", lastTransitionTime: T0, lastUpdateTime: "2026-08-18T09:05:00Z" });
+    expect(status.conditions?.[0]).toMatchObject({
+      reason: "ReplicaSetUpdated",
+      lastTransitionTime: T0,
+      lastUpdateTime: "2026-08-18T09:05:00Z",
+    });
   });
 });
 

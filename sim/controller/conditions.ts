@@ -37,7 +37,8 @@ export const Message = {
   newReplicaSetDetailed: (rs: string, revision: number) => `Created ReplicaSet ${rs} (revision ${revision})`,
   foundNewReplicaSet: (rs: string) => `Found new replica set "${rs}"`,
   rolloutUpdated: (revision: number) => `Rollout updated to revision ${revision}`,
-  rolloutCompleted: (revision: number, hash: string, reason: string) => `Rollout completed update to revision ${revision} (${hash}): ${reason}`,
+  rolloutCompleted: (revision: number, hash: string, reason: string) =>
+    `Rollout completed update to revision ${revision} (${hash}): ${reason}`,
   rolloutNotCompleted: (revision: number, hash: string) => `Rollout not completed, started update to revision ${revision} (${hash})`,
   rolloutAborted: (revision: number) => `Rollout aborted update to revision ${revision}`,
   stepCompleted: (index: number, total: number, step: string) => `Rollout step ${index}/${total} completed (${step})`,

@@ -35,7 +35,12 @@ export interface ControllerDeps {
 }
 
 function copyWeights(w: TrafficWeights): TrafficWeights {
-  return { ...w, canary: { ...w.canary }, stable: { ...w.stable }, ...(w.additional ? { additional: w.additional.map((a) => ({ ...a })) } : {}) };
+  return {
+    ...w,
+    canary: { ...w.canary },
+    stable: { ...w.stable },
+    ...(w.additional ? { additional: w.additional.map((a) => ({ ...a })) } : {}),
+  };
 }
 
 export function revisionOf(obj: { metadata: { annotations?: Record<string, string> } }): number {
@@ -72,7 +77,10 @@ export class ReconcileContext {
     ro: Rollout,
   ) {
     this.ro = ro;
-    this.pause = new PauseContext(() => this.ro, () => deps.clock.iso());
+    this.pause = new PauseContext(
+      () => this.ro,
+      () => deps.clock.iso(),
+    );
     const prev = ro.status ?? {};
     this.newStatus = {
       restartedAt: prev.restartedAt,

@@ -47,7 +47,9 @@ export class ControllerPod {
           "app.kubernetes.io/part-of": "argo-rollouts",
           "pod-template-hash": this.templateHash,
         },
-        ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: `argo-rollouts-${this.templateHash}`, uid: "", controller: true }],
+        ownerReferences: [
+          { apiVersion: "apps/v1", kind: "ReplicaSet", name: `argo-rollouts-${this.templateHash}`, uid: "", controller: true },
+        ],
       },
       spec: {
         serviceAccountName: "argo-rollouts",
@@ -68,20 +70,41 @@ export class ControllerPod {
     });
   }
 
-  private runningStatus(startTime: string, startedAt: string, restartCount: number, lastState: Record<string, unknown> = {}): Record<string, unknown> {
+  private runningStatus(
+    startTime: string,
+    startedAt: string,
+    restartCount: number,
+    lastState: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     return {
       phase: "Running",
       startTime,
       conditions: [{ type: "Ready", status: "True", lastTransitionTime: startedAt }],
-      containerStatuses: [{ name: CONTAINER, image: CONTROLLER_IMAGE, ready: true, started: true, restartCount, state: { running: { startedAt } }, lastState }],
+      containerStatuses: [
+        {
+          name: CONTAINER,
+          image: CONTROLLER_IMAGE,
+          ready: true,
+          started: true,
+          restartCount,
+          state: { running: { startedAt } },
+          lastState,
+        },
+      ],
     };
   }
 
   private update(mutate: (status: Record<string, unknown>) => Record<string, unknown>): void {
     if (!this.store.tryGet(T.pods, this.namespace, this.name)) return;
-    this.store.update(T.pods, this.namespace, this.name, (draft: KubeObject) => {
-      draft.status = mutate((draft.status ?? {}) as Record<string, unknown>);
-    }, { subresource: "status" });
+    this.store.update(
+      T.pods,
+      this.namespace,
+      this.name,
+      (draft: KubeObject) => {
+        draft.status = mutate((draft.status ?? {}) as Record<string, unknown>);
+      },
+      { subresource: "status" },
+    );
   }
 
   /** The container exited with `fatal` and waits `backoffSeconds` before kubelet starts it again. */
@@ -98,7 +121,12 @@ export class ControllerPod {
           ready: false,
           started: false,
           restartCount,
-          state: { waiting: { reason: "CrashLoopBackOff", message: `back-off ${backoffSeconds}s restarting failed container=${CONTAINER} pod=${this.name}_${this.namespace}` } },
+          state: {
+            waiting: {
+              reason: "CrashLoopBackOff",
+              message: `back-off ${backoffSeconds}s restarting failed container=${CONTAINER} pod=${this.name}_${this.namespace}`,
+            },
+          },
           lastState: { terminated: { exitCode: 1, reason: "Error", message: `level=fatal msg="${fatal}"`, startedAt, finishedAt: now } },
         },
       ],

@@ -1,4 +1,4 @@
-const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, "µs": 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
+const UNIT_SECONDS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 const GO_DURATION = /^((?:\d+\.?\d*|\.\d+)(?:ns|us|µs|ms|s|m|h))+$/;
 const GO_DURATION_PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|ms|s|m|h)/g;
 

@@ -30,8 +30,6 @@ export interface EventLogEntry {
   message: string;
 }
 
-
-
 interface Bucket {
   tokens: number;
   lastRefillMs: number;

@@ -27,9 +27,15 @@ export function reconcileExperiments(ctx: ReconcileContext): KubeObject | undefi
   const terminate = (ex: KubeObject | undefined) => {
     const phase = experimentPhase(ex);
     if (!ex || (phase && phase !== "Running" && phase !== "Pending")) return;
-    ctx.deps.client.update(T.experiments, ns, ex.metadata.name, (draft) => {
-      draft.spec = { ...((draft.spec as Record<string, unknown>) ?? {}), terminate: true };
-    }, { verb: "Patch" });
+    ctx.deps.client.update(
+      T.experiments,
+      ns,
+      ex.metadata.name,
+      (draft) => {
+        draft.spec = { ...((draft.spec as Record<string, unknown>) ?? {}), terminate: true };
+      },
+      { verb: "Patch" },
+    );
   };
   if (ctx.pause.isAborted() || ro.status?.promoteFull || !step?.experiment || index === null) {
     terminate(current);
@@ -51,13 +57,25 @@ export function reconcileExperiments(ctx: ReconcileContext): KubeObject | undefi
         name,
         namespace: ns,
         labels: { "rollouts-pod-template-hash": podHashOf(ctx.newRS) },
-        ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", name: ro.metadata.name, uid: ro.metadata.uid ?? "", controller: true }],
+        ownerReferences: [
+          { apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", name: ro.metadata.name, uid: ro.metadata.uid ?? "", controller: true },
+        ],
       },
       spec: { duration: step.experiment.duration, templates: step.experiment.templates ?? [], analyses: step.experiment.analyses ?? [] },
     });
-    created = ctx.deps.client.update(T.experiments, ns, name, (draft) => {
-      draft.status = { phase: "Running", availableAt: ctx.now, templateStatuses: (step.experiment?.templates ?? []).map((t) => ({ name: t.name, status: "Running" })) };
-    }, { subresource: "status" });
+    created = ctx.deps.client.update(
+      T.experiments,
+      ns,
+      name,
+      (draft) => {
+        draft.status = {
+          phase: "Running",
+          availableAt: ctx.now,
+          templateStatuses: (step.experiment?.templates ?? []).map((t) => ({ name: t.name, status: "Running" })),
+        };
+      },
+      { subresource: "status" },
+    );
     ctx.deps.precise.set(`${created.metadata.uid}/started`, ctx.deps.clock.now());
     ctx.event("Normal", "ExperimentCreated", `Created Experiment '${name}'`);
   }
@@ -75,9 +93,15 @@ export function advanceExperiment(client: K8sClient, clock: SimClock, precise: M
   const seconds = durationSeconds(spec.duration) ?? DEFAULT_EXPERIMENT_SECONDS;
   const done = spec.terminate || clock.simSecondsSince(started) >= seconds;
   if (!done) return started + clock.realMs(seconds);
-  client.update(T.experiments, ns, name, (draft) => {
-    const status = (draft.status ?? {}) as Record<string, unknown>;
-    draft.status = { ...status, phase: "Successful", message: spec.terminate ? "Experiment terminated" : "Experiment completed" };
-  }, { subresource: "status" });
+  client.update(
+    T.experiments,
+    ns,
+    name,
+    (draft) => {
+      const status = (draft.status ?? {}) as Record<string, unknown>;
+      draft.status = { ...status, phase: "Successful", message: spec.terminate ? "Experiment terminated" : "Experiment completed" };
+    },
+    { subresource: "status" },
+  );
   return null;
 }

@@ -10,7 +10,9 @@ describe("pod template hash", () => {
     expect(a).toBe(b);
     expect(a).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{6,10}$/);
     expect(computePodTemplateHash({ spec: { containers: [{ name: "x", image: "i:2" }] } })).not.toBe(a);
-    expect(computePodTemplateHash({ metadata: { labels: { app: "x" } }, spec: { containers: [{ name: "x", image: "i:1" }] } }, 1)).not.toBe(a);
+    expect(computePodTemplateHash({ metadata: { labels: { app: "x" } }, spec: { containers: [{ name: "x", image: "i:1" }] } }, 1)).not.toBe(
+      a,
+    );
     expect(computeStepHash([{ setWeight: 10 }])).not.toBe(computeStepHash([{ setWeight: 20 }]));
     expect(safeEncodeString("0123")).toBe("4567");
   });

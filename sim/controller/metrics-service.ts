@@ -21,9 +21,16 @@ export function ensureMetricsService(store: ObjectStore, namespace: string, targ
     metadata: {
       name: "argo-rollouts-metrics",
       namespace,
-      labels: { "app.kubernetes.io/name": "argo-rollouts-metrics", "app.kubernetes.io/component": "server", "app.kubernetes.io/part-of": "argo-rollouts" },
+      labels: {
+        "app.kubernetes.io/name": "argo-rollouts-metrics",
+        "app.kubernetes.io/component": "server",
+        "app.kubernetes.io/part-of": "argo-rollouts",
+      },
       annotations,
     },
-    spec: { selector: { "app.kubernetes.io/name": "argo-rollouts" }, ports: [{ name: "metrics", port: 8090, protocol: "TCP", targetPort: 8090 }] },
+    spec: {
+      selector: { "app.kubernetes.io/name": "argo-rollouts" },
+      ports: [{ name: "metrics", port: 8090, protocol: "TCP", targetPort: 8090 }],
+    },
   });
 }

@@ -107,7 +107,10 @@ export function readPluginConfig(configMap: KubeObject | undefined): PluginConfi
   }
   for (const item of trafficRouterPlugins.concat(metricProviderPlugins)) {
     if (item.disabled) {
-      return { ok: false, fatal: `Failed to init config: validation of config due to (plugin ${item.name} is disabled, disabling is only supported for step plugins)` };
+      return {
+        ok: false,
+        fatal: `Failed to init config: validation of config due to (plugin ${item.name} is disabled, disabling is only supported for step plugins)`,
+      };
     }
   }
   for (const item of [...trafficRouterPlugins, ...metricProviderPlugins, ...stepPlugins]) {

@@ -17,7 +17,8 @@ export interface ReconcileResult {
 
 /** `getRolloutValidationErrors`, reduced to a missing strategy or template and setWeight out of range. */
 function invalidSpec(ro: Rollout): string | null {
-  if (!ro.spec?.strategy || (!ro.spec.strategy.canary && !ro.spec.strategy.blueGreen)) return "Rollout has missing field '.spec.strategy.canary or .spec.strategy.blueGreen'";
+  if (!ro.spec?.strategy || (!ro.spec.strategy.canary && !ro.spec.strategy.blueGreen))
+    return "Rollout has missing field '.spec.strategy.canary or .spec.strategy.blueGreen'";
   if (!ro.spec.template) return "Rollout has missing field '.spec.template'";
   const max = maxTrafficWeight(ro);
   for (const [i, step] of (ro.spec.strategy.canary?.steps ?? []).entries()) {

@@ -1,6 +1,13 @@
 import { StoreError } from "../store/object-store";
 import { getCondition, Message, newCondition, Reason, setCondition } from "./conditions";
-import { POD_HASH_LABEL, REVISION_ANNOTATION, SCALE_DOWN_DEADLINE_ANNOTATION, podHashOf, revisionOf, type ReconcileContext } from "./context";
+import {
+  POD_HASH_LABEL,
+  REVISION_ANNOTATION,
+  SCALE_DOWN_DEADLINE_ANNOTATION,
+  podHashOf,
+  revisionOf,
+  type ReconcileContext,
+} from "./context";
 import { computePodTemplateHash } from "./hash";
 import { T } from "./resource-types";
 import { replicasOf } from "./steps";
@@ -61,7 +68,10 @@ export function getAllReplicaSetsAndSyncRevision(ctx: ReconcileContext, createIf
     setRolloutRevision(ctx, revisionOf(ctx.newRS ?? rs));
     if (!getCondition(ctx.ro.status ?? {}, "Progressing")) {
       writeStatusCondition(ctx, (status) =>
-        setCondition(status, newCondition("Progressing", "True", Reason.FoundNewReplicaSet, Message.foundNewReplicaSet(rs.metadata.name), ctx.now)),
+        setCondition(
+          status,
+          newCondition("Progressing", "True", Reason.FoundNewReplicaSet, Message.foundNewReplicaSet(rs.metadata.name), ctx.now),
+        ),
       );
     }
     return null;
@@ -128,7 +138,11 @@ export function scaleReplicaSet(ctx: ReconcileContext, rs: ReplicaSet, newScale:
   }) as ReplicaSet;
   ctx.replaceReplicaSet(updated);
   if (current === newScale) return false;
-  ctx.event("Normal", Reason.ScalingReplicaSet, Message.scaling(current < newScale ? "up" : "down", rs.metadata.name, revisionOf(rs), current, newScale));
+  ctx.event(
+    "Normal",
+    Reason.ScalingReplicaSet,
+    Message.scaling(current < newScale ? "up" : "down", rs.metadata.name, revisionOf(rs), current, newScale),
+  );
   return true;
 }
 

@@ -86,7 +86,9 @@ export class RolloutController implements ControllerHandle {
           metrics: ((t.spec ?? {}) as { metrics?: Array<{ name: string; provider?: Record<string, unknown> }> }).metrics ?? [],
         })),
       experiments: () =>
-        this.store.list(T.experiments).items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
+        this.store
+          .list(T.experiments)
+          .items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
     });
     this.rpcMetrics = new PluginRpcMetrics(this.metrics.registry, new Set(options.rpcMetricsPlugins ?? ["argoproj-labs/gatewayAPI"]));
     this.client = new K8sClient(this.store, (kind, ns, name, verb, code) => this.metrics.incK8sRequest(kind, ns, name, verb, code));
@@ -94,7 +96,14 @@ export class RolloutController implements ControllerHandle {
       this.store,
       this.clock,
       (e) => this.metrics.incEvent(e.involvedObject.metadata.namespace ?? "", e.involvedObject.metadata.name, e.type, e.reason),
-      (verb, ns) => this.metrics.incK8sRequest("events", ns, "N/A", verb === "create" ? "Create" : verb === "patch" ? "Patch" : "Delete", verb === "create" ? "201" : "200"),
+      (verb, ns) =>
+        this.metrics.incK8sRequest(
+          "events",
+          ns,
+          "N/A",
+          verb === "create" ? "Create" : verb === "patch" ? "Patch" : "Delete",
+          verb === "create" ? "201" : "200",
+        ),
       options.eventLogLimit,
     );
     this.workloads = new WorkloadSimulator(this.store, this.cache, this.clock, this.prng.fork("pods"), options.podReadySeconds ?? 5);
@@ -230,7 +239,12 @@ export class RolloutController implements ControllerHandle {
     this.config = EMPTY_CONFIG;
     this.deps.pluginConfig = EMPTY_CONFIG;
     const backoffSeconds = this.crash ? Math.min(this.crash.backoffSeconds * 2, MAX_BACKOFF_SECONDS) : 10;
-    this.crash = { fatal: result.fatal, backoffSeconds, nextAttemptMs: this.clock.now() + this.clock.realMs(backoffSeconds), startedAt: containerStartedAt };
+    this.crash = {
+      fatal: result.fatal,
+      backoffSeconds,
+      nextAttemptMs: this.clock.now() + this.clock.realMs(backoffSeconds),
+      startedAt: containerStartedAt,
+    };
     this.pod.crashed(result.fatal, this.restartCount, backoffSeconds, containerStartedAt);
   }
 
@@ -259,7 +273,14 @@ export class RolloutController implements ControllerHandle {
    */
   private onRolloutAdded(ro: Rollout): void {
     // After the store's notification round: recording writes an Event into the same store.
-    queueMicrotask(() => this.recorder.record(ro, "Normal", "RolloutAddedToInformer", `Rollout resource added to informer: ${ro.metadata.namespace}/${ro.metadata.name}`));
+    queueMicrotask(() =>
+      this.recorder.record(
+        ro,
+        "Normal",
+        "RolloutAddedToInformer",
+        `Rollout resource added to informer: ${ro.metadata.namespace}/${ro.metadata.name}`,
+      ),
+    );
   }
 
   private onRolloutDeleted(ro: Rollout): void {
@@ -297,7 +318,12 @@ export class RolloutController implements ControllerHandle {
         let routes = this.applied.get(ctx.key);
         if (!routes) this.applied.set(ctx.key, (routes = new Map()));
         const before = routes.get(routerKey);
-        if (before && (before.measuredWeight !== route.measuredWeight || before.canaryHash !== route.canaryHash || before.stableHash !== route.stableHash)) {
+        if (
+          before &&
+          (before.measuredWeight !== route.measuredWeight ||
+            before.canaryHash !== route.canaryHash ||
+            before.stableHash !== route.stableHash)
+        ) {
           // The traffic served so far went to the weights applied so far.
           this.traffic.serveUntilNow(ctx.ro);
         }
@@ -308,7 +334,12 @@ export class RolloutController implements ControllerHandle {
 
   /** What a reconcile reads: when none of it changed since a pass that wrote nothing, a resync can skip it. */
   private fingerprint(key: string, ro: Rollout): string {
-    const parts = [ro.metadata.resourceVersion ?? "", this.config.resourceVersion ?? "", String(this.profileVersion), String(this.started.size)];
+    const parts = [
+      ro.metadata.resourceVersion ?? "",
+      this.config.resourceVersion ?? "",
+      String(this.profileVersion),
+      String(this.started.size),
+    ];
     for (const rs of this.cache.replicaSetsOf(key, undefined)) parts.push(rs.metadata.resourceVersion ?? "");
     for (const ar of this.cache.analysisRunsOf(key)) parts.push(ar.metadata.resourceVersion ?? "");
     return parts.join("|");

@@ -43,7 +43,10 @@ export function sampleNginxSetWeight(store: ObjectStore, ro: Rollout, desiredWei
   const rules = canaryRules(stable, canary?.stableService ?? "", canary?.canaryService ?? "");
   // The sample's message names a fixed "canary-demo" whatever the Ingress is called.
   if (rules.length === 0) return `ingress \`canary-demo\` has no rules using service ${canary?.stableService ?? ""} backend`;
-  const annotations: Record<string, string> = { [`${ANNOTATION_PREFIX}/canary`]: "true", [`${ANNOTATION_PREFIX}/canary-weight`]: String(desiredWeight) };
+  const annotations: Record<string, string> = {
+    [`${ANNOTATION_PREFIX}/canary`]: "true",
+    [`${ANNOTATION_PREFIX}/canary-weight`]: String(desiredWeight),
+  };
   const ingressClass = stable.metadata.annotations?.["kubernetes.io/ingress.class"];
   if (ingressClass) annotations["kubernetes.io/ingress.class"] = ingressClass;
   const existing = store.tryGet(T.ingresses, ns, name);
@@ -63,7 +66,8 @@ export function sampleNginxSetWeight(store: ObjectStore, ro: Rollout, desiredWei
     });
     return null;
   }
-  if (!existing.metadata.ownerReferences?.some((o) => o.controller && o.uid === ro.metadata.uid)) return `canary ingress \`${name}\` controlled by different object`;
+  if (!existing.metadata.ownerReferences?.some((o) => o.controller && o.uid === ro.metadata.uid))
+    return `canary ingress \`${name}\` controlled by different object`;
   if (existing.metadata.annotations?.[`${ANNOTATION_PREFIX}/canary-weight`] === String(desiredWeight)) return null;
   store.update(T.ingresses, ns, name, (draft) => {
     draft.metadata.annotations = { ...(draft.metadata.annotations ?? {}), ...annotations };

@@ -37,7 +37,12 @@ function fullyAvailable(rs: ReplicaSet): boolean {
  * pods available when `checkAvailability`), and adopts a Service the Rollout does not manage yet only once the
  * ReplicaSet is fully available.
  */
-export function ensureSVCTargets(ctx: ReconcileContext, service: string | undefined, rs: ReplicaSet | undefined, checkAvailability: boolean): void {
+export function ensureSVCTargets(
+  ctx: ReconcileContext,
+  service: string | undefined,
+  rs: ReplicaSet | undefined,
+  checkAvailability: boolean,
+): void {
   if (!rs || !service) return;
   const svc = ctx.deps.store.tryGet(T.services, ctx.ro.metadata.namespace, service);
   if (!svc) return;

@@ -38,7 +38,19 @@ export function reconcileStepPlugin(ctx: ReconcileContext): void {
   const now = ctx.now;
   const existing = find(statuses, index);
   if (item.disabled) {
-    if (!existing) statuses.push({ index, name, operation: "Run", phase: "Successful", disabled: true, message: "Step is disabled", startedAt: now, updatedAt: now, finishedAt: now, executions: 0 });
+    if (!existing)
+      statuses.push({
+        index,
+        name,
+        operation: "Run",
+        phase: "Successful",
+        disabled: true,
+        message: "Step is disabled",
+        startedAt: now,
+        updatedAt: now,
+        finishedAt: now,
+        executions: 0,
+      });
     return;
   }
   if (!existing) {

@@ -25,7 +25,9 @@ function ro(status: RolloutStatus, opts: { steps?: CanaryStep[]; replicas?: numb
       strategy: {
         canary: {
           steps: opts.steps ?? STEPS,
-          ...(opts.routed === false ? {} : { trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": {} }, ...(opts.max ? { maxTrafficWeight: opts.max } : {}) } }),
+          ...(opts.routed === false
+            ? {}
+            : { trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": {} }, ...(opts.max ? { maxTrafficWeight: opts.max } : {}) } }),
         },
       },
     },
@@ -80,7 +82,10 @@ describe("replica counts with traffic routing", () => {
   it("traffic-routed: canary = ceil(replicas × weight / max), stable stays full", () => {
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 3 }))).toEqual({ newRS: 3, stable: 10 });
     expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 0 }, { replicas: 4 }))).toEqual({ newRS: 1, stable: 4 });
-    expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 0 }, { max: 1000, steps: [{ setWeight: 250 }] }))).toEqual({ newRS: 3, stable: 10 });
+    expect(desiredCanaryCounts(ro({ ...updating, currentStepIndex: 0 }, { max: 1000, steps: [{ setWeight: 250 }] }))).toEqual({
+      newRS: 3,
+      stable: 10,
+    });
   });
 
   it("full size when promoting fully, on the initial deploy and once promoted", () => {

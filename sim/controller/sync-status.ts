@@ -83,9 +83,13 @@ export function calculateRolloutConditions(ctx: ReconcileContext, newStatus: Rol
   const newRSName = ctx.newRS?.metadata.name;
   if (!isAborted) {
     if (rolloutHealthy(ro, newStatus)) {
-      setCondition(newStatus, newCondition("Progressing", "True", Reason.NewReplicaSetAvailable, Message.replicaSetCompleted(newRSName ?? ""), now));
+      setCondition(
+        newStatus,
+        newCondition("Progressing", "True", Reason.NewReplicaSetAvailable, Message.replicaSetCompleted(newRSName ?? ""), now),
+      );
     } else if (rolloutProgressing(ro, newStatus) || becameUnhealthy) {
-      const reason = newStatus.stableRS === newStatus.currentPodHash && becameUnhealthy ? Reason.ReplicaSetNotAvailable : Reason.ReplicaSetUpdated;
+      const reason =
+        newStatus.stableRS === newStatus.currentPodHash && becameUnhealthy ? Reason.ReplicaSetNotAvailable : Reason.ReplicaSetUpdated;
       const message =
         reason === Reason.ReplicaSetNotAvailable
           ? Message.notAvailable
@@ -140,7 +144,8 @@ function prune(status: RolloutStatus): RolloutStatus {
   const out = withoutUndefined(status) as RolloutStatus & Record<string, unknown>;
   for (const key of ["message", "stableRS", "restartedAt", "selector"] as const) if (out[key] === "") delete out[key];
   // The counters are `omitempty` int32s upstream: a zero is not written.
-  for (const key of ["replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "HPAReplicas"] as const) if (out[key] === 0) delete out[key];
+  for (const key of ["replicas", "updatedReplicas", "readyReplicas", "availableReplicas", "HPAReplicas"] as const)
+    if (out[key] === 0) delete out[key];
   if (!out.abort) delete out.abort;
   if (!out.promoteFull) delete out.promoteFull;
   if (!out.controllerPause) delete out.controllerPause;

@@ -120,7 +120,8 @@ class IstioRouter extends BaseRouter {
     if (!before || before.weight !== desiredWeight) {
       const istio = this.ro.spec.strategy.canary?.trafficRouting?.istio;
       const names = istio?.virtualServices?.map((v) => v.name) ?? [istio?.virtualService?.name ?? this.ro.metadata.name];
-      for (const vs of names) this.env.event("Normal", "Updated VirtualService", `VirtualService \`${vs}\` set to desiredWeight '${desiredWeight}'`);
+      for (const vs of names)
+        this.env.event("Normal", "Updated VirtualService", `VirtualService \`${vs}\` set to desiredWeight '${desiredWeight}'`);
     }
     return null;
   }

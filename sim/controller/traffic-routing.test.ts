@@ -10,7 +10,13 @@ function ro(weights?: TrafficWeights, max?: number): Rollout {
     metadata: { name: "checkout" },
     spec: {
       template: {},
-      strategy: { canary: { canaryService: "checkout-canary", stableService: "checkout-stable", trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": {} }, ...(max ? { maxTrafficWeight: max } : {}) } } },
+      strategy: {
+        canary: {
+          canaryService: "checkout-canary",
+          stableService: "checkout-stable",
+          trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": {} }, ...(max ? { maxTrafficWeight: max } : {}) },
+        },
+      },
     },
     status: { canary: { weights } },
   };
@@ -27,7 +33,11 @@ describe("calculateWeightStatus", () => {
   });
 
   it("is unmodified when both sides match, whatever verified says", () => {
-    const prev = { canary: { weight: 10, serviceName: "checkout-canary", podTemplateHash: "new" }, stable: { weight: 90, serviceName: "checkout-stable", podTemplateHash: "old" }, verified: false };
+    const prev = {
+      canary: { weight: 10, serviceName: "checkout-canary", podTemplateHash: "new" },
+      stable: { weight: 90, serviceName: "checkout-stable", podTemplateHash: "old" },
+      verified: false,
+    };
     expect(calculateWeightStatus(ro(prev), "new", "old", 10).modified).toBe(false);
     expect(calculateWeightStatus(ro(prev), "newer", "old", 10).modified).toBe(true);
   });
@@ -44,7 +54,10 @@ describe("trafficWeightUpdatedMessage", () => {
 
 describe("rollout_info traffic_router", () => {
   it("names built-ins only; plugins get the empty string", () => {
-    const withRouting = (tr: Record<string, unknown>): Rollout => ({ ...ro(), spec: { template: {}, strategy: { canary: { trafficRouting: tr } } } });
+    const withRouting = (tr: Record<string, unknown>): Rollout => ({
+      ...ro(),
+      spec: { template: {}, strategy: { canary: { trafficRouting: tr } } },
+    });
     expect(metricsTrafficRouter(withRouting({ plugins: { "argoproj-labs/gatewayAPI": {} } }))).toBe("");
     expect(metricsTrafficRouter(withRouting({ istio: {} }))).toBe("Istio");
     expect(metricsTrafficRouter(withRouting({ istio: {}, nginx: {} }))).toBe("Nginx");

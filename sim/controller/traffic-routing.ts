@@ -1,15 +1,7 @@
 import { Message, Reason } from "./conditions";
 import { podHashOf, revisionOf, type ReconcileContext } from "./context";
 import { atDesiredReplicaCountsForCanary } from "./canary-replicas";
-import {
-  availableReplicas,
-  currentSetWeight,
-  currentStepOf,
-  maxTrafficWeight,
-  previousSetWeight,
-  replicasOf,
-  stepsOf,
-} from "./steps";
+import { availableReplicas, currentSetWeight, currentStepOf, maxTrafficWeight, previousSetWeight, replicasOf, stepsOf } from "./steps";
 import { ensureSVCTargets } from "./services";
 import { newTrafficRouters } from "./traffic-routers";
 import type { ReplicaSet, Rollout, TrafficWeights } from "./types";
@@ -18,7 +10,9 @@ import type { ReplicaSet, Rollout, TrafficWeights } from "./types";
 const VERIFY_RETRY_SECONDS = 10;
 
 function sameDestination(a: { weight: number; serviceName?: string; podTemplateHash?: string }, b: typeof a): boolean {
-  return a.weight === b.weight && (a.serviceName ?? "") === (b.serviceName ?? "") && (a.podTemplateHash ?? "") === (b.podTemplateHash ?? "");
+  return (
+    a.weight === b.weight && (a.serviceName ?? "") === (b.serviceName ?? "") && (a.podTemplateHash ?? "") === (b.podTemplateHash ?? "")
+  );
 }
 
 /** `calculateWeightStatus` (`rollout/trafficrouting.go`): stable = max − canary; modified when either side changed. */

@@ -65,7 +65,13 @@ export class WorkloadSimulator {
         ready++;
       } else if (at !== UNSCHEDULABLE) nextReady = nextReady === null ? at : Math.min(nextReady, at);
     }
-    const status = { replicas: pods.length, fullyLabeledReplicas: pods.length, readyReplicas: ready, availableReplicas: ready, observedGeneration: rs.metadata.generation ?? 1 };
+    const status = {
+      replicas: pods.length,
+      fullyLabeledReplicas: pods.length,
+      readyReplicas: ready,
+      availableReplicas: ready,
+      observedGeneration: rs.metadata.generation ?? 1,
+    };
     const prev = rs.status ?? {};
     if (
       prev.replicas !== status.replicas ||
@@ -73,9 +79,15 @@ export class WorkloadSimulator {
       prev.availableReplicas !== status.availableReplicas ||
       prev.observedGeneration !== status.observedGeneration
     ) {
-      this.store.update(T.replicaSets, namespace, name, (draft) => {
-        draft.status = status;
-      }, { subresource: "status" });
+      this.store.update(
+        T.replicaSets,
+        namespace,
+        name,
+        (draft) => {
+          draft.status = status;
+        },
+        { subresource: "status" },
+      );
     }
     return nextReady;
   }
@@ -92,7 +104,9 @@ export class WorkloadSimulator {
       namespace,
       labels: { ...(rs.spec.template.metadata?.labels ?? {}) },
       annotations: { ...(rs.spec.template.metadata?.annotations ?? {}) },
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true }],
+      ownerReferences: [
+        { apiVersion: "apps/v1", kind: "ReplicaSet", name: rs.metadata.name, uid: rs.metadata.uid ?? "", controller: true },
+      ],
     };
   }
 
@@ -100,7 +114,8 @@ export class WorkloadSimulator {
     const namespace = rs.metadata.namespace ?? "default";
     const now = this.clock.iso();
     const containers = rs.spec.template.spec?.containers ?? [{ name: "app", image: "registry.local/app:latest" }];
-    if (!schedulable(rs.spec.template.spec?.nodeSelector as Record<string, string> | undefined)) return this.createUnschedulablePod(rs, namespace, now, containers);
+    if (!schedulable(rs.spec.template.spec?.nodeSelector as Record<string, string> | undefined))
+      return this.createUnschedulablePod(rs, namespace, now, containers);
     const pod = this.store.create(T.pods, namespace, {
       apiVersion: "v1",
       kind: "Pod",
@@ -111,7 +126,14 @@ export class WorkloadSimulator {
         startTime: now,
         podIP: `10.${this.prng.int(0, 255)}.${this.prng.int(0, 255)}.${this.prng.int(1, 254)}`,
         conditions: [{ type: "Ready", status: "False", lastTransitionTime: now }],
-        containerStatuses: containers.map((c) => ({ name: c.name, image: c.image, ready: false, restartCount: 0, started: false, state: { waiting: { reason: "ContainerCreating" } } })),
+        containerStatuses: containers.map((c) => ({
+          name: c.name,
+          image: c.image,
+          ready: false,
+          restartCount: 0,
+          started: false,
+          state: { waiting: { reason: "ContainerCreating" } },
+        })),
       },
     });
     this.readyAt.set(`${namespace}/${pod.metadata.name}`, this.clock.now() + this.clock.realMs(this.podReadySeconds));
@@ -119,7 +141,12 @@ export class WorkloadSimulator {
   }
 
   /** No node matches its nodeSelector: Pending with PodScheduled=False (Unschedulable) for good, as the scheduler leaves it. */
-  private createUnschedulablePod(rs: ReplicaSet, namespace: string, now: string, containers: Array<{ name: string; image?: string }>): KubeObject {
+  private createUnschedulablePod(
+    rs: ReplicaSet,
+    namespace: string,
+    now: string,
+    containers: Array<{ name: string; image?: string }>,
+  ): KubeObject {
     const pod = this.store.create(T.pods, namespace, {
       apiVersion: "v1",
       kind: "Pod",
@@ -127,7 +154,15 @@ export class WorkloadSimulator {
       spec: { ...(rs.spec.template.spec ?? {}), containers },
       status: {
         phase: "Pending",
-        conditions: [{ type: "PodScheduled", status: "False", reason: "Unschedulable", message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.", lastTransitionTime: now }],
+        conditions: [
+          {
+            type: "PodScheduled",
+            status: "False",
+            reason: "Unschedulable",
+            message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector.",
+            lastTransitionTime: now,
+          },
+        ],
       },
     });
     this.readyAt.set(`${namespace}/${pod.metadata.name}`, UNSCHEDULABLE);
@@ -136,15 +171,21 @@ export class WorkloadSimulator {
 
   private markReady(pod: KubeObject): void {
     const now = this.clock.iso();
-    this.store.update(T.pods, pod.metadata.namespace, pod.metadata.name, (draft) => {
-      const status = (draft.status ?? {}) as Record<string, unknown>;
-      const containers = (status.containerStatuses as Array<Record<string, unknown>> | undefined) ?? [];
-      draft.status = {
-        ...status,
-        phase: "Running",
-        conditions: [{ type: "Ready", status: "True", lastTransitionTime: now }],
-        containerStatuses: containers.map((c) => ({ ...c, ready: true, started: true, state: { running: { startedAt: now } } })),
-      };
-    }, { subresource: "status" });
+    this.store.update(
+      T.pods,
+      pod.metadata.namespace,
+      pod.metadata.name,
+      (draft) => {
+        const status = (draft.status ?? {}) as Record<string, unknown>;
+        const containers = (status.containerStatuses as Array<Record<string, unknown>> | undefined) ?? [];
+        draft.status = {
+          ...status,
+          phase: "Running",
+          conditions: [{ type: "Ready", status: "True", lastTransitionTime: now }],
+          containerStatuses: containers.map((c) => ({ ...c, ready: true, started: true, state: { running: { startedAt: now } } })),
+        };
+      },
+      { subresource: "status" },
+    );
   }
 }

@@ -120,24 +120,62 @@ export class ControllerMetrics {
 
   constructor(snapshot: MetricsSnapshot) {
     const registers = [this.registry];
-    this.reconcile = new Histogram({ name: "rollout_reconcile", help: "Rollout reconciliation performance.", labelNames: ["namespace", "name"], buckets: RECONCILE_BUCKETS, registers });
-    this.reconcileError = new Counter({ name: "rollout_reconcile_error", help: "Error occurring during the rollout", labelNames: ["namespace", "name"], registers });
-    this.events = new Counter({ name: "rollout_events_total", help: "Count of rollout events", labelNames: ["namespace", "name", "type", "reason"], registers });
+    this.reconcile = new Histogram({
+      name: "rollout_reconcile",
+      help: "Rollout reconciliation performance.",
+      labelNames: ["namespace", "name"],
+      buckets: RECONCILE_BUCKETS,
+      registers,
+    });
+    this.reconcileError = new Counter({
+      name: "rollout_reconcile_error",
+      help: "Error occurring during the rollout",
+      labelNames: ["namespace", "name"],
+      registers,
+    });
+    this.events = new Counter({
+      name: "rollout_events_total",
+      help: "Count of rollout events",
+      labelNames: ["namespace", "name", "type", "reason"],
+      registers,
+    });
     this.k8sRequests = new Counter({
       name: "controller_clientset_k8s_request_total",
       help: "Number of kubernetes requests executed during application reconciliation.",
       labelNames: ["kind", "namespace", "name", "verb", "status_code"],
       registers,
     });
-    this.analysisReconcile = new Histogram({ name: "analysis_run_reconcile", help: "Analysis Run reconciliation performance.", labelNames: ["namespace", "name"], buckets: RECONCILE_BUCKETS, registers });
-    this.analysisReconcileError = new Counter({ name: "analysis_run_reconcile_error", help: "Error occurring during the analysis run", labelNames: ["namespace", "name"], registers });
+    this.analysisReconcile = new Histogram({
+      name: "analysis_run_reconcile",
+      help: "Analysis Run reconciliation performance.",
+      labelNames: ["namespace", "name"],
+      buckets: RECONCILE_BUCKETS,
+      registers,
+    });
+    this.analysisReconcileError = new Counter({
+      name: "analysis_run_reconcile_error",
+      help: "Error occurring during the analysis run",
+      labelNames: ["namespace", "name"],
+      registers,
+    });
     // Observed for every event, as upstream's recorder runs its notification triggers (none configured here) per event.
-    this.notificationSend = new Histogram({ name: "notification_send", help: "Notification send performance.", labelNames: ["namespace", "name"], buckets: [0.01, 0.15, 0.25, 0.5, 1], registers });
-    new Gauge({ name: "argo_rollouts_controller_info", help: "Running Argo-rollouts version", labelNames: ["version"], registers }).set({ version: CONTROLLER_VERSION }, 1);
-    new Gauge({ name: "build_info", help: "A metric with a constant '1' value labeled by version from which Argo-Rollouts was built.", labelNames: ["version", "goversion", "goarch", "commit"], registers }).set(
-      { version: CONTROLLER_VERSION, goversion: "go1.24.6", goarch: "amd64", commit: "0000000000000000000000000000000000000000" },
+    this.notificationSend = new Histogram({
+      name: "notification_send",
+      help: "Notification send performance.",
+      labelNames: ["namespace", "name"],
+      buckets: [0.01, 0.15, 0.25, 0.5, 1],
+      registers,
+    });
+    new Gauge({ name: "argo_rollouts_controller_info", help: "Running Argo-rollouts version", labelNames: ["version"], registers }).set(
+      { version: CONTROLLER_VERSION },
       1,
     );
+    new Gauge({
+      name: "build_info",
+      help: "A metric with a constant '1' value labeled by version from which Argo-Rollouts was built.",
+      labelNames: ["version", "goversion", "goarch", "commit"],
+      registers,
+    }).set({ version: CONTROLLER_VERSION, goversion: "go1.24.6", goarch: "amd64", commit: "0000000000000000000000000000000000000000" }, 1);
     this.registerRolloutCollectors(snapshot, registers);
     this.registerAnalysisCollectors(snapshot, registers);
   }
@@ -189,26 +227,48 @@ export class ControllerMetrics {
             metricType.set({ namespace: ns, name, metric: metric.name, type }, 1);
             const result = ar.status?.metricResults?.find((r) => r.name === metric.name);
             const mp = result?.phase ?? "Pending";
-            for (const p of ANALYSIS_PHASES) metricPhase.set({ namespace: ns, name, metric: metric.name, type, dry_run: "false", phase: p }, p === mp ? 1 : 0);
+            for (const p of ANALYSIS_PHASES)
+              metricPhase.set({ namespace: ns, name, metric: metric.name, type, dry_run: "false", phase: p }, p === mp ? 1 : 0);
           }
         }
         for (const ex of snapshot.experiments()) experimentInfo.set({ namespace: ex.namespace, name: ex.name, phase: ex.phase }, 1);
         for (const t of snapshot.analysisTemplates?.() ?? []) {
           templateInfo.set({ namespace: t.namespace, name: t.name }, 1);
-          for (const metric of t.metrics) templateMetricInfo.set({ namespace: t.namespace, name: t.name, type: providerType(metric), metric: metric.name }, 1);
+          for (const metric of t.metrics)
+            templateMetricInfo.set({ namespace: t.namespace, name: t.name, type: providerType(metric), metric: metric.name }, 1);
         }
       },
     });
-    const runPhase = new Gauge({ name: "analysis_run_phase", help: "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)", labelNames: ["namespace", "name", "phase"], registers });
-    const metricType = new Gauge({ name: "analysis_run_metric_type", help: "Information on the type of a specific metric in the Analysis Runs.", labelNames: ["namespace", "name", "metric", "type"], registers });
+    const runPhase = new Gauge({
+      name: "analysis_run_phase",
+      help: "Information on the state of the Analysis Run (DEPRECATED - use analysis_run_info)",
+      labelNames: ["namespace", "name", "phase"],
+      registers,
+    });
+    const metricType = new Gauge({
+      name: "analysis_run_metric_type",
+      help: "Information on the type of a specific metric in the Analysis Runs.",
+      labelNames: ["namespace", "name", "metric", "type"],
+      registers,
+    });
     const metricPhase = new Gauge({
       name: "analysis_run_metric_phase",
       help: "Information on the duration of a specific metric in the Analysis Run",
       labelNames: ["namespace", "name", "metric", "type", "dry_run", "phase"],
       registers,
     });
-    const experimentInfo = new Gauge({ name: "experiment_info", help: "Information about Experiment.", labelNames: ["namespace", "name", "phase"], registers });
-    const templateInfo = new Gauge({ name: "analysis_template_info", help: "Information about analysis templates.", labelNames: ["namespace", "name"], registers });
+    const experimentInfo = new Gauge({
+      name: "experiment_info",
+      help: "Information about Experiment.",
+      labelNames: ["namespace", "name", "phase"],
+      registers,
+    });
+    const templateInfo = new Gauge({
+      name: "analysis_template_info",
+      help: "Information about analysis templates.",
+      labelNames: ["namespace", "name"],
+      registers,
+    });
     const templateMetricInfo = new Gauge({
       name: "analysis_template_metric_info",
       help: "Information on metrics in analysis templates.",
@@ -263,9 +323,7 @@ export class ControllerMetrics {
   /** The current value of rollout_events_total for one label set (tests and the demo's own bookkeeping). */
   async eventCount(filter: Partial<Record<"namespace" | "name" | "type" | "reason", string>>): Promise<number> {
     const data = await this.events.get();
-    return data.values
-      .filter((v) => Object.entries(filter).every(([k, want]) => v.labels[k] === want))
-      .reduce((n, v) => n + v.value, 0);
+    return data.values.filter((v) => Object.entries(filter).every(([k, want]) => v.labels[k] === want)).reduce((n, v) => n + v.value, 0);
   }
 
   async reconcileErrorCount(namespace: string, name: string): Promise<number> {

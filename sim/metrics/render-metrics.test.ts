@@ -6,7 +6,12 @@ describe("renderMetrics", () => {
   it("writes exactly what prom-client writes: counters, collected gauges, histograms, escaped labels and help", async () => {
     const registry = new Registry();
     const registers = [registry];
-    const events = new Counter({ name: "rollout_events_total", help: "Count of rollout events", labelNames: ["namespace", "name", "reason"], registers });
+    const events = new Counter({
+      name: "rollout_events_total",
+      help: "Count of rollout events",
+      labelNames: ["namespace", "name", "reason"],
+      registers,
+    });
     events.inc({ namespace: "shop", name: "checkout", reason: "TrafficWeightUpdated" }, 3);
     events.inc({ namespace: "shop", name: 'we"ird\\na\nme', reason: "TrafficRoutingError" });
     const phase = new Gauge({
@@ -20,7 +25,13 @@ describe("renderMetrics", () => {
         phase.set({ namespace: "shop", name: "cart", phase: "Progressing" }, Number.NaN);
       },
     });
-    const reconcile = new Histogram({ name: "rollout_reconcile", help: "Rollout reconciliation performance.", labelNames: ["namespace", "name"], buckets: [0.01, 0.15, 1], registers });
+    const reconcile = new Histogram({
+      name: "rollout_reconcile",
+      help: "Rollout reconciliation performance.",
+      labelNames: ["namespace", "name"],
+      buckets: [0.01, 0.15, 1],
+      registers,
+    });
     reconcile.observe({ namespace: "shop", name: "checkout" }, 0.12);
     reconcile.observe({ namespace: "shop", name: "checkout" }, 4);
     new Gauge({ name: "build_info", help: "A metric with a constant '1' value", registers }).set(1);
@@ -37,8 +48,19 @@ describe("renderMetrics", () => {
   it("shows what changed since the previous scrape, series kept or not", async () => {
     const registry = new Registry();
     const registers = [registry];
-    const events = new Counter({ name: "rollout_events_total", help: "Count of rollout events", labelNames: ["namespace", "name", "reason"], registers });
-    const reconcile = new Histogram({ name: "rollout_reconcile", help: "Rollout reconciliation performance.", labelNames: ["namespace", "name"], buckets: [0.01, 0.15, 1], registers });
+    const events = new Counter({
+      name: "rollout_events_total",
+      help: "Count of rollout events",
+      labelNames: ["namespace", "name", "reason"],
+      registers,
+    });
+    const reconcile = new Histogram({
+      name: "rollout_reconcile",
+      help: "Rollout reconciliation performance.",
+      labelNames: ["namespace", "name"],
+      buckets: [0.01, 0.15, 1],
+      registers,
+    });
     const checkout = { namespace: "shop", name: "checkout" };
     events.inc({ ...checkout, reason: "TrafficWeightUpdated" });
     events.inc({ ...checkout, reason: "RolloutPaused" });

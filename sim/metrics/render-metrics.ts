@@ -80,7 +80,11 @@ function reuse(holder: RenderedHolder, value: number, render: () => string): str
   return text;
 }
 
-function appendLabels(out: string, labels: Record<string, string | number | undefined> | undefined, skip?: Record<string, unknown>): string {
+function appendLabels(
+  out: string,
+  labels: Record<string, string | number | undefined> | undefined,
+  skip?: Record<string, unknown>,
+): string {
   if (!labels) return out;
   for (const key in labels) {
     const value = labels[key];

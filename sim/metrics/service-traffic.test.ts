@@ -12,7 +12,14 @@ function canaryRollout(): Rollout {
     metadata: { name: "checkout", namespace: "shop" },
     spec: {
       replicas: 3,
-      strategy: { canary: { canaryService: "checkout-canary", stableService: "checkout-stable", trafficRouting: { istio: { virtualService: { name: "vs" } } }, steps: [] } },
+      strategy: {
+        canary: {
+          canaryService: "checkout-canary",
+          stableService: "checkout-stable",
+          trafficRouting: { istio: { virtualService: { name: "vs" } } },
+          steps: [],
+        },
+      },
     },
     status: { stableRS: "aaa" },
   } as unknown as Rollout;

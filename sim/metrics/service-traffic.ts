@@ -71,7 +71,11 @@ export class ServiceTrafficSimulator {
     // Labels: reporter, destination_service_name, destination_service_namespace, destination_workload, response_code.
     this.istio = new RequestCounter("istio_requests_total", "Total requests (simulated Istio standard metric).", registry);
     // Labels: namespace, ingress, service, canary, status.
-    this.nginx = new RequestCounter("nginx_ingress_controller_requests", "The total number of client requests (simulated ingress-nginx metric).", registry);
+    this.nginx = new RequestCounter(
+      "nginx_ingress_controller_requests",
+      "The total number of client requests (simulated ingress-nginx metric).",
+      registry,
+    );
   }
 
   /** Adds the requests every Rollout served since it was last served. */
@@ -132,15 +136,30 @@ export class ServiceTrafficSimulator {
       const errors = Math.min(requests, Math.round(requests * errorRate + Math.max(0, this.prng.gaussian()) * errorRate * 3));
       const service = (side === "canary" ? canary.canaryService : canary.stableService) ?? ro.metadata.name;
       const workload = `${ro.metadata.name}-${side === "canary" ? canaryHash : stableHash}`;
-      for (const [code, n] of [["200", requests - errors], ["503", errors]] as const) {
+      for (const [code, n] of [
+        ["200", requests - errors],
+        ["503", errors],
+      ] as const) {
         if (nginx) {
           const canaryLabel = side === "canary" ? `${ns}-${service}-80` : "";
-          this.bump(this.nginx, `n|${ns}|${ingress}|${service}|${canaryLabel}|${code}`, () => ({ namespace: ns, ingress, service, canary: canaryLabel, status: code }), n, now);
+          this.bump(
+            this.nginx,
+            `n|${ns}|${ingress}|${service}|${canaryLabel}|${code}`,
+            () => ({ namespace: ns, ingress, service, canary: canaryLabel, status: code }),
+            n,
+            now,
+          );
         } else {
           this.bump(
             this.istio,
             `i|${ns}|${service}|${workload}|${code}`,
-            () => ({ reporter: "source", destination_service_name: service, destination_service_namespace: ns, destination_workload: workload, response_code: code }),
+            () => ({
+              reporter: "source",
+              destination_service_name: service,
+              destination_service_namespace: ns,
+              destination_workload: workload,
+              response_code: code,
+            }),
             n,
             now,
           );
@@ -162,4 +181,3 @@ export class ServiceTrafficSimulator {
     }
   }
 }
-

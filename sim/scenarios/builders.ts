@@ -52,7 +52,14 @@ export function rollout(bp: RolloutBlueprint): KubeObject {
           canaryService: `${bp.name}-canary`,
           stableService: `${bp.name}-stable`,
           ...(trafficRouting(bp) ? { trafficRouting: trafficRouting(bp) } : {}),
-          ...(bp.backgroundAnalysis ? { analysis: { templates: [{ templateName: bp.backgroundAnalysis.templateName }], startingStep: bp.backgroundAnalysis.startingStep } } : {}),
+          ...(bp.backgroundAnalysis
+            ? {
+                analysis: {
+                  templates: [{ templateName: bp.backgroundAnalysis.templateName }],
+                  startingStep: bp.backgroundAnalysis.startingStep,
+                },
+              }
+            : {}),
           steps: bp.steps ?? [],
         },
       };

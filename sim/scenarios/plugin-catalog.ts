@@ -50,7 +50,10 @@ export function trafficPlugin(key: TrafficPluginKey, opts: PluginEntryOptions = 
   };
 }
 
-export function pluginConfigMap(namespace: string, data: { trafficRouterPlugins: PluginItem[]; metricProviderPlugins?: PluginItem[]; stepPlugins?: PluginItem[] }): KubeObject {
+export function pluginConfigMap(
+  namespace: string,
+  data: { trafficRouterPlugins: PluginItem[]; metricProviderPlugins?: PluginItem[]; stepPlugins?: PluginItem[] },
+): KubeObject {
   const out: Record<string, string> = { trafficRouterPlugins: stringify(data.trafficRouterPlugins) };
   if (data.metricProviderPlugins?.length) out.metricProviderPlugins = stringify(data.metricProviderPlugins);
   if (data.stepPlugins?.length) out.stepPlugins = stringify(data.stepPlugins);
@@ -60,7 +63,11 @@ export function pluginConfigMap(namespace: string, data: { trafficRouterPlugins:
     metadata: {
       name: "argo-rollouts-config",
       namespace,
-      labels: { "app.kubernetes.io/component": "rollouts-controller", "app.kubernetes.io/name": "argo-rollouts", "app.kubernetes.io/part-of": "argo-rollouts" },
+      labels: {
+        "app.kubernetes.io/component": "rollouts-controller",
+        "app.kubernetes.io/name": "argo-rollouts",
+        "app.kubernetes.io/part-of": "argo-rollouts",
+      },
     },
     data: out,
   };

@@ -88,7 +88,9 @@ export function scheduledDriver(plans: ScheduledUpdate[]): ScenarioDriver {
     start(ctx) {
       const byName = new Map(ctx.clusters.map((c) => [c.name, c.store]));
       const start = ctx.clock.now();
-      const nextAt = new Map(plans.map((p) => [p, start + ctx.clock.realMs(p.firstAfterSeconds ?? p.everyMinutes * 60 * (0.5 + ctx.prng.next()))]));
+      const nextAt = new Map(
+        plans.map((p) => [p, start + ctx.clock.realMs(p.firstAfterSeconds ?? p.everyMinutes * 60 * (0.5 + ctx.prng.next()))]),
+      );
       const timer = setInterval(() => {
         const now = ctx.clock.now();
         for (const plan of plans) {

@@ -6,7 +6,14 @@ import { rateDriver } from "./revision-driver";
 import type { ScaleOptions, Scenario } from "./types";
 
 const NAMESPACES = ["shop", "payments", "search", "platform"];
-const STEPS: CanaryStep[] = [{ setWeight: 20 }, { pause: { duration: "15s" } }, { setWeight: 50 }, { pause: { duration: "15s" } }, { setWeight: 80 }, { pause: { duration: "15s" } }];
+const STEPS: CanaryStep[] = [
+  { setWeight: 20 },
+  { pause: { duration: "15s" } },
+  { setWeight: 50 },
+  { pause: { duration: "15s" } },
+  { setWeight: 80 },
+  { pause: { duration: "15s" } },
+];
 /** TrafficWeightUpdated per revision with STEPS: 0→20→50→80→100, then 100→0 once stable moves. */
 const WEIGHT_CHANGES_PER_REVISION = 5;
 
@@ -26,10 +33,22 @@ function fieldsOf(value: unknown): Record<string, unknown> {
  */
 function withBookkeeping(obj: KubeObject): KubeObject {
   const { name, namespace, labels, annotations } = obj.metadata;
-  const applied = JSON.stringify({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { annotations, labels, name, namespace }, spec: obj.spec });
+  const applied = JSON.stringify({
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    metadata: { annotations, labels, name, namespace },
+    spec: obj.spec,
+  });
   const at = "2026-01-01T00:00:00Z";
   const managedFields = [
-    { manager: "kubectl-client-side-apply", operation: "Update", apiVersion: obj.apiVersion, time: at, fieldsType: "FieldsV1", fieldsV1: { "f:metadata": fieldsOf({ annotations: { [LAST_APPLIED]: "" }, labels }), "f:spec": fieldsOf(obj.spec) } },
+    {
+      manager: "kubectl-client-side-apply",
+      operation: "Update",
+      apiVersion: obj.apiVersion,
+      time: at,
+      fieldsType: "FieldsV1",
+      fieldsV1: { "f:metadata": fieldsOf({ annotations: { [LAST_APPLIED]: "" }, labels }), "f:spec": fieldsOf(obj.spec) },
+    },
     {
       manager: "rollouts-controller",
       operation: "Update",
@@ -37,7 +56,25 @@ function withBookkeeping(obj: KubeObject): KubeObject {
       time: at,
       fieldsType: "FieldsV1",
       subresource: "status",
-      fieldsV1: { "f:status": fieldsOf({ HPAReplicas: 0, availableReplicas: 0, blueGreen: {}, canary: { weights: { canary: {}, stable: {} } }, conditions: {}, currentPodHash: "", currentStepHash: "", currentStepIndex: 0, observedGeneration: "", phase: "", readyReplicas: 0, replicas: 0, selector: "", stableRS: "", updatedReplicas: 0 }) },
+      fieldsV1: {
+        "f:status": fieldsOf({
+          HPAReplicas: 0,
+          availableReplicas: 0,
+          blueGreen: {},
+          canary: { weights: { canary: {}, stable: {} } },
+          conditions: {},
+          currentPodHash: "",
+          currentStepHash: "",
+          currentStepIndex: 0,
+          observedGeneration: "",
+          phase: "",
+          readyReplicas: 0,
+          replicas: 0,
+          selector: "",
+          stableRS: "",
+          updatedReplicas: 0,
+        }),
+      },
     },
   ];
   return { ...obj, metadata: { ...obj.metadata, annotations: { ...annotations, [LAST_APPLIED]: applied }, managedFields } };

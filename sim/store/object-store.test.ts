@@ -39,7 +39,14 @@ describe("ObjectStore", () => {
   it("ignores everything but status on /status and bumps generation on spec changes only", () => {
     const store = new ObjectStore();
     store.create(rollouts, "default", rollout("a"));
-    const s = store.patch(rollouts, "default", "a", "merge", { spec: { paused: true }, status: { abort: true } }, { subresource: "status" });
+    const s = store.patch(
+      rollouts,
+      "default",
+      "a",
+      "merge",
+      { spec: { paused: true }, status: { abort: true } },
+      { subresource: "status" },
+    );
     expect(s.spec).toEqual({ strategy: { canary: { steps: [{ setWeight: 10 }] } } });
     expect(s.metadata.generation).toBe(1);
     const labelled = store.patch(rollouts, "default", "a", "merge", { metadata: { labels: { b: "c" } } });
@@ -57,13 +64,17 @@ describe("ObjectStore", () => {
     expect(conflict.message).toContain('rollouts.argoproj.io "a": the object has been modified');
     expect(errorOf(() => store.get(rollouts, "default", "nope")).code).toBe(404);
     expect(errorOf(() => store.create(rollouts, "default", rollout("a"))).reason).toBe("AlreadyExists");
-    expect(errorOf(() => store.create(rollouts, "missing-ns", { ...rollout("b"), metadata: { name: "b" } })).message).toBe('namespaces "missing-ns" not found');
+    expect(errorOf(() => store.create(rollouts, "missing-ns", { ...rollout("b"), metadata: { name: "b" } })).message).toBe(
+      'namespaces "missing-ns" not found',
+    );
   });
 
   it("applies JSON patch and rejects one that does not apply", () => {
     const store = new ObjectStore();
     store.create(rollouts, "default", rollout("a"));
-    const patched = store.patch(rollouts, "default", "a", "json", [{ op: "replace", path: "/spec/strategy/canary/steps/0/setWeight", value: 40 }]);
+    const patched = store.patch(rollouts, "default", "a", "json", [
+      { op: "replace", path: "/spec/strategy/canary/steps/0/setWeight", value: 40 },
+    ]);
     expect(patched.spec).toEqual({ strategy: { canary: { steps: [{ setWeight: 40 }] } } });
     expect(errorOf(() => store.patch(rollouts, "default", "a", "json", [{ op: "remove", path: "/spec/nothing" }])).code).toBe(422);
   });
@@ -103,7 +114,10 @@ describe("ObjectStore", () => {
     const events: StoreEvent[] = [];
     store.subscribe((e) => events.push(e));
     // Key order and undefined-valued keys do not make a change (JSON has neither).
-    const same = store.update(rollouts, "default", "a", (d) => ({ ...d, spec: { strategy: { canary: { steps: [{ setWeight: 10 }] } }, paused: undefined } }));
+    const same = store.update(rollouts, "default", "a", (d) => ({
+      ...d,
+      spec: { strategy: { canary: { steps: [{ setWeight: 10 }] } }, paused: undefined },
+    }));
     expect(same).toBe(created);
     expect(store.resourceVersion).toBe(created.metadata.resourceVersion);
     expect(events).toEqual([]);
@@ -112,8 +126,17 @@ describe("ObjectStore", () => {
   it("keeps the parts a write did not change shared with the version before it (the watch history holds both)", () => {
     const store = new ObjectStore();
     store.create(rollouts, "default", rollout("a"));
-    const before = store.patch(rollouts, "default", "a", "merge", { status: { phase: "Progressing", canary: { weight: 10 } } }, { subresource: "status" });
-    const after = store.update(rollouts, "default", "a", (d) => void ((d.status as { phase: string }).phase = "Healthy"), { subresource: "status" });
+    const before = store.patch(
+      rollouts,
+      "default",
+      "a",
+      "merge",
+      { status: { phase: "Progressing", canary: { weight: 10 } } },
+      { subresource: "status" },
+    );
+    const after = store.update(rollouts, "default", "a", (d) => void ((d.status as { phase: string }).phase = "Healthy"), {
+      subresource: "status",
+    });
     expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
     expect(after.spec).toBe(before.spec);
     expect(after.metadata.labels).toBe(before.metadata.labels);

@@ -36,14 +36,7 @@ export interface StoreEvent {
 }
 
 export type StatusReason =
-  | "NotFound"
-  | "AlreadyExists"
-  | "Conflict"
-  | "Invalid"
-  | "Expired"
-  | "BadRequest"
-  | "MethodNotAllowed"
-  | "UnsupportedMediaType";
+  "NotFound" | "AlreadyExists" | "Conflict" | "Invalid" | "Expired" | "BadRequest" | "MethodNotAllowed" | "UnsupportedMediaType";
 
 /** A failure the API server reports as a `kind: Status` body with this code and reason. */
 export class StoreError extends Error {
@@ -161,8 +154,7 @@ function fieldAllowed(type: ResourceType) {
   return (path: string) =>
     path === "metadata.name" ||
     path === "metadata.namespace" ||
-    (type.plural === "events" &&
-      (path.startsWith("involvedObject.") || path === "reason" || path === "type" || path === "source")) ||
+    (type.plural === "events" && (path.startsWith("involvedObject.") || path === "reason" || path === "type" || path === "source")) ||
     (type.plural === "pods" && (path === "status.phase" || path === "spec.nodeName"));
 }
 
@@ -310,7 +302,8 @@ export class ObjectStore {
   }
 
   private validateName(type: ResourceType, name: string | undefined): string {
-    if (!name) throw new StoreError(422, "Invalid", `${type.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
+    if (!name)
+      throw new StoreError(422, "Invalid", `${type.kind} "" is invalid: metadata.name: Required value: name or generateName is required`);
     if (!NAME_PATTERN.test(name) || name.length > 253) {
       throw new StoreError(
         422,
@@ -365,7 +358,7 @@ export class ObjectStore {
     };
     delete obj.metadata.deletionTimestamp;
     // Types with a status subresource drop status on create, as the API server's strategies do for CRDs.
-    if (type.subresources.includes("status") && type.group !== "" ) delete obj.status;
+    if (type.subresources.includes("status") && type.group !== "") delete obj.status;
     if (opts.dryRun) {
       delete obj.metadata.resourceVersion;
       return deepFreeze(obj);
@@ -385,7 +378,11 @@ export class ObjectStore {
   private write(type: ResourceType, current: KubeObject, next: KubeObject, opts: WriteOptions): KubeObject {
     const name = current.metadata.name;
     if (next.metadata?.name && next.metadata.name !== name) {
-      throw new StoreError(400, "BadRequest", `the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`);
+      throw new StoreError(
+        400,
+        "BadRequest",
+        `the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`,
+      );
     }
     let merged: KubeObject;
     if (opts.subresource === "status") {
@@ -414,7 +411,8 @@ export class ObjectStore {
     if (type.hasGeneration) merged.metadata.generation = current.metadata.generation ?? 1;
     const stored = shareUnchanged(merged, current);
     if (stored === current) return current;
-    if (type.hasGeneration && specChanged(stored, current)) stored.metadata = { ...stored.metadata, generation: (current.metadata.generation ?? 1) + 1 };
+    if (type.hasGeneration && specChanged(stored, current))
+      stored.metadata = { ...stored.metadata, generation: (current.metadata.generation ?? 1) + 1 };
     if (opts.dryRun) return deepFreeze(stored);
     this.revision++;
     stored.metadata = { ...stored.metadata, resourceVersion: String(this.revision) };

@@ -29,7 +29,10 @@ export function parseLabelSelector(selector: string | undefined | null): Require
   return splitTopLevel(selector).map((part) => {
     const setMatch = /^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
     if (setMatch) {
-      const values = setMatch[3].split(",").map((v) => v.trim()).filter(Boolean);
+      const values = setMatch[3]
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean);
       return { key: setMatch[1], op: setMatch[2] as "in" | "notin", values };
     }
     const eqMatch = /^([\w./-]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(part);

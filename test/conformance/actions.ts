@@ -29,7 +29,9 @@ interface ReplicaSetJson extends KubeObject {
 /** `kubectl argo rollouts undo` (no --to-revision): the second-newest revision's template, JSON-patched back. */
 export async function undo(kube: Kube, ns: string, name: string): Promise<void> {
   const ro = await readRollout(kube, ns, name);
-  const owned = (await kube.list<ReplicaSetJson>("apps/v1", "ReplicaSet", ns)).filter((rs) => rs.metadata.ownerReferences?.some((o) => o.uid === ro.metadata.uid));
+  const owned = (await kube.list<ReplicaSetJson>("apps/v1", "ReplicaSet", ns)).filter((rs) =>
+    rs.metadata.ownerReferences?.some((o) => o.uid === ro.metadata.uid),
+  );
   const byRevision = owned
     .map((rs) => ({ rs, revision: Number(rs.metadata.annotations?.["rollout.argoproj.io/revision"]) }))
     .filter((r) => Number.isFinite(r.revision))

@@ -35,8 +35,10 @@ function arrivalDifferences(sim: Recording, real: Recording): Difference[] {
       const step = `${i + 1} ${real.steps[i].step}`;
       const horizon = Math.min(i + 1, lastIndex);
       const [simBy, realBy] = [upTo(sim, horizon), upTo(real, horizon)];
-      for (const item of sim.steps[i].snapshot[field]) if (!realBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on sim: ${item}` });
-      for (const item of real.steps[i].snapshot[field]) if (!simBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on real: ${item}` });
+      for (const item of sim.steps[i].snapshot[field])
+        if (!realBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on sim: ${item}` });
+      for (const item of real.steps[i].snapshot[field])
+        if (!simBy.has(item)) out.push({ scenario: real.scenario, step, field, text: `${field} only on real: ${item}` });
     }
   }
   return out;
@@ -88,7 +90,9 @@ export interface KnownDifference {
 }
 
 export function isKnown(diff: Difference, known: readonly KnownDifference[]): KnownDifference | undefined {
-  return known.find((k) => (k.scenario === "*" || k.scenario === diff.scenario) && (!k.step || k.step.test(diff.step)) && k.match.test(diff.text));
+  return known.find(
+    (k) => (k.scenario === "*" || k.scenario === diff.scenario) && (!k.step || k.step.test(diff.step)) && k.match.test(diff.text),
+  );
 }
 
 export function formatDifferences(diffs: readonly Difference[]): string {

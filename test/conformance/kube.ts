@@ -7,7 +7,14 @@ import type { KubePatchRequest } from "@/lib/actions/plan";
 export interface KubeObject {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Array<{ uid: string }> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: Array<{ uid: string }>;
+  };
   [key: string]: unknown;
 }
 
@@ -33,7 +40,10 @@ export class Kube {
   constructor(readonly kubeConfig: KubeConfig) {}
 
   create(namespace: string, obj: KubeObject): Promise<KubeObject> {
-    return kubeRequest(this.kubeConfig, collection(obj.apiVersion, obj.kind, namespace), { method: "POST", body: { ...obj, metadata: { ...obj.metadata, namespace } } });
+    return kubeRequest(this.kubeConfig, collection(obj.apiVersion, obj.kind, namespace), {
+      method: "POST",
+      body: { ...obj, metadata: { ...obj.metadata, namespace } },
+    });
   }
 
   async createNamespace(name: string): Promise<void> {
@@ -59,7 +69,10 @@ export class Kube {
 
   /** A PUT of the whole object (its resourceVersion makes a concurrent change fail instead of being lost). */
   async replace(namespace: string, obj: KubeObject): Promise<void> {
-    await kubeRequest(this.kubeConfig, `${collection(obj.apiVersion, obj.kind, namespace)}/${obj.metadata.name}`, { method: "PUT", body: obj });
+    await kubeRequest(this.kubeConfig, `${collection(obj.apiVersion, obj.kind, namespace)}/${obj.metadata.name}`, {
+      method: "PUT",
+      body: obj,
+    });
   }
 
   async delete(apiVersion: string, kind: string, namespace: string, name: string): Promise<void> {
@@ -67,7 +80,12 @@ export class Kube {
   }
 
   /** A merge patch (or JSON patch) on a Rollout, its `/status` when `target` is "status". */
-  async patchRollout(namespace: string, name: string, body: unknown, opts: { target?: KubePatchRequest["target"]; json?: boolean } = {}): Promise<void> {
+  async patchRollout(
+    namespace: string,
+    name: string,
+    body: unknown,
+    opts: { target?: KubePatchRequest["target"]; json?: boolean } = {},
+  ): Promise<void> {
     const sub = opts.target === "status" ? "/status" : "";
     await kubeRequest(this.kubeConfig, `${collection("argoproj.io/v1alpha1", "Rollout", namespace)}/${name}${sub}`, {
       method: "PATCH",

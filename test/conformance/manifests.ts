@@ -7,7 +7,12 @@ const IMAGE = "registry.local/conformance/web";
 export const image = (version: number) => `${IMAGE}:v${version}`;
 
 export function service(name: string, app: string): KubeObject {
-  return { apiVersion: "v1", kind: "Service", metadata: { name }, spec: { selector: { app }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } };
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name },
+    spec: { selector: { app }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+  };
 }
 
 /** An Ingress sending everything to `<app>-stable`; the sample plugin keeps a canary copy of it. */
@@ -17,7 +22,12 @@ export function ingress(name: string): KubeObject {
     kind: "Ingress",
     metadata: { name, annotations: { "kubernetes.io/ingress.class": "nginx" } },
     spec: {
-      rules: [{ host: `${name}.conformance.local`, http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] } }],
+      rules: [
+        {
+          host: `${name}.conformance.local`,
+          http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] },
+        },
+      ],
     },
   };
 }
@@ -31,7 +41,10 @@ export function rollout(name: string, replicas: number, strategy: Record<string,
       replicas,
       revisionHistoryLimit: 3,
       selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "web", image: image(1), ports: [{ name: "http", containerPort: 8080 }] }] } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: "web", image: image(1), ports: [{ name: "http", containerPort: 8080 }] }] },
+      },
       strategy,
       ...spec,
     },

@@ -51,7 +51,9 @@ async function registerPlugin(ctx: ScenarioContext): Promise<void> {
   const entry = setAside.get(ctx.backend.name);
   if (!entry) throw new Error("the plugin entry was not set aside");
   await editRouterPlugins(ctx.kube, (plugins) => [...plugins, entry]);
-  await ctx.kube.patchRollout(ctx.ns, ctx.rollout, { metadata: { annotations: { "conformance.rollscope.dev/plugin-registered": "true" } } });
+  await ctx.kube.patchRollout(ctx.ns, ctx.rollout, {
+    metadata: { annotations: { "conformance.rollscope.dev/plugin-registered": "true" } },
+  });
 }
 
 async function pluginRegistered(kube: Kube): Promise<boolean> {
@@ -60,16 +62,26 @@ async function pluginRegistered(kube: Kube): Promise<boolean> {
 }
 
 const stuckWithoutPlugin = async (ro: RolloutJson, ctx: ScenarioContext) =>
-  ro.status?.phase !== "Healthy" && (await ctx.kube.list("apps/v1", "ReplicaSet", ctx.ns)).length > 0 && (ro.status?.conditions ?? []).some((c) => c.type === "Progressing");
+  ro.status?.phase !== "Healthy" &&
+  (await ctx.kube.list("apps/v1", "ReplicaSet", ctx.ns)).length > 0 &&
+  (ro.status?.conditions ?? []).some((c) => c.type === "Progressing");
 
 const healthyAndPromoted = (ro: RolloutJson) =>
-  ro.status?.phase === "Healthy" && !!ro.status.currentPodHash && ro.status.currentPodHash === ro.status.stableRS && ro.status.availableReplicas === ro.spec.replicas;
+  ro.status?.phase === "Healthy" &&
+  !!ro.status.currentPodHash &&
+  ro.status.currentPodHash === ro.status.stableRS &&
+  ro.status.availableReplicas === ro.spec.replicas;
 
 export const configNeedsRestartScenario: Scenario = {
   name: "config-needs-restart",
   rollout: "web",
   prepare: startWithoutPlugin,
-  objects: () => [service("web-stable", "web"), service("web-canary", "web"), ingress("web"), routedCanary("web", [{ setWeight: 20 }, { pause: {} }])],
+  objects: () => [
+    service("web-stable", "web"),
+    service("web-canary", "web"),
+    ingress("web"),
+    routedCanary("web", [{ setWeight: 20 }, { pause: {} }]),
+  ],
   steps: [
     { name: "create while the controller runs without the plugin → reconcile errors, never Healthy", until: stuckWithoutPlugin },
     {

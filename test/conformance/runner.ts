@@ -97,11 +97,19 @@ function onlyNew(snapshot: Snapshot, seen: { events: Set<string>; metrics: Set<s
  * Events the real controller wrote after the last step's snapshot settled (its event broadcaster is asynchronous):
  * once the snapshot has stayed the same for longer, whatever arrived is added to the last step.
  */
-async function collectLateArrivals(ctx: ScenarioContext, steps: StepRecord[], seen: { events: Set<string>; metrics: Set<string> }): Promise<void> {
+async function collectLateArrivals(
+  ctx: ScenarioContext,
+  steps: StepRecord[],
+  seen: { events: Set<string>; metrics: Set<string> },
+): Promise<void> {
   const last = steps.at(-1);
   if (!last) return;
   const late = onlyNew(await settledSnapshot(ctx, FINAL_SETTLE_POLLS), seen);
-  last.snapshot = { ...last.snapshot, events: [...last.snapshot.events, ...late.events].sort(), metrics: [...last.snapshot.metrics, ...late.metrics].sort() };
+  last.snapshot = {
+    ...last.snapshot,
+    events: [...last.snapshot.events, ...late.events].sort(),
+    metrics: [...last.snapshot.metrics, ...late.metrics].sort(),
+  };
 }
 
 export function namespaceFor(scenario: Scenario): string {

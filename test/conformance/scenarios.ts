@@ -8,7 +8,10 @@ import type { RolloutJson } from "./snapshot";
 const paused = (ro: RolloutJson, reason = "CanaryPauseStep") => (ro.status?.pauseConditions ?? []).some((p) => p.reason === reason);
 const atStep = (ro: RolloutJson, index: number) => ro.status?.currentStepIndex === index;
 const healthyAndPromoted = (ro: RolloutJson) =>
-  ro.status?.phase === "Healthy" && !!ro.status.currentPodHash && ro.status.currentPodHash === ro.status.stableRS && ro.status.availableReplicas === ro.spec.replicas;
+  ro.status?.phase === "Healthy" &&
+  !!ro.status.currentPodHash &&
+  ro.status.currentPodHash === ro.status.stableRS &&
+  ro.status.availableReplicas === ro.spec.replicas;
 const degraded = (ro: RolloutJson) => ro.status?.phase === "Degraded";
 const newImage = (version: number) => (ctx: ScenarioContext) => setImage(ctx.kube, ctx.ns, ctx.rollout, image(version));
 
@@ -29,7 +32,11 @@ const routedCanaryScenario: Scenario = {
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
     { name: "set image v2 → indefinite pause at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
-    { name: "promote → 50 %, through the timed pause to the pause at step 4", act: promoteTo(false), until: (ro) => atStep(ro, 4) && paused(ro) },
+    {
+      name: "promote → 50 %, through the timed pause to the pause at step 4",
+      act: promoteTo(false),
+      until: (ro) => atStep(ro, 4) && paused(ro),
+    },
     { name: "promote --full → Healthy at v2", act: promoteTo(true), until: healthyAndPromoted },
   ],
 };
@@ -41,8 +48,16 @@ const routedAbortScenario: Scenario = {
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
     { name: "set image v2 → indefinite pause at step 1 (20 %)", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
-    { name: "abort → Degraded, weight back to 0", act: action("abort"), until: (ro) => degraded(ro) && ro.status?.canary?.weights?.canary.weight === 0 },
-    { name: "retry → from step 0 again, paused at step 1", act: action("retry"), until: (ro) => !ro.status?.abort && atStep(ro, 1) && paused(ro) },
+    {
+      name: "abort → Degraded, weight back to 0",
+      act: action("abort"),
+      until: (ro) => degraded(ro) && ro.status?.canary?.weights?.canary.weight === 0,
+    },
+    {
+      name: "retry → from step 0 again, paused at step 1",
+      act: action("retry"),
+      until: (ro) => !ro.status?.abort && atStep(ro, 1) && paused(ro),
+    },
   ],
 };
 
@@ -54,7 +69,11 @@ const basicCanaryScenario: Scenario = {
   objects: () => [rollout("web", 4, { canary: { steps: BASIC_STEPS } })],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "set image v2 → timed pause, then paused at step 3 (50 %)", act: newImage(2), until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4 },
+    {
+      name: "set image v2 → timed pause, then paused at step 3 (50 %)",
+      act: newImage(2),
+      until: (ro) => atStep(ro, 3) && paused(ro) && ro.status?.availableReplicas === 4,
+    },
     { name: "promote → Healthy at v2", act: promoteTo(false), until: healthyAndPromoted },
   ],
 };
@@ -68,9 +87,17 @@ const restartUndoScenario: Scenario = {
   objects: () => [rollout("web", 2, { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } })],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "restart → pods restarted, Healthy", act: action("restart"), until: (ro) => !!restartAt(ro) && restartedAt(ro) === restartAt(ro) && healthyAndPromoted(ro) },
+    {
+      name: "restart → pods restarted, Healthy",
+      act: action("restart"),
+      until: (ro) => !!restartAt(ro) && restartedAt(ro) === restartAt(ro) && healthyAndPromoted(ro),
+    },
     { name: "set image v2 → paused at step 1", act: newImage(2), until: (ro) => atStep(ro, 1) && paused(ro) },
-    { name: "undo → back to the v1 template: rollback to stable, Healthy", act: (c) => undo(c.kube, c.ns, c.rollout), until: healthyAndPromoted },
+    {
+      name: "undo → back to the v1 template: rollback to stable, Healthy",
+      act: (c) => undo(c.kube, c.ns, c.rollout),
+      until: healthyAndPromoted,
+    },
   ],
 };
 
@@ -89,7 +116,11 @@ const blueGreenScenario: Scenario = {
       act: newImage(2),
       until: (ro) => paused(ro, "BlueGreenPause") && ro.status?.blueGreen?.previewSelector === ro.status?.currentPodHash,
     },
-    { name: "promote → active on v2, Healthy", act: (c) => promote(c.kube, c.ns, c.rollout), until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash },
+    {
+      name: "promote → active on v2, Healthy",
+      act: (c) => promote(c.kube, c.ns, c.rollout),
+      until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash,
+    },
   ],
 };
 
@@ -103,7 +134,11 @@ const blueGreenAutoScenario: Scenario = {
   ],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "set image v2 → paused, promoted after 3 s, Healthy", act: newImage(2), until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash },
+    {
+      name: "set image v2 → paused, promoted after 3 s, Healthy",
+      act: newImage(2),
+      until: (ro) => healthyAndPromoted(ro) && ro.status?.blueGreen?.activeSelector === ro.status?.currentPodHash,
+    },
   ],
 };
 
@@ -144,7 +179,11 @@ const analysisInconclusiveScenario: Scenario = {
   ],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "set image v2 → analysis inconclusive, paused by the controller", act: newImage(2), until: (ro) => paused(ro, "InconclusiveAnalysisRun") && !!ro.status?.controllerPause },
+    {
+      name: "set image v2 → analysis inconclusive, paused by the controller",
+      act: newImage(2),
+      until: (ro) => paused(ro, "InconclusiveAnalysisRun") && !!ro.status?.controllerPause,
+    },
     { name: "promote (skips the analysis step) → Healthy at v2", act: promoteTo(false), until: healthyAndPromoted },
   ],
 };
@@ -159,18 +198,28 @@ const backgroundAnalysisScenario: Scenario = {
   ],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "set image v2 → background analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
+    {
+      name: "set image v2 → background analysis fails, aborted (Degraded)",
+      act: newImage(2),
+      until: (ro) => degraded(ro) && !!ro.status?.abort,
+    },
   ],
 };
 
 const unregisteredPluginScenario: Scenario = {
   name: "unregistered-plugin",
   rollout: "web",
-  objects: () => [service("web-stable", "web"), service("web-canary", "web"), routedCanary("web", ROUTED_STEPS, "argoproj-labs/gatewayAPI")],
+  objects: () => [
+    service("web-stable", "web"),
+    service("web-canary", "web"),
+    routedCanary("web", ROUTED_STEPS, "argoproj-labs/gatewayAPI"),
+  ],
   steps: [
     {
       name: "create → the plugin cannot start: reconcile errors, never Healthy",
-      until: async (ro, ctx) => (await ctx.kube.list("apps/v1", "ReplicaSet", ctx.ns)).length > 0 && (ro.status?.conditions ?? []).some((c) => c.type === "Progressing"),
+      until: async (ro, ctx) =>
+        (await ctx.kube.list("apps/v1", "ReplicaSet", ctx.ns)).length > 0 &&
+        (ro.status?.conditions ?? []).some((c) => c.type === "Progressing"),
     },
   ],
 };
@@ -205,7 +254,9 @@ const invalidSpecScenario: Scenario = {
   name: "invalid-spec",
   rollout: "web",
   objects: () => [rollout("web", 1, { canary: { steps: [{ setWeight: 120 }] } })],
-  steps: [{ name: "create with setWeight 120 → InvalidSpec", until: (ro) => (ro.status?.conditions ?? []).some((c) => c.type === "InvalidSpec") }],
+  steps: [
+    { name: "create with setWeight 120 → InvalidSpec", until: (ro) => (ro.status?.conditions ?? []).some((c) => c.type === "InvalidSpec") },
+  ],
 };
 
 const routingErrorSeen = async (_ro: RolloutJson, ctx: ScenarioContext) =>
@@ -217,7 +268,11 @@ const pluginFailureScenario: Scenario = {
   objects: () => [service("web-stable", "web"), service("web-canary", "web"), routedCanary("web", ROUTED_STEPS)],
   steps: [
     { name: "create without the Ingress the plugin edits → SetWeight fails (TrafficRoutingError)", until: routingErrorSeen },
-    { name: "create the Ingress → recovers, Healthy at v1", act: (c) => c.kube.create(c.ns, ingress("web")).then(() => {}), until: healthyAndPromoted },
+    {
+      name: "create the Ingress → recovers, Healthy at v1",
+      act: (c) => c.kube.create(c.ns, ingress("web")).then(() => {}),
+      until: healthyAndPromoted,
+    },
   ],
 };
 

@@ -43,7 +43,10 @@ export interface RolloutJson extends KubeObject {
     availableReplicas?: number;
     observedGeneration?: string;
     conditions?: Array<{ type: string; status: string; reason: string }>;
-    canary?: { weights?: { canary: { weight: number }; stable: { weight: number }; verified?: boolean }; currentStepAnalysisRunStatus?: { status?: string } };
+    canary?: {
+      weights?: { canary: { weight: number }; stable: { weight: number }; verified?: boolean };
+      currentStepAnalysisRunStatus?: { status?: string };
+    };
     blueGreen?: { activeSelector?: string; previewSelector?: string };
   };
 }
@@ -126,8 +129,15 @@ export function statusSnapshot(ro: RolloutJson, hashes: readonly string[] = []):
     weights: w ? { canary: w.canary.weight, stable: w.stable.weight, verified: w.verified ?? null } : null,
     conditions: (s.conditions ?? []).map((c) => `${c.type}=${c.status} (${c.reason})`).sort(),
     promoted: !!s.currentPodHash && s.currentPodHash === s.stableRS,
-    replicas: { desired: s.replicas ?? null, updated: s.updatedReplicas ?? null, ready: s.readyReplicas ?? null, available: s.availableReplicas ?? null },
-    blueGreen: ro.spec.strategy.blueGreen ? { active: role(s.blueGreen?.activeSelector, ro), preview: role(s.blueGreen?.previewSelector, ro) } : null,
+    replicas: {
+      desired: s.replicas ?? null,
+      updated: s.updatedReplicas ?? null,
+      ready: s.readyReplicas ?? null,
+      available: s.availableReplicas ?? null,
+    },
+    blueGreen: ro.spec.strategy.blueGreen
+      ? { active: role(s.blueGreen?.activeSelector, ro), preview: role(s.blueGreen?.previewSelector, ro) }
+      : null,
   };
 }
 

@@ -33,7 +33,11 @@ export interface AppProcess {
 export function assertFreshBuild(): void {
   const buildId = path.join(repoRoot, ".next/BUILD_ID");
   if (!existsSync(buildId)) throw new Error("no production build: run `npx next build` first");
-  const newer = execFileSync("find", ["app", "components", "lib", "instrumentation.ts", "-newer", buildId, "-type", "f", "-print", "-quit"], { cwd: repoRoot, encoding: "utf8" }).trim();
+  const newer = execFileSync(
+    "find",
+    ["app", "components", "lib", "instrumentation.ts", "-newer", buildId, "-type", "f", "-print", "-quit"],
+    { cwd: repoRoot, encoding: "utf8" },
+  ).trim();
   if (newer) throw new Error(`the production build is older than ${newer}: run \`npx next build\` first`);
 }
 
@@ -67,7 +71,9 @@ export async function startAppProcess(opts: AppProcessOptions): Promise<AppProce
     };
     child.stdout?.on("data", append);
     child.stderr?.on("data", append);
-    const exited = new Promise<never>((_, reject) => child?.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${output}`))));
+    const exited = new Promise<never>((_, reject) =>
+      child?.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${output}`))),
+    );
     await Promise.race([
       waitFor("the app to answer", async () => (await fetch(`${url}${opts.readyPath ?? "/api/clusters"}`)).ok, 60_000, 200),
       exited,

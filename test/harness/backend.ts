@@ -1,4 +1,12 @@
-import { ApiException, CustomObjectsApi, KubeConfig, KubernetesObjectApi, type KubernetesObject, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import {
+  ApiException,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  type KubernetesObject,
+  PatchStrategy,
+  setHeaderOptions,
+} from "@kubernetes/client-node";
 import { startSimulation } from "@/sim/cluster";
 import { namespaceObject } from "@/sim/scenarios/builders";
 import { pluginConfigMap } from "@/sim/scenarios/plugin-catalog";
@@ -48,7 +56,14 @@ function sampleNginxIngress(namespace: string, name: string): KubernetesObject[]
       apiVersion: "networking.k8s.io/v1",
       kind: "Ingress",
       metadata: { name, namespace, annotations: { "kubernetes.io/ingress.class": "nginx" } },
-      spec: { rules: [{ host: `${name}.test.local`, http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] } }] },
+      spec: {
+        rules: [
+          {
+            host: `${name}.test.local`,
+            http: { paths: [{ path: "/", pathType: "Prefix", backend: { service: { name: `${name}-stable`, port: { number: 80 } } } }] },
+          },
+        ],
+      },
     } as KubernetesObject,
   ];
 }
@@ -67,7 +82,9 @@ export async function simBackend(options: { prometheus?: boolean } = {}): Promis
           labels: {},
           objects: [
             namespaceObject("argo-rollouts"),
-            pluginConfigMap("argo-rollouts", { trafficRouterPlugins: [{ name: ROUTER_PLUGIN, location: "file:///plugins/trafficrouter-plugin-sample" }] }),
+            pluginConfigMap("argo-rollouts", {
+              trafficRouterPlugins: [{ name: ROUTER_PLUGIN, location: "file:///plugins/trafficrouter-plugin-sample" }],
+            }),
             namespaceObject(TEST_NAMESPACE),
           ],
         },
@@ -161,12 +178,19 @@ export async function readRollout(backend: Backend, name: string, namespace = TE
 }
 
 /** Waits for the controller to bring the Rollout into a state; fails with the last status seen. */
-export async function waitForRollout(backend: Backend, name: string, what: string, predicate: (r: RolloutState) => boolean, timeoutMs = 90_000): Promise<RolloutState> {
+export async function waitForRollout(
+  backend: Backend,
+  name: string,
+  what: string,
+  predicate: (r: RolloutState) => boolean,
+  timeoutMs = 90_000,
+): Promise<RolloutState> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = await readRollout(backend, name);
     if (predicate(current)) return current;
-    if (Date.now() > deadline) throw new Error(`${backend.kind}: ${name} did not become ${what} within ${timeoutMs} ms: ${JSON.stringify(current.status)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${backend.kind}: ${name} did not become ${what} within ${timeoutMs} ms: ${JSON.stringify(current.status)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -181,7 +205,12 @@ export const MANUAL_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }
 const image = (name: string, tag: string) => `registry.local/rollscope-test/${name}:${tag}`;
 
 function service(namespace: string, name: string, app: string): KubernetesObject {
-  return { apiVersion: "v1", kind: "Service", metadata: { name, namespace }, spec: { selector: { app }, ports: [{ name: "http", port: 80, targetPort: 8080 }] } } as KubernetesObject;
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name, namespace },
+    spec: { selector: { app }, ports: [{ name: "http", port: 80, targetPort: 8080 }] },
+  } as KubernetesObject;
 }
 
 function rolloutObject(namespace: string, name: string, replicas: number, strategy: Record<string, unknown>): KubernetesObject {
@@ -215,7 +244,12 @@ export async function createRoutedCanary(backend: Backend, name: string, options
     service(namespace, `${name}-canary`, name),
     ...(plugin === ROUTER_PLUGIN ? backend.routingObjects(namespace, name) : []),
     rolloutObject(namespace, name, 2, {
-      canary: { stableService: `${name}-stable`, canaryService: `${name}-canary`, trafficRouting: { plugins: { [plugin]: config } }, steps: options.steps ?? MANUAL_STEPS },
+      canary: {
+        stableService: `${name}-stable`,
+        canaryService: `${name}-canary`,
+        trafficRouting: { plugins: { [plugin]: config } },
+        steps: options.steps ?? MANUAL_STEPS,
+      },
     }),
   ]);
 }
@@ -240,7 +274,9 @@ export async function createBlueGreen(backend: Backend, name: string): Promise<v
   await createObjects(backend, [
     service(namespace, `${name}-active`, name),
     service(namespace, `${name}-preview`, name),
-    rolloutObject(namespace, name, 2, { blueGreen: { activeService: `${name}-active`, previewService: `${name}-preview`, autoPromotionEnabled: false } }),
+    rolloutObject(namespace, name, 2, {
+      blueGreen: { activeService: `${name}-active`, previewService: `${name}-preview`, autoPromotionEnabled: false },
+    }),
   ]);
 }
 
@@ -248,7 +284,12 @@ export async function createBlueGreen(backend: Backend, name: string): Promise<v
 export async function setImage(backend: Backend, name: string, tag: string): Promise<void> {
   const api = adminKubeConfig(backend).makeApiClient(CustomObjectsApi);
   await api.patchNamespacedCustomObject(
-    { ...ROLLOUTS, namespace: TEST_NAMESPACE, name, body: { spec: { template: { spec: { containers: [{ name: "web", image: image(name, tag) }] } } } } },
+    {
+      ...ROLLOUTS,
+      namespace: TEST_NAMESPACE,
+      name,
+      body: { spec: { template: { spec: { containers: [{ name: "web", image: image(name, tag) }] } } } },
+    },
     setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
   );
 }
@@ -267,7 +308,8 @@ export async function waitForCache(backend: Backend, cachedVersion: (name: strin
   for (;;) {
     const actual = (await readRollout(backend, name)).metadata.resourceVersion ?? null;
     if (cachedVersion(name) === actual) return;
-    if (Date.now() > deadline) throw new Error(`Rollscope's cache of ${name} stayed at ${cachedVersion(name)}; the cluster is at ${actual}`);
+    if (Date.now() > deadline)
+      throw new Error(`Rollscope's cache of ${name} stayed at ${cachedVersion(name)}; the cluster is at ${actual}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -13,7 +13,11 @@ import { TEST_NAMESPACE, type Backend } from "./backend";
 export interface BridgedApp {
   url: string;
   /** One request; the body is parsed as JSON when it is JSON. */
-  call(method: string, path: string, options?: Omit<CallOptions, "method">): Promise<{ status: number; body: unknown; text: string; cookies: string[] }>;
+  call(
+    method: string,
+    path: string,
+    options?: Omit<CallOptions, "method">,
+  ): Promise<{ status: number; body: unknown; text: string; cookies: string[] }>;
   /** A GET that must answer 200. */
   read<T>(path: string, headers?: Record<string, string>, from?: string): Promise<T>;
   /** The headers a browser page sends on a POST after loading the session (cookie, CSRF token, origin). */

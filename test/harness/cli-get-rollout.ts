@@ -32,7 +32,9 @@ export function argoRolloutsCli(binDir: string, kubeconfigPath: string, context:
   const bin = path.join(binDir, "kubectl-argo-rollouts");
   const cli = {
     async run(args: string[]) {
-      const { stdout } = await run(bin, ["--kubeconfig", kubeconfigPath, "--context", context, "-n", namespace, ...args], { timeout: 60_000 });
+      const { stdout } = await run(bin, ["--kubeconfig", kubeconfigPath, "--context", context, "-n", namespace, ...args], {
+        timeout: 60_000,
+      });
       return stdout;
     },
     async get(name: string) {
@@ -46,7 +48,16 @@ const HEADER = /^(\s*[A-Za-z]+:)\s*(.*)$/;
 
 /** Parses the header block and the revisions of `get rollout --no-color`. */
 export function parseGetRollout(text: string): CliRolloutView {
-  const view: CliRolloutView = { status: "", message: "", strategy: "", step: "", setWeight: "", actualWeight: "", images: [], revision: null };
+  const view: CliRolloutView = {
+    status: "",
+    message: "",
+    strategy: "",
+    step: "",
+    setWeight: "",
+    actualWeight: "",
+    images: [],
+    revision: null,
+  };
   const lines = text.split("\n");
   let inImages = false;
   for (const line of lines) {

@@ -20,7 +20,13 @@ export async function startDemoStack(
   extraConfig: Record<string, unknown> = {},
 ): Promise<DemoStack> {
   const dir = mkdtempSync(path.join(tmpdir(), "rollscope-stack-"));
-  const sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 7, ...simOptions, kubeconfigPath: path.join(dir, "kubeconfig") });
+  const sim = await startSimulation({
+    scenario: "demo",
+    timeScale: 30,
+    seed: 7,
+    ...simOptions,
+    kubeconfigPath: path.join(dir, "kubeconfig"),
+  });
   const timeScale = simOptions.timeScale ?? 30;
   const configPath = path.join(dir, "rollscope.yaml");
   writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, extraConfig);

@@ -52,7 +52,12 @@ export interface PolicyRule {
 export type RoleObject = KubeObject & { rules: PolicyRule[] };
 
 /** `helm template` of the chart with these values; throws with helm's message when it refuses them. */
-export async function renderChart(helm: string, dir: string, values: unknown, { release = "rollscope", namespace = "rollscope" } = {}): Promise<KubeObject[]> {
+export async function renderChart(
+  helm: string,
+  dir: string,
+  values: unknown,
+  { release = "rollscope", namespace = "rollscope" } = {},
+): Promise<KubeObject[]> {
   const result = await run(helm, ["template", release, CHART_DIR, "--namespace", namespace, "--values", valuesFile(dir, values)]);
   if (result.code !== 0) throw new Error(`helm template failed: ${result.stderr.trim()}`);
   return parseManifests(result.stdout);
@@ -85,7 +90,13 @@ export interface Permission {
 export function permissionsOf(role: RoleObject): Permission[] {
   return role.rules.flatMap((rule) =>
     (rule.resources ?? []).flatMap((resource) =>
-      rule.verbs.map((verb) => ({ role: `${role.kind}/${role.metadata.name}`, resource, verb, resourceNames: rule.resourceNames, id: `${verb} ${resource}` })),
+      rule.verbs.map((verb) => ({
+        role: `${role.kind}/${role.metadata.name}`,
+        resource,
+        verb,
+        resourceNames: rule.resourceNames,
+        id: `${verb} ${resource}`,
+      })),
     ),
   );
 }
@@ -97,13 +108,21 @@ export function withoutPermission(role: RoleObject, permission: Permission): Rol
     if (!resources.includes(permission.resource) || !rule.verbs.includes(permission.verb)) return [rule];
     const others = resources.filter((r) => r !== permission.resource);
     const verbs = rule.verbs.filter((v) => v !== permission.verb);
-    return [...(others.length > 0 ? [{ ...rule, resources: others }] : []), ...(verbs.length > 0 ? [{ ...rule, resources: [permission.resource], verbs }] : [])];
+    return [
+      ...(others.length > 0 ? [{ ...rule, resources: others }] : []),
+      ...(verbs.length > 0 ? [{ ...rule, resources: [permission.resource], verbs }] : []),
+    ];
   });
   return { ...role, rules };
 }
 
 /** kubeconform on the manifests against the schema folder; resolves with its JSON summary or rejects with its output. */
-export async function kubeconform(binary: string, manifests: string, schemaDir: string, skipKinds: readonly string[]): Promise<{ valid: number; invalid: number; errors: number; skipped: number }> {
+export async function kubeconform(
+  binary: string,
+  manifests: string,
+  schemaDir: string,
+  skipKinds: readonly string[],
+): Promise<{ valid: number; invalid: number; errors: number; skipped: number }> {
   const args = ["-strict", "-summary", "-output", "json", "-schema-location", `${schemaDir}/{{.ResourceKind}}{{.KindSuffix}}.json`];
   if (skipKinds.length > 0) args.push("-skip", skipKinds.join(","));
   const result = await run(binary, [...args, "-"], manifests);

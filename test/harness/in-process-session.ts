@@ -13,7 +13,9 @@ export interface InProcessSession {
 
 export async function openInProcessSession(origin: string): Promise<InProcessSession> {
   const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
-  const res = await session.GET(new Request(`${origin}/api/session`, { headers: { host: new URL(origin).host } }), { params: Promise.resolve({}) });
+  const res = await session.GET(new Request(`${origin}/api/session`, { headers: { host: new URL(origin).host } }), {
+    params: Promise.resolve({}),
+  });
   const body = (await res.json()) as { csrfToken: string };
   return { token: body.csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
 }

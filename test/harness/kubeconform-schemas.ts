@@ -48,8 +48,11 @@ function refsOf(node: unknown, into: Set<string>): void {
 function strict(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strict);
   if (!node || typeof node !== "object") return node;
-  const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === "properties" ? mapValues(v as Schema, strict) : strict(v)])) as Schema;
-  if (copy.properties && copy.additionalProperties === undefined && !copy["x-kubernetes-preserve-unknown-fields"]) copy.additionalProperties = false;
+  const copy = Object.fromEntries(
+    Object.entries(node).map(([k, v]) => [k, k === "properties" ? mapValues(v as Schema, strict) : strict(v)]),
+  ) as Schema;
+  if (copy.properties && copy.additionalProperties === undefined && !copy["x-kubernetes-preserve-unknown-fields"])
+    copy.additionalProperties = false;
   return copy;
 }
 

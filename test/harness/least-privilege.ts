@@ -44,10 +44,18 @@ let scenarioCount = 0;
  * A Rollscope context on the ServiceAccount's kubeconfig with the chart's configuration. Each gets a cluster name of
  * its own: Rollscope caches access reviews and analysis templates per cluster name, and a scenario must ask afresh.
  */
-export function startScenario(kubeconfigPath: string, chartConfig: Record<string, unknown>, db: PrismaClient): { app: AppContext; cluster: string } {
+export function startScenario(
+  kubeconfigPath: string,
+  chartConfig: Record<string, unknown>,
+  db: PrismaClient,
+): { app: AppContext; cluster: string } {
   const cluster = `real-${++scenarioCount}`;
   // The chart's in-cluster cluster, reached through the token's kubeconfig instead of a pod's mounted token.
-  const clusters = (chartConfig.clusters as Array<Record<string, unknown>>).map(({ inCluster: _inCluster, ...c }) => ({ ...c, name: cluster, kubeconfig: { path: kubeconfigPath } }));
+  const clusters = (chartConfig.clusters as Array<Record<string, unknown>>).map(({ inCluster: _inCluster, ...c }) => ({
+    ...c,
+    name: cluster,
+    kubeconfig: { path: kubeconfigPath },
+  }));
   const config = parseConfig(stringify({ ...chartConfig, clusters }), `the chart's configuration (cluster ${cluster})`);
   return { app: createAppContext({ config, db }), cluster };
 }
@@ -99,13 +107,26 @@ export async function scrapeAndReport(app: AppContext, cluster: string): Promise
 }
 
 /** The actions panel of a Rollout for this user, once the watch has it. */
-export async function actionsView(app: AppContext, rollout: { cluster: string; namespace: string; name: string }, user: AuthUser): Promise<RolloutActionsView> {
-  await waitUntil(`${rollout.cluster} does not show ${rollout.name}`, async () => app.fleet.clusterOrThrow(rollout.cluster).rollout(rollout.namespace, rollout.name) !== undefined, 30_000);
+export async function actionsView(
+  app: AppContext,
+  rollout: { cluster: string; namespace: string; name: string },
+  user: AuthUser,
+): Promise<RolloutActionsView> {
+  await waitUntil(
+    `${rollout.cluster} does not show ${rollout.name}`,
+    async () => app.fleet.clusterOrThrow(rollout.cluster).rollout(rollout.namespace, rollout.name) !== undefined,
+    30_000,
+  );
   return getRolloutActionsView(app, { rollout, user });
 }
 
 /** Why the actions panel disables this action (the reason the user reads next to the button). */
-export async function disabledReason(app: AppContext, rollout: { cluster: string; namespace: string; name: string }, user: AuthUser, action: RolloutAction): Promise<string> {
+export async function disabledReason(
+  app: AppContext,
+  rollout: { cluster: string; namespace: string; name: string },
+  user: AuthUser,
+  action: RolloutAction,
+): Promise<string> {
   const view = await actionsView(app, rollout, user);
   const option = view.actions[action];
   if (option.enabled) throw new Error(`${action} is still enabled for ${user.name}`);
@@ -116,7 +137,12 @@ export async function disabledReason(app: AppContext, rollout: { cluster: string
  * Runs an action as the panel would once it is enabled: waits for it to be offered (the controller and the watch
  * catch up), sends it with the state shown, and retries when that state went stale in between.
  */
-export async function act(app: AppContext, rollout: { cluster: string; namespace: string; name: string }, user: AuthUser, action: RolloutAction): Promise<string> {
+export async function act(
+  app: AppContext,
+  rollout: { cluster: string; namespace: string; name: string },
+  user: AuthUser,
+  action: RolloutAction,
+): Promise<string> {
   let lastError = "";
   let message = "";
   let failure: Error | null = null;
@@ -128,7 +154,14 @@ export async function act(app: AppContext, rollout: { cluster: string; namespace
       try {
         const result = await runRolloutAction(app, {
           rollout,
-          request: { action, expected: { ...view.expected, resourceVersion: view.expected.resourceVersion ?? undefined, revision: view.expected.revision ?? undefined } },
+          request: {
+            action,
+            expected: {
+              ...view.expected,
+              resourceVersion: view.expected.resourceVersion ?? undefined,
+              revision: view.expected.revision ?? undefined,
+            },
+          },
           caller: { user, requestId: `lp-${action}-${Date.now()}`, clientAddress: null },
         });
         message = result.message;
@@ -154,7 +187,10 @@ export async function readError(app: AppContext, cluster: string, user: AuthUser
 }
 
 /** The detail page's revisions card (ReplicaSets and Pods, read on demand): what it shows instead, or null when read. */
-export async function revisionsCardError(app: AppContext, rollout: { cluster: string; namespace: string; name: string }): Promise<string | null> {
+export async function revisionsCardError(
+  app: AppContext,
+  rollout: { cluster: string; namespace: string; name: string },
+): Promise<string | null> {
   await actionsView(app, rollout, NO_SIGN_IN);
   return getRolloutWorkload(app, rollout).then(
     (workload) => (workload.info.replicaSets.length > 0 ? null : "no ReplicaSets shown"),

@@ -54,7 +54,12 @@ export class Browser {
  * Signs in to Rollscope at `appUrl` through the provider's login form, as a browser following the redirects would;
  * returns the browser and every hop (the last one back at Rollscope).
  */
-export async function signIn(appUrl: string, provider: OidcProviderHandle, login: string, returnTo = "/rollouts/prod/shop/checkout"): Promise<{ browser: Browser; hops: Reply[] }> {
+export async function signIn(
+  appUrl: string,
+  provider: OidcProviderHandle,
+  login: string,
+  returnTo = "/rollouts/prod/shop/checkout",
+): Promise<{ browser: Browser; hops: Reply[] }> {
   const browser = new Browser();
   const hops = await browser.follow(`${appUrl}/api/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
   const form = hops.at(-1);
@@ -76,7 +81,12 @@ export async function signIn(appUrl: string, provider: OidcProviderHandle, login
  * Signs in at `appUrl` through an oidc-provider login form, starting from `/api/auth/signin?<signInQuery>`; returns
  * the browser and every hop up to the app's last answer (a redirect to anywhere else is not followed).
  */
-export async function signInThroughProvider(appUrl: string, issuer: string, login: string, signInQuery: string): Promise<{ browser: Browser; hops: Reply[] }> {
+export async function signInThroughProvider(
+  appUrl: string,
+  issuer: string,
+  login: string,
+  signInQuery: string,
+): Promise<{ browser: Browser; hops: Reply[] }> {
   const browser = new Browser();
   const origins = [new URL(appUrl).origin, new URL(issuer).origin];
   const hops = await browser.follow(`${appUrl}/api/auth/signin?${signInQuery}`, {}, origins);

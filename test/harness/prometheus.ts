@@ -162,7 +162,11 @@ export async function startPrometheus(options: {
         if (res?.ok) {
           const body = (await res.json()) as { data: { activeTargets: Array<{ health: string; lastScrape: string }> } };
           const targets = body.data.activeTargets;
-          if (targets.length === options.targets.length && targets.every((t) => t.health === "up" && Date.parse(t.lastScrape) / 1000 > since)) return;
+          if (
+            targets.length === options.targets.length &&
+            targets.every((t) => t.health === "up" && Date.parse(t.lastScrape) / 1000 > since)
+          )
+            return;
         }
         await sleep(200);
       }
@@ -176,7 +180,10 @@ export async function startPrometheus(options: {
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (exited) throw new Error(`prometheus exited during start-up\n${output.join("\n")}`);
-      const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+      const ready = await fetch(`${url}/-/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ready) break;
       if (Date.now() > deadline) throw new Error(`prometheus not ready within 30 s\n${output.join("\n")}`);
       await sleep(150);

@@ -49,7 +49,11 @@ export function uploadUntilAnswered(options: UploadOptions): Promise<StreamedRep
     let answered = false;
     const req = http.request(options.url, {
       method: options.method ?? "POST",
-      headers: { "content-type": "application/json", ...options.headers, ...(options.contentLength !== undefined ? { "content-length": String(options.contentLength) } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...options.headers,
+        ...(options.contentLength !== undefined ? { "content-length": String(options.contentLength) } : {}),
+      },
     });
     const timer = setTimeout(() => {
       req.destroy();

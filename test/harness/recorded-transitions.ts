@@ -22,7 +22,12 @@ export function readStoredStates(databaseUrl: string): StoredState[] {
  * The transitions the simulated controllers made after `from` and up to `to` (store resourceVersions per cluster)
  * that the app's database does not hold (see findLostTransitions).
  */
-export function lostTransitions(sim: SimulationHandle, databaseUrl: string, from: Map<string, number>, to: Map<string, number>): { compared: number; lost: string[] } {
+export function lostTransitions(
+  sim: SimulationHandle,
+  databaseUrl: string,
+  from: Map<string, number>,
+  to: Map<string, number>,
+): { compared: number; lost: string[] } {
   return findLostTransitions(
     sim.clusters.map((c) => ({
       name: c.name,

@@ -20,7 +20,8 @@ export function churn(sim: SimulationHandle, names: readonly string[], everyMs =
       for (const name of names) {
         const obj = c.store.tryGet(rollouts, "shop", name) as { status?: { phase?: string; pauseConditions?: unknown[] } } | undefined;
         if (!obj) continue;
-        if ((obj.status?.pauseConditions?.length ?? 0) > 0) c.store.patch(rollouts, "shop", name, "merge", { status: { pauseConditions: null } }, { subresource: "status" });
+        if ((obj.status?.pauseConditions?.length ?? 0) > 0)
+          c.store.patch(rollouts, "shop", name, "merge", { status: { pauseConditions: null } }, { subresource: "status" });
         else if (obj.status?.phase === "Healthy") bumpImage(c.store, "shop", name, new Prng(`churn:${round}:${c.name}:${name}`));
       }
     }
@@ -34,7 +35,12 @@ export function resourceVersions(sim: SimulationHandle): Map<string, number> {
 }
 
 /** The transitions made after `from` and up to `to` that the stored rows (in id order) do not hold, and duplicates. */
-export function compareRecorded<R extends StoredState>(sim: SimulationHandle, rows: readonly R[], from: Map<string, number>, to: Map<string, number>) {
+export function compareRecorded<R extends StoredState>(
+  sim: SimulationHandle,
+  rows: readonly R[],
+  from: Map<string, number>,
+  to: Map<string, number>,
+) {
   const result = findLostTransitions(
     sim.clusters.map((c) => ({
       name: c.name,
@@ -44,7 +50,9 @@ export function compareRecorded<R extends StoredState>(sim: SimulationHandle, ro
     rows,
   );
   const seen = new Set<string>();
-  const duplicates = rows.map((r) => `${r.cluster}/${r.namespace}/${r.name}@${r.resourceVersion}`).filter((key) => seen.has(key) || !seen.add(key));
+  const duplicates = rows
+    .map((r) => `${r.cluster}/${r.namespace}/${r.name}@${r.resourceVersion}`)
+    .filter((key) => seen.has(key) || !seen.add(key));
   return { ...result, duplicates, rows };
 }
 
@@ -54,7 +62,12 @@ export async function checkRecorded(sim: SimulationHandle, databaseUrl: string, 
   const { createDbClient } = await import("@/lib/db/client");
   const db = createDbClient(databaseUrl);
   try {
-    return compareRecorded(sim, await db.$queryRawUnsafe<Array<StoredState & Parameters<typeof sampleSignature>[0]>>(STORED_STATES_SQL), from, to);
+    return compareRecorded(
+      sim,
+      await db.$queryRawUnsafe<Array<StoredState & Parameters<typeof sampleSignature>[0]>>(STORED_STATES_SQL),
+      from,
+      to,
+    );
   } finally {
     await db.$disconnect();
   }

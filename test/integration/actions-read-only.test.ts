@@ -30,13 +30,19 @@ afterAll(async () => {
 
 describe("read-only mode", () => {
   it("offers nothing and refuses a direct POST, which is audited as denied", async () => {
-    const actions = (await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route")) as unknown as Record<string, Handler>;
+    const actions = (await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route")) as unknown as Record<
+      string,
+      Handler
+    >;
     const session = (await import("@/app/api/session/route")) as unknown as Record<string, Handler>;
     const audit = (await import("@/app/api/audit/route")) as unknown as Record<string, Handler>;
     const { getAppContext } = await import("@/lib/server/app-context");
-    for (let i = 0; i < 100 && !getAppContext().fleet.cluster("prod")?.rollout("shop", "checkout"); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !getAppContext().fleet.cluster("prod")?.rollout("shop", "checkout"); i++)
+      await new Promise((r) => setTimeout(r, 50));
 
-    const sessionRes = await session.GET(new Request("http://127.0.0.1:3000/api/session", { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
+    const sessionRes = await session.GET(new Request("http://127.0.0.1:3000/api/session", { headers: { host: "127.0.0.1:3000" } }), {
+      params: Promise.resolve({}),
+    });
     const { csrfToken, readOnly } = (await sessionRes.json()) as SessionView;
     expect(readOnly).toBe(true);
     const cookie = (sessionRes.headers.get("set-cookie") ?? "").split(";")[0];
@@ -44,20 +50,36 @@ describe("read-only mode", () => {
     const viewRes = await actions.GET(new Request(url, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve(params) });
     const view = (await viewRes.json()) as RolloutActionsView;
     expect(view.readOnly).toBe(true);
-    expect(Object.values(view.actions).every((a) => !a.enabled && a.reason === "Rollscope is in read-only mode: actions are disabled")).toBe(true);
+    expect(
+      Object.values(view.actions).every((a) => !a.enabled && a.reason === "Rollscope is in read-only mode: actions are disabled"),
+    ).toBe(true);
 
     const before = readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion;
     const post = await actions.POST(
       new Request(url, {
         method: "POST",
-        headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000", cookie, "x-csrf-token": csrfToken, "content-type": "application/json" },
+        headers: {
+          host: "127.0.0.1:3000",
+          origin: "http://127.0.0.1:3000",
+          cookie,
+          "x-csrf-token": csrfToken,
+          "content-type": "application/json",
+        },
         body: JSON.stringify({ action: "promote", expected: view.expected }),
       }),
       { params: Promise.resolve(params) },
     );
     expect(post.status).toBe(403);
     expect(readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion).toBe(before);
-    const page = (await (await audit.GET(new Request("http://127.0.0.1:3000/api/audit", { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) })).json()) as AuditPage;
-    expect(page.entries[0]).toMatchObject({ action: "promote", outcome: "denied", message: "Rollscope is in read-only mode: actions are disabled" });
+    const page = (await (
+      await audit.GET(new Request("http://127.0.0.1:3000/api/audit", { headers: { host: "127.0.0.1:3000" } }), {
+        params: Promise.resolve({}),
+      })
+    ).json()) as AuditPage;
+    expect(page.entries[0]).toMatchObject({
+      action: "promote",
+      outcome: "denied",
+      message: "Rollscope is in read-only mode: actions are disabled",
+    });
   });
 });

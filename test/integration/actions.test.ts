@@ -44,9 +44,18 @@ async function getView(name: string, cluster = "prod"): Promise<RolloutActionsVi
   return (await res.json()) as RolloutActionsView;
 }
 
-function postAction(name: string, body: unknown, headers: Record<string, string> = { origin: ORIGIN, cookie: csrf.cookie, "x-csrf-token": csrf.token }, cluster = "prod") {
+function postAction(
+  name: string,
+  body: unknown,
+  headers: Record<string, string> = { origin: ORIGIN, cookie: csrf.cookie, "x-csrf-token": csrf.token },
+  cluster = "prod",
+) {
   return actions.POST(
-    request(`/api/clusters/${cluster}/rollouts/shop/${name}/actions`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }),
+    request(`/api/clusters/${cluster}/rollouts/shop/${name}/actions`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", ...headers },
+    }),
     params(target(name, cluster)),
   );
 }
@@ -109,7 +118,11 @@ describe("rollout actions (auth mode none)", () => {
       requests: ["GET rollouts/checkout", 'PATCH rollouts/checkout/status {"status":{"pauseConditions":null}}'],
     });
     expect(view.actions["promote-full"]).toMatchObject({ enabled: true, typedConfirmation: true });
-    expect(view.actions.abort).toMatchObject({ enabled: true, typedConfirmation: true, effect: "Abort: canary 20 % → 0 %; the Rollout becomes Degraded" });
+    expect(view.actions.abort).toMatchObject({
+      enabled: true,
+      typedConfirmation: true,
+      effect: "Abort: canary 20 % → 0 %; the Rollout becomes Degraded",
+    });
     expect(view.actions.retry).toStrictEqual(expect.objectContaining({ enabled: false, reason: "Retry is only available after an abort" }));
     expect(view.actions.resume.enabled).toBe(false);
   });
@@ -135,7 +148,10 @@ describe("rollout actions (auth mode none)", () => {
 
   it("promote sends upstream's requests and the canary moves on to 60 %", async () => {
     const view = await getView("checkout");
-    const res = await postAction("checkout", { action: "promote", expected: { resourceVersion: view.expected.resourceVersion, revision: "2", stepIndex: 1 } });
+    const res = await postAction("checkout", {
+      action: "promote",
+      expected: { resourceVersion: view.expected.resourceVersion, revision: "2", stepIndex: 1 },
+    });
     expect(res.status).toBe(200);
     const result = (await res.json()) as RolloutActionResult;
     expect(result.requests).toStrictEqual([
@@ -145,7 +161,13 @@ describe("rollout actions (auth mode none)", () => {
     const after = await waitForRollout(sim, "prod", "shop", "checkout", "paused at 60 %", isPausedAt(3));
     expect(after.status?.canary?.weights?.canary?.weight).toBe(60);
     const [entry] = await auditEntries("rollout=checkout&action=promote&outcome=done");
-    expect(entry).toMatchObject({ user: "anonymous (kubeconfig identity)", cluster: "prod", namespace: "shop", outcome: "done", message: "status patched" });
+    expect(entry).toMatchObject({
+      user: "anonymous (kubeconfig identity)",
+      cluster: "prod",
+      namespace: "shop",
+      outcome: "done",
+      message: "status patched",
+    });
     expect(entry.before).toMatchObject({ revision: 2, stepIndex: 1, totalSteps: 4, phase: "Paused", canaryPercent: 20 });
     // The state the PATCH answered with: unpaused, not yet moved on by the controller, a newer resourceVersion.
     expect(entry.after).toMatchObject({ stepIndex: 1, paused: false, aborted: false, canaryPercent: 20 });
@@ -207,7 +229,9 @@ describe("rollout actions (auth mode none)", () => {
     expect(healthy.phase).toBe("Healthy");
     // The watch stays at the Healthy Rollout while the API server has a new canary paused at 20 %.
     const watched = watcher.rollout.bind(watcher);
-    const lagging = vi.spyOn(watcher, "rollout").mockImplementation((namespace, name) => (name === "payments" ? healthy : watched(namespace, name)));
+    const lagging = vi
+      .spyOn(watcher, "rollout")
+      .mockImplementation((namespace, name) => (name === "payments" ? healthy : watched(namespace, name)));
     try {
       await startCanary(sim, "prod", "payments");
       const view = await getView("payments");
@@ -234,7 +258,14 @@ describe("rollout actions (auth mode none)", () => {
     expect(((await res.json()) as RolloutActionResult).requests).toStrictEqual([
       { kind: "patch", target: "status", patchType: "merge", body: { status: { abort: true } }, outcome: "ok" },
     ]);
-    const aborted = await waitForRollout(sim, "prod", "shop", "catalog", "Degraded", (r) => r.status?.phase === "Degraded" && r.status.canary?.weights?.canary?.weight === 0);
+    const aborted = await waitForRollout(
+      sim,
+      "prod",
+      "shop",
+      "catalog",
+      "Degraded",
+      (r) => r.status?.phase === "Degraded" && r.status.canary?.weights?.canary?.weight === 0,
+    );
     expect(aborted.status?.abort).toBe(true);
     await waitForCache("catalog");
     const afterView = await getView("catalog");

@@ -41,10 +41,18 @@ const RBAC: RbacBinding[] = [
       { verbs: ["get"], apiGroups: [""], resources: ["services/proxy"], namespaces: ["proxy"] },
     ],
   },
-  { name: "impersonators", subjects: [{ kind: "User", name: "imp" }], rules: [{ verbs: ["impersonate"], apiGroups: [""], resources: ["users", "groups"] }] },
+  {
+    name: "impersonators",
+    subjects: [{ kind: "User", name: "imp" }],
+    rules: [{ verbs: ["impersonate"], apiGroups: [""], resources: ["users", "groups"] }],
+  },
 ];
 
-type Rollout = KubernetesObject & { metadata: V1ObjectMeta & { name: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+type Rollout = KubernetesObject & {
+  metadata: V1ObjectMeta & { name: string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+};
 
 function rollout(name: string, namespace: string, spec: Record<string, unknown> = { replicas: 2 }): KubeObject {
   return { apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", metadata: { name, namespace, labels: { app: name } }, spec };
@@ -115,7 +123,15 @@ describe("resources over HTTP", () => {
     expect(unknown.code).toBe(401);
     const missing = await fetch(`${server.url}/apis/argoproj.io/v1alpha1/rollouts`);
     expect(missing.status).toBe(401);
-    expect(await missing.json()).toEqual({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+    expect(await missing.json()).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "Unauthorized",
+      reason: "Unauthorized",
+      code: 401,
+    });
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   });
 
@@ -126,7 +142,9 @@ describe("resources over HTTP", () => {
     await admin.custom.createNamespacedCustomObject({ ...RO, namespace: "list-b", body: rollout("two", "list-b") });
     const all = (await admin.custom.listClusterCustomObject(RO)) as KubernetesListObject<Rollout>;
     expect(all.kind).toBe("RolloutList");
-    expect(all.items.map((r) => `${r.metadata!.namespace}/${r.metadata!.name}`)).toEqual(expect.arrayContaining(["list-a/one", "list-b/two"]));
+    expect(all.items.map((r) => `${r.metadata!.namespace}/${r.metadata!.name}`)).toEqual(
+      expect.arrayContaining(["list-a/one", "list-b/two"]),
+    );
 
     const events: Array<{ type: string; name?: string; rv?: string }> = [];
     const done = vi.fn();
@@ -137,10 +155,17 @@ describe("resources over HTTP", () => {
       done,
     );
     store.create(rollouts, "list-a", rollout("three", "list-a"));
-    await admin.custom.patchNamespacedCustomObject({ ...RO, namespace: "list-a", name: "one", body: { spec: { paused: true } } }, mergePatch);
+    await admin.custom.patchNamespacedCustomObject(
+      { ...RO, namespace: "list-a", name: "one", body: { spec: { paused: true } } },
+      mergePatch,
+    );
     await admin.custom.deleteNamespacedCustomObject({ ...RO, namespace: "list-a", name: "three" });
     await vi.waitFor(() => {
-      expect(events.filter((e) => e.type !== "BOOKMARK").map((e) => `${e.type} ${e.name}`)).toEqual(["ADDED three", "MODIFIED one", "DELETED three"]);
+      expect(events.filter((e) => e.type !== "BOOKMARK").map((e) => `${e.type} ${e.name}`)).toEqual([
+        "ADDED three",
+        "MODIFIED one",
+        "DELETED three",
+      ]);
       expect(events.some((e) => e.type === "BOOKMARK" && e.rv === store.resourceVersion)).toBe(true);
     });
     controller.abort();
@@ -148,8 +173,15 @@ describe("resources over HTTP", () => {
 
   it("serves discovery with subresources, a 410 as an in-stream ERROR event, and ends a watch at timeoutSeconds", async () => {
     const auth = { headers: { Authorization: "Bearer admin-token" } };
-    const group = (await (await fetch(`${server.url}/apis/argoproj.io/v1alpha1`, auth)).json()) as { resources: Array<{ name: string; kind: string; verbs: string[] }> };
-    expect(group.resources.find((r) => r.name === "rollouts")).toMatchObject({ kind: "Rollout", shortNames: ["ro"], categories: ["all"], namespaced: true });
+    const group = (await (await fetch(`${server.url}/apis/argoproj.io/v1alpha1`, auth)).json()) as {
+      resources: Array<{ name: string; kind: string; verbs: string[] }>;
+    };
+    expect(group.resources.find((r) => r.name === "rollouts")).toMatchObject({
+      kind: "Rollout",
+      shortNames: ["ro"],
+      categories: ["all"],
+      namespaced: true,
+    });
     expect(group.resources.find((r) => r.name === "rollouts/status")).toMatchObject({ kind: "Rollout", verbs: ["get", "patch", "update"] });
     expect(group.resources.find((r) => r.name === "rollouts/scale")).toMatchObject({ group: "autoscaling", version: "v1", kind: "Scale" });
 
@@ -160,14 +192,20 @@ describe("resources over HTTP", () => {
     store.compact();
     const expired = await fetch(`${server.url}/apis/argoproj.io/v1alpha1/rollouts?watch=true&resourceVersion=${before}`, auth);
     expect(expired.status).toBe(200);
-    const lines = (await expired.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string; object: StatusBody });
+    const lines = (await expired.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; object: StatusBody });
     expect(lines).toHaveLength(1);
     expect(lines[0].type).toBe("ERROR");
     expect(lines[0].object).toMatchObject({ kind: "Status", status: "Failure", reason: "Expired", code: 410 });
 
     const started = Date.now();
     const timed = await fetch(`${server.url}/apis/argoproj.io/v1alpha1/namespaces/expired/rollouts?watch=1&timeoutSeconds=1`, auth);
-    const events = (await timed.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+    const events = (await timed.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
     expect(events.map((e) => e.type)).toEqual(["ADDED"]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
@@ -186,15 +224,23 @@ describe("resources over HTTP", () => {
       ...RO,
       namespace: "patching",
       name: "p",
-      body: [{ op: "replace", path: "/spec/replicas", value: 1 }, { op: "remove", path: "/metadata/labels/tier" }],
+      body: [
+        { op: "replace", path: "/spec/replicas", value: 1 },
+        { op: "remove", path: "/metadata/labels/tier" },
+      ],
     })) as Rollout;
     expect(jsonPatched.spec!.replicas).toBe(1);
     expect(jsonPatched.metadata.labels).toEqual({ app: "p" });
-    const bad = await failure(admin.custom.patchNamespacedCustomObject({ ...RO, namespace: "patching", name: "p", body: [{ op: "remove", path: "/spec/nope" }] }));
+    const bad = await failure(
+      admin.custom.patchNamespacedCustomObject({ ...RO, namespace: "patching", name: "p", body: [{ op: "remove", path: "/spec/nope" }] }),
+    );
     expect(bad.code).toBe(422);
     // Custom resources have no strategic merge patch, as on a real cluster.
     const smp = await failure(
-      admin.custom.patchNamespacedCustomObject({ ...RO, namespace: "patching", name: "p", body: { spec: {} } }, setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch)),
+      admin.custom.patchNamespacedCustomObject(
+        { ...RO, namespace: "patching", name: "p", body: { spec: {} } },
+        setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
+      ),
     );
     expect(smp.code).toBe(415);
   });
@@ -246,31 +292,52 @@ describe("resources over HTTP", () => {
       status: { replicas: number; selector: string };
     };
     expect(scale).toMatchObject({ kind: "Scale", spec: { replicas: 3 }, status: { replicas: 2, selector: "app=sc" } });
-    await admin.custom.patchNamespacedCustomObjectScale({ ...RO, namespace: "scale", name: "sc", body: { spec: { replicas: 6 } } }, mergePatch);
+    await admin.custom.patchNamespacedCustomObjectScale(
+      { ...RO, namespace: "scale", name: "sc", body: { spec: { replicas: 6 } } },
+      mergePatch,
+    );
     expect(store.get(rollouts, "scale", "sc").spec).toEqual({ replicas: 6 });
     expect(store.get(rollouts, "scale", "sc").metadata.generation).toBe(2);
   });
 
   it("refuses a PUT with a stale resourceVersion with 409 Conflict", async () => {
     store.ensureNamespace("conflict");
-    const created = (await admin.custom.createNamespacedCustomObject({ ...RO, namespace: "conflict", body: rollout("c", "conflict") })) as Rollout;
-    await admin.custom.patchNamespacedCustomObject({ ...RO, namespace: "conflict", name: "c", body: { spec: { replicas: 4 } } }, mergePatch);
-    const stale = await failure(admin.custom.replaceNamespacedCustomObject({ ...RO, namespace: "conflict", name: "c", body: { ...created, spec: { replicas: 7 } } }));
+    const created = (await admin.custom.createNamespacedCustomObject({
+      ...RO,
+      namespace: "conflict",
+      body: rollout("c", "conflict"),
+    })) as Rollout;
+    await admin.custom.patchNamespacedCustomObject(
+      { ...RO, namespace: "conflict", name: "c", body: { spec: { replicas: 4 } } },
+      mergePatch,
+    );
+    const stale = await failure(
+      admin.custom.replaceNamespacedCustomObject({ ...RO, namespace: "conflict", name: "c", body: { ...created, spec: { replicas: 7 } } }),
+    );
     expect(stale.code).toBe(409);
     expect(stale.status).toMatchObject({
       reason: "Conflict",
-      message: 'Operation cannot be fulfilled on rollouts.argoproj.io "c": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on rollouts.argoproj.io "c": the object has been modified; please apply your changes to the latest version and try again',
       details: { name: "c", group: "argoproj.io", kind: "rollouts" },
     });
     const current = store.get(rollouts, "conflict", "c");
-    const ok = (await admin.custom.replaceNamespacedCustomObject({ ...RO, namespace: "conflict", name: "c", body: { ...current, spec: { replicas: 7 } } })) as Rollout;
+    const ok = (await admin.custom.replaceNamespacedCustomObject({
+      ...RO,
+      namespace: "conflict",
+      name: "c",
+      body: { ...current, spec: { replicas: 7 } },
+    })) as Rollout;
     expect(ok.spec).toEqual({ replicas: 7 });
   });
 
   it("pages with limit/continue and filters with label and field selectors", async () => {
     store.ensureNamespace("paging");
     for (const name of ["a", "b", "c", "d", "e"]) {
-      await admin.core.createNamespacedConfigMap({ namespace: "paging", body: { metadata: { name, labels: { odd: String("ace".includes(name)) } }, data: { k: name } } });
+      await admin.core.createNamespacedConfigMap({
+        namespace: "paging",
+        body: { metadata: { name, labels: { odd: String("ace".includes(name)) } }, data: { k: name } },
+      });
     }
     const names: string[] = [];
     let token: string | undefined;
@@ -287,13 +354,26 @@ describe("resources over HTTP", () => {
     const odd = await admin.core.listNamespacedConfigMap({ namespace: "paging", labelSelector: "odd=true" });
     expect(odd.items.map((c) => c.metadata!.name)).toEqual(["a", "c", "e"]);
 
-    for (const [name, target] of [["e1", "checkout"], ["e2", "cart"], ["e3", "checkout"]]) {
+    for (const [name, target] of [
+      ["e1", "checkout"],
+      ["e2", "cart"],
+      ["e3", "checkout"],
+    ]) {
       await admin.core.createNamespacedEvent({
         namespace: "paging",
-        body: { metadata: { name }, involvedObject: { kind: "Rollout", name: target, namespace: "paging" }, reason: "RolloutUpdated", message: "m", type: "Normal" },
+        body: {
+          metadata: { name },
+          involvedObject: { kind: "Rollout", name: target, namespace: "paging" },
+          reason: "RolloutUpdated",
+          message: "m",
+          type: "Normal",
+        },
       });
     }
-    const events = await admin.core.listNamespacedEvent({ namespace: "paging", fieldSelector: "involvedObject.name=checkout,involvedObject.kind=Rollout" });
+    const events = await admin.core.listNamespacedEvent({
+      namespace: "paging",
+      fieldSelector: "involvedObject.name=checkout,involvedObject.kind=Rollout",
+    });
     expect(events.items.map((e) => e.metadata!.name)).toEqual(["e1", "e3"]);
     const badSelector = await failure(admin.core.listNamespacedEvent({ namespace: "paging", fieldSelector: "spec.nope=1" }));
     expect(badSelector.code).toBe(400);
@@ -305,12 +385,21 @@ describe("informers through faults", () => {
     store.ensureNamespace("relist");
     for (const name of ["keep", "gone"]) store.create(rollouts, "relist", rollout(name, "relist"));
     const counter = { lists: 0 };
-    const informer = makeInformer<Rollout>(admin.kc, "/apis/argoproj.io/v1alpha1/namespaces/relist/rollouts", listFn(admin, "relist", counter));
+    const informer = makeInformer<Rollout>(
+      admin.kc,
+      "/apis/argoproj.io/v1alpha1/namespaces/relist/rollouts",
+      listFn(admin, "relist", counter),
+    );
     const deleted: string[] = [];
     informer.on("delete", (obj) => deleted.push(obj.metadata.name));
     informer.on("error", () => setTimeout(() => void informer.start(), 10));
     await informer.start();
-    expect(informer.list().map((o) => o.metadata.name).sort()).toEqual(["gone", "keep"]);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(["gone", "keep"]);
 
     // Injected expiry: the reconnecting watch gets an in-stream ERROR 410 and the informer lists again.
     server.faults.expireNextWatch();
@@ -319,7 +408,12 @@ describe("informers through faults", () => {
     store.create(rollouts, "relist", rollout("new", "relist"));
     await vi.waitFor(() => {
       expect(counter.lists).toBe(2);
-      expect(informer.list().map((o) => o.metadata.name).sort()).toEqual(["keep", "new"]);
+      expect(
+        informer
+          .list()
+          .map((o) => o.metadata.name)
+          .sort(),
+      ).toEqual(["keep", "new"]);
     });
     expect(deleted).toEqual(["gone"]);
 
@@ -368,27 +462,41 @@ describe("RBAC, impersonation and access reviews", () => {
     store.ensureNamespace("elsewhere");
     store.create(rollouts, "rbac", rollout("x", "rbac"));
     const alice = clientsFor(server, "alice-token");
-    expect(((await alice.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" })) as KubernetesListObject<Rollout>).items).toHaveLength(1);
+    expect(
+      ((await alice.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" })) as KubernetesListObject<Rollout>).items,
+    ).toHaveLength(1);
     await alice.custom.patchNamespacedCustomObject({ ...RO, namespace: "rbac", name: "x", body: { spec: { paused: true } } }, mergePatch);
 
-    const status = await failure(alice.custom.patchNamespacedCustomObjectStatus({ ...RO, namespace: "rbac", name: "x", body: { status: { abort: true } } }, mergePatch));
+    const status = await failure(
+      alice.custom.patchNamespacedCustomObjectStatus(
+        { ...RO, namespace: "rbac", name: "x", body: { status: { abort: true } } },
+        mergePatch,
+      ),
+    );
     expect(status.code).toBe(403);
     expect(status.status).toEqual({
       kind: "Status",
       apiVersion: "v1",
       metadata: {},
       status: "Failure",
-      message: 'rollouts.argoproj.io "x" is forbidden: User "alice" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "rbac"',
+      message:
+        'rollouts.argoproj.io "x" is forbidden: User "alice" cannot patch resource "rollouts/status" in API group "argoproj.io" in the namespace "rbac"',
       reason: "Forbidden",
       details: { name: "x", group: "argoproj.io", kind: "rollouts" },
       code: 403,
     });
     const clusterList = await failure(alice.custom.listClusterCustomObject(RO));
-    expect(clusterList.status.message).toBe('rollouts.argoproj.io is forbidden: User "alice" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope');
+    expect(clusterList.status.message).toBe(
+      'rollouts.argoproj.io is forbidden: User "alice" cannot list resource "rollouts" in API group "argoproj.io" at the cluster scope',
+    );
     const otherNs = await failure(alice.custom.listNamespacedCustomObject({ ...RO, namespace: "elsewhere" }));
-    expect(otherNs.status.message).toBe('rollouts.argoproj.io is forbidden: User "alice" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "elsewhere"');
+    expect(otherNs.status.message).toBe(
+      'rollouts.argoproj.io is forbidden: User "alice" cannot list resource "rollouts" in API group "argoproj.io" in the namespace "elsewhere"',
+    );
     const core = await failure(alice.core.listNamespacedConfigMap({ namespace: "rbac" }));
-    expect(core.status.message).toBe('configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "rbac"');
+    expect(core.status.message).toBe(
+      'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "rbac"',
+    );
   });
 
   it("honours Impersonate-User/Group only for users allowed to impersonate", async () => {
@@ -400,7 +508,9 @@ describe("RBAC, impersonation and access reviews", () => {
     const withoutGroup = await failure(imp.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" }, asAlice));
     expect(withoutGroup.status.message).toContain('User "alice" cannot list resource "rollouts"');
     const withGroup = setHeaderOptions("Impersonate-Group", "shop-devs", asAlice);
-    await expect(imp.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" }, withGroup)).resolves.toMatchObject({ kind: "RolloutList" });
+    await expect(imp.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" }, withGroup)).resolves.toMatchObject({
+      kind: "RolloutList",
+    });
     const review = await imp.authz.createSelfSubjectAccessReview(
       { body: { spec: { resourceAttributes: { verb: "patch", group: "argoproj.io", resource: "rollouts", namespace: "rbac" } } } },
       withGroup,
@@ -410,7 +520,9 @@ describe("RBAC, impersonation and access reviews", () => {
     const bob = clientsFor(server, "bob-token");
     const refused = await failure(bob.custom.listNamespacedCustomObject({ ...RO, namespace: "rbac" }, asAlice));
     expect(refused.code).toBe(403);
-    expect(refused.status.message).toBe('users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect(refused.status.message).toBe(
+      'users "alice" is forbidden: User "bob" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
   });
 
   it("answers SelfSubjectAccessReview and SubjectAccessReview from the same rules", async () => {
@@ -418,11 +530,15 @@ describe("RBAC, impersonation and access reviews", () => {
     const attrs = { verb: "patch", group: "argoproj.io", resource: "rollouts", subresource: "status", namespace: "rbac" };
     const self = await alice.authz.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: attrs } } });
     expect(self.status).toEqual({ allowed: false });
-    const selfMain = await alice.authz.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { ...attrs, subresource: "" } } } });
+    const selfMain = await alice.authz.createSelfSubjectAccessReview({
+      body: { spec: { resourceAttributes: { ...attrs, subresource: "" } } },
+    });
     expect(selfMain.status?.allowed).toBe(true);
     expect(selfMain.status?.reason).toContain("shop-devs-rollouts");
 
-    const forAlice = await admin.authz.createSubjectAccessReview({ body: { spec: { user: "alice", groups: ["shop-devs"], resourceAttributes: { ...attrs, subresource: "" } } } });
+    const forAlice = await admin.authz.createSubjectAccessReview({
+      body: { spec: { user: "alice", groups: ["shop-devs"], resourceAttributes: { ...attrs, subresource: "" } } },
+    });
     expect(forAlice.status?.allowed).toBe(true);
     const forBob = await admin.authz.createSubjectAccessReview({ body: { spec: { user: "bob", resourceAttributes: attrs } } });
     expect(forBob.status?.allowed).toBe(false);
@@ -430,7 +546,9 @@ describe("RBAC, impersonation and access reviews", () => {
     expect(invalid.code).toBe(422);
 
     const denied = await failure(alice.authz.createSubjectAccessReview({ body: { spec: { user: "bob", resourceAttributes: attrs } } }));
-    expect(denied.status.message).toBe('subjectaccessreviews.authorization.k8s.io is forbidden: User "alice" cannot create resource "subjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope');
+    expect(denied.status.message).toBe(
+      'subjectaccessreviews.authorization.k8s.io is forbidden: User "alice" cannot create resource "subjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope',
+    );
   });
 });
 
@@ -485,13 +603,25 @@ describe("service proxy", () => {
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
         res.writeHead(201, { "Content-Type": "application/json", "X-Echo": "yes" });
-        res.end(JSON.stringify({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString(), auth: req.headers.authorization ?? null }));
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            url: req.url,
+            body: Buffer.concat(chunks).toString(),
+            auth: req.headers.authorization ?? null,
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
     targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
     store.ensureNamespace("proxy");
-    store.create(services, "proxy", { apiVersion: "v1", kind: "Service", metadata: { name: "prometheus", annotations: { "sim.rollscope.dev/proxy-target": targetUrl } }, spec: { ports: [{ port: 9090 }] } });
+    store.create(services, "proxy", {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "prometheus", annotations: { "sim.rollscope.dev/proxy-target": targetUrl } },
+      spec: { ports: [{ port: 9090 }] },
+    });
     store.create(services, "proxy", { apiVersion: "v1", kind: "Service", metadata: { name: "idle" }, spec: {} });
   });
 
@@ -500,10 +630,16 @@ describe("service proxy", () => {
   });
 
   const proxied = (path: string, token: string, init: RequestInit = {}) =>
-    fetch(`${server.url}/api/v1/namespaces/proxy/services/${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, ...init.headers } });
+    fetch(`${server.url}/api/v1/namespaces/proxy/services/${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${token}`, ...init.headers },
+    });
 
   it("forwards method, path, query and body and streams the answer back", async () => {
-    const res = await proxied("prometheus:9090/proxy/api/v1/query?query=up%7Bjob%3D%22x%22%7D", "admin-token", { method: "POST", body: "a=b" });
+    const res = await proxied("prometheus:9090/proxy/api/v1/query?query=up%7Bjob%3D%22x%22%7D", "admin-token", {
+      method: "POST",
+      body: "a=b",
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("x-echo")).toBe("yes");
     expect(await res.json()).toEqual({ method: "POST", url: "/api/v1/query?query=up%7Bjob%3D%22x%22%7D", body: "a=b", auth: null });
@@ -513,7 +649,11 @@ describe("service proxy", () => {
     expect(((await bare.json()) as { url: string }).url).toBe("/");
     // The typed client's connect call goes through the same path.
     // (Typed as string, but client-node parses a JSON answer.)
-    const answer: unknown = await admin.core.connectGetNamespacedServiceProxyWithPath({ namespace: "proxy", name: "prometheus:9090", path: "metrics" });
+    const answer: unknown = await admin.core.connectGetNamespacedServiceProxyWithPath({
+      namespace: "proxy",
+      name: "prometheus:9090",
+      path: "metrics",
+    });
     expect(typeof answer === "string" ? JSON.parse(answer) : answer).toMatchObject({ method: "GET", url: "/metrics" });
   });
 
@@ -528,7 +668,11 @@ describe("service proxy", () => {
     await new Promise<void>((resolve) => down.listen(0, "127.0.0.1", resolve));
     const downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
     await new Promise((resolve) => down.close(resolve));
-    store.create(services, "proxy", { apiVersion: "v1", kind: "Service", metadata: { name: "down", annotations: { "sim.rollscope.dev/proxy-target": downUrl } } });
+    store.create(services, "proxy", {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "down", annotations: { "sim.rollscope.dev/proxy-target": downUrl } },
+    });
     const refused = await proxied("down/proxy/x", "admin-token");
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as StatusBody).message).toMatch(/^error trying to reach service: .*ECONNREFUSED/);

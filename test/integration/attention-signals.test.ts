@@ -21,7 +21,11 @@ let workDir = "";
 const deltas: LiveDelta[] = [];
 
 const KEY = "staging/platform/notifications";
-const codesOf = () => fleet.cluster("staging")?.rollout("platform", "notifications")?.attention.map((a) => a.code) ?? [];
+const codesOf = () =>
+  fleet
+    .cluster("staging")
+    ?.rollout("platform", "notifications")
+    ?.attention.map((a) => a.code) ?? [];
 
 async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -52,11 +56,18 @@ describe("attention reasons from the cluster around a Rollout", () => {
   it("flags the Rollout whose router plugin its cluster does not register, and streams it with its previous state", async () => {
     await waitFor(() => codesOf().includes("PluginNotRegistered"), "PluginNotRegistered on staging/platform/notifications");
     const row = deltaLog.rows().find((r) => r.key === KEY);
-    expect(row?.attention.find((a) => a.code === "PluginNotRegistered")?.href).toBe("/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul");
+    expect(row?.attention.find((a) => a.code === "PluginNotRegistered")?.href).toBe(
+      "/plugins#referenced-not-registered/staging/trafficRouter/hashicorp/consul",
+    );
     // The real controller shows it Progressing with no condition: nothing here relies on one.
     expect(row?.phase).toBe("Progressing");
     // prod-eu registers hashicorp/consul: the same Rollout there is not flagged.
-    expect(fleet.cluster("prod-eu")?.rollout("platform", "notifications")?.attention.map((a) => a.code)).not.toContain("PluginNotRegistered");
+    expect(
+      fleet
+        .cluster("prod-eu")
+        ?.rollout("platform", "notifications")
+        ?.attention.map((a) => a.code),
+    ).not.toContain("PluginNotRegistered");
     const upsert = deltas.find((d) => d.type === "upsert" && d.rollout.key === KEY && d.was);
     expect(upsert && upsert.type === "upsert" ? upsert.was : null).toMatchObject({ phase: expect.any(String) });
   });
@@ -67,7 +78,8 @@ describe("attention reasons from the cluster around a Rollout", () => {
     // The controller's last write before it stopped may still be on its way to the watch: take the version from the
     // store once nothing writes the Rollout any more, and wait until the watch shows it.
     await sim.cluster("staging").controller.stop();
-    const rolloutVersion = (store.get(T.rollouts, "platform", "notifications") as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const rolloutVersion = (store.get(T.rollouts, "platform", "notifications") as { metadata: { resourceVersion: string } }).metadata
+      .resourceVersion;
     await waitFor(() => watchedVersion() === rolloutVersion, `the watch to show the Rollout's last write (${rolloutVersion})`);
     store.update(T.configMaps, "argo-rollouts", "argo-rollouts-config", (draft) => {
       const data = (draft as { data?: Record<string, string> }).data ?? {};

@@ -36,7 +36,11 @@ beforeAll(async () => {
   process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({
     kubeconfigPath: sim.kubeconfigPath,
     clusters: [{ name: "prod", label: "production" }],
-    auth: { mode: "oidc", baseUrl: bridge.url, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
+    auth: {
+      mode: "oidc",
+      baseUrl: bridge.url,
+      oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret },
+    },
   });
   bridge.add([
     { path: "/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions", module: actionsRoute },
@@ -84,10 +88,16 @@ describe("auth mode oidc", () => {
 
     const callback = hops.find((h) => h.headers.location === "/rollouts/prod/shop/checkout");
     expect(callback?.status).toBe(303);
-    expect(callback?.headers["set-cookie"]?.some((c) => /^rollscope_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/.test(c))).toBe(true);
+    expect(
+      callback?.headers["set-cookie"]?.some((c) => /^rollscope_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/.test(c)),
+    ).toBe(true);
 
     const session = (await browser.request(`${bridge.url}/api/session`)).json<SessionView>();
-    expect(session).toMatchObject({ mode: "oidc", user: { name: "alice@example.com", groups: ["sre-operators"] }, identityNote: "Signed in as alice@example.com" });
+    expect(session).toMatchObject({
+      mode: "oidc",
+      user: { name: "alice@example.com", groups: ["sre-operators"] },
+      identityNote: "Signed in as alice@example.com",
+    });
     expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(200);
 
     const view = (await browser.request(`${bridge.url}/api/clusters/prod/rollouts/shop/checkout/actions`)).json<RolloutActionsView>();
@@ -104,7 +114,9 @@ describe("auth mode oidc", () => {
   it("refuses a callback whose state does not match, a tampered session and a foreign return path", async () => {
     const browser = new Browser();
     await browser.request(`${bridge.url}/api/auth/signin?returnTo=/`);
-    const forged = await browser.request(`${bridge.url}/api/auth/callback?code=abc&state=not-the-state&iss=${encodeURIComponent(provider.issuer)}`);
+    const forged = await browser.request(
+      `${bridge.url}/api/auth/callback?code=abc&state=not-the-state&iss=${encodeURIComponent(provider.issuer)}`,
+    );
     expect(forged.status).toBe(303);
     expect(String(forged.headers.location)).toMatch(/^\/signin\?error=/);
     expect(browser.cookies(bridge.url).has("rollscope_session")).toBe(false);
@@ -122,7 +134,10 @@ describe("auth mode oidc", () => {
     const { browser } = await signIn("alice");
     const session = (await browser.request(`${bridge.url}/api/session`)).json<SessionView>();
     expect((await browser.request(`${bridge.url}/api/auth/signout`, { method: "POST", headers: { origin: bridge.url } })).status).toBe(403);
-    const out = await browser.request(`${bridge.url}/api/auth/signout`, { method: "POST", headers: { origin: bridge.url, "x-csrf-token": session.csrfToken } });
+    const out = await browser.request(`${bridge.url}/api/auth/signout`, {
+      method: "POST",
+      headers: { origin: bridge.url, "x-csrf-token": session.csrfToken },
+    });
     expect(out.status).toBe(200);
     expect(browser.cookies(bridge.url).has("rollscope_session")).toBe(false);
     expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(401);

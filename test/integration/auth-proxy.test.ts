@@ -26,7 +26,11 @@ interface Reply {
   headers: IncomingHttpHeaders;
 }
 
-async function call(method: string, path: string, options: { from?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  options: { from?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply> {
   const reply = await httpCall(`${bridge.url}${path}`, { method, ...options });
   let body: unknown = reply.text;
   try {
@@ -112,7 +116,11 @@ describe("auth mode proxy", () => {
 
   it("takes user and groups from the trusted proxy", async () => {
     const { body } = await call("GET", "/api/session", { from: TRUSTED, headers: as("alice", "sre-operators, team-shop") });
-    expect(body).toMatchObject({ mode: "proxy", user: { name: "alice", groups: ["sre-operators", "team-shop"] }, identityNote: "Signed in as alice (via the sign-in proxy)" });
+    expect(body).toMatchObject({
+      mode: "proxy",
+      user: { name: "alice", groups: ["sre-operators", "team-shop"] },
+      identityNote: "Signed in as alice (via the sign-in proxy)",
+    });
     expect((await call("GET", "/api/rollouts", { from: TRUSTED, headers: as("alice", "sre-operators") })).status).toBe(200);
   });
 
@@ -128,8 +136,15 @@ describe("auth mode proxy", () => {
     });
     expect(reply.status).toBe(200);
     expect(readRollout(sim, "prod", "shop", "checkout").spec?.paused).toBe(true);
-    const audit = (await call("GET", "/api/audit?rollout=checkout&cluster=prod", { from: TRUSTED, headers: as("alice", "sre-operators") })).body as AuditPage;
-    expect(audit.entries[0]).toMatchObject({ user: "alice", groups: ["sre-operators"], action: "pause", outcome: "done", clientAddress: "203.0.113.7 via 127.0.0.2" });
+    const audit = (await call("GET", "/api/audit?rollout=checkout&cluster=prod", { from: TRUSTED, headers: as("alice", "sre-operators") }))
+      .body as AuditPage;
+    expect(audit.entries[0]).toMatchObject({
+      user: "alice",
+      groups: ["sre-operators"],
+      action: "pause",
+      outcome: "done",
+      clientAddress: "203.0.113.7 via 127.0.0.2",
+    });
   });
 
   it("a viewer sees every action disabled with the reason; a direct POST is refused (403) and audited as denied", async () => {
@@ -140,17 +155,29 @@ describe("auth mode proxy", () => {
       reason: "Your Kubernetes permissions (bob, groups viewers) do not allow patch rollouts/status in namespace shop",
     });
     expect(Object.values(options.actions).every((o) => !o.enabled)).toBe(true);
-    const permissions = await call("GET", "/api/session/permissions?cluster=prod&namespace=shop&name=checkout", { from: TRUSTED, headers: as("bob", "viewers") });
+    const permissions = await call("GET", "/api/session/permissions?cluster=prod&namespace=shop&name=checkout", {
+      from: TRUSTED,
+      headers: as("bob", "viewers"),
+    });
     expect((permissions.body as { permissions: Record<string, { allowed: boolean }> }).permissions.pause.allowed).toBe(false);
 
     const before = readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion;
     const browser = await browserFor("bob", "viewers");
-    const reply = await call("POST", actionsPath("prod", "checkout"), { from: TRUSTED, headers: browser, body: { action: "resume", expected: options.expected } });
+    const reply = await call("POST", actionsPath("prod", "checkout"), {
+      from: TRUSTED,
+      headers: browser,
+      body: { action: "resume", expected: options.expected },
+    });
     expect(reply.status).toBe(403);
     expect((reply.body as { error: { code: string } }).error.code).toBe("forbidden");
     expect(readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion).toBe(before);
     const audit = (await call("GET", "/api/audit?user=bob", { from: TRUSTED, headers: as("bob", "viewers") })).body as AuditPage;
-    expect(audit.entries[0]).toMatchObject({ user: "bob", action: "resume", outcome: "denied", message: expect.stringContaining("do not allow patch rollouts") });
+    expect(audit.entries[0]).toMatchObject({
+      user: "bob",
+      action: "resume",
+      outcome: "denied",
+      message: expect.stringContaining("do not allow patch rollouts"),
+    });
   });
 
   it("a CSRF token is bound to the user it was issued to", async () => {
@@ -176,7 +203,11 @@ describe("auth mode proxy", () => {
     expect(nobody.status).toBe(404);
 
     const browser = await browserFor("alice", "sre-operators");
-    const reply = await call("POST", actionsPath("legacy", "checkout"), { from: TRUSTED, headers: browser, body: { action: "promote", expected: operator.expected } });
+    const reply = await call("POST", actionsPath("legacy", "checkout"), {
+      from: TRUSTED,
+      headers: browser,
+      body: { action: "promote", expected: operator.expected },
+    });
     expect(reply.status).toBe(200);
   });
 });
@@ -191,8 +222,16 @@ describe("impersonation headers", () => {
     kubeConfig.setCurrentContext("prod");
     const path = "/apis/argoproj.io/v1alpha1/namespaces/shop/rollouts/ledger";
     const patch = (groups: string[]) =>
-      kubeRequest(kubeConfig, path, { method: "PATCH", body: { spec: { paused: false } }, contentType: "application/merge-patch+json", headers: impersonationHeaders({ user: "dave", groups }) });
-    await expect(patch(["viewers"])).rejects.toMatchObject({ code: 403, message: expect.stringContaining('User "dave" cannot patch resource "rollouts"') });
+      kubeRequest(kubeConfig, path, {
+        method: "PATCH",
+        body: { spec: { paused: false } },
+        contentType: "application/merge-patch+json",
+        headers: impersonationHeaders({ user: "dave", groups }),
+      });
+    await expect(patch(["viewers"])).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('User "dave" cannot patch resource "rollouts"'),
+    });
     await expect(patch(["viewers", "sre-operators"])).resolves.toBeTruthy();
   });
 });

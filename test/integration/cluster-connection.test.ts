@@ -78,12 +78,15 @@ function watchCluster(context: string): ClusterWatcher {
   return watcher;
 }
 
-const settled = (state: ClusterStateView) => Object.keys(state.watches).length === 5 && Object.values(state.watches).every((w) => w.status !== "connecting");
+const settled = (state: ClusterStateView) =>
+  Object.keys(state.watches).length === 5 && Object.values(state.watches).every((w) => w.status !== "connecting");
 
 describe("a cluster's connection", () => {
   it("is not 'connected' while one of its watches is refused, even with the Rollouts listed", async () => {
     const watcher = watchCluster("partial");
-    const state = await waitFor("every watch of the partial cluster to settle", async () => (settled(watcher.state()) ? watcher.state() : null));
+    const state = await waitFor("every watch of the partial cluster to settle", async () =>
+      settled(watcher.state()) ? watcher.state() : null,
+    );
     expect(state.watches.rollouts?.status).toBe("connected");
     expect(state.rolloutCount).toBe(1);
     expect(state.watches.controllerPods?.status).toBe("forbidden");
@@ -93,7 +96,9 @@ describe("a cluster's connection", () => {
 
   it("is 'connected' once every watch is", async () => {
     const watcher = watchCluster("reader");
-    const state = await waitFor("every watch of the reader cluster to settle", async () => (settled(watcher.state()) ? watcher.state() : null));
+    const state = await waitFor("every watch of the reader cluster to settle", async () =>
+      settled(watcher.state()) ? watcher.state() : null,
+    );
     expect(Object.values(state.watches).map((w) => w.status)).toEqual(Array(5).fill("connected"));
     expect(state).toMatchObject({ connection: "connected", error: null, rolloutCount: 1 });
   });
@@ -101,7 +106,9 @@ describe("a cluster's connection", () => {
   it("stays unreachable since its first failure while the retries keep failing the same way", async () => {
     const watcher = watchCluster("flaky");
     const allDown = (state: ClusterStateView) => settled(state) && Object.values(state.watches).every((w) => w.status === "unreachable");
-    const first = await waitFor("every watch of the flaky cluster to be unreachable", async () => (allDown(watcher.state()) ? watcher.state() : null));
+    const first = await waitFor("every watch of the flaky cluster to be unreachable", async () =>
+      allDown(watcher.state()) ? watcher.state() : null,
+    );
     const before = dropped;
     await waitFor("every watch to retry twice more", async () => dropped >= before + 10);
     const later = watcher.state();

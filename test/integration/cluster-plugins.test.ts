@@ -34,7 +34,11 @@ beforeAll(async () => {
   workDir = mkdtempSync(path.join(tmpdir(), "rollscope-cluster-plugins-"));
   sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 5, kubeconfigPath: path.join(workDir, "kubeconfig") });
   const config = rollscopeConfigSchema.parse({
-    clusters: sim.clusters.map((c) => ({ name: c.name, kubeconfig: { path: sim.kubeconfigPath, context: c.name }, prometheus: { url: "http://127.0.0.1:9", timeoutMs: 1_000 } })),
+    clusters: sim.clusters.map((c) => ({
+      name: c.name,
+      kubeconfig: { path: sim.kubeconfigPath, context: c.name },
+      prometheus: { url: "http://127.0.0.1:9", timeoutMs: 1_000 },
+    })),
   });
   fleet = new Fleet(config);
   const source = createPrometheusSource(config.clusters[0].prometheus!);

@@ -56,31 +56,68 @@ describe("demo simulation", () => {
       }
     }
     expect([...routers].sort()).toEqual(
-      ["argoproj-labs/contour", "argoproj-labs/gatewayAPI", "argoproj-labs/openshift", "hashicorp/consul", "istio", "nginx", "solo-io/glooplatform"].sort(),
+      [
+        "argoproj-labs/contour",
+        "argoproj-labs/gatewayAPI",
+        "argoproj-labs/openshift",
+        "hashicorp/consul",
+        "istio",
+        "nginx",
+        "solo-io/glooplatform",
+      ].sort(),
     );
   });
 
   it("writes one kubeconfig: a rollscope context and an admin context per cluster", () => {
-    const config = parse(readFileSync(sim.kubeconfigPath, "utf8")) as { contexts: Array<{ name: string }>; users: Array<{ name: string; user: { token: string } }> };
-    expect(config.contexts.map((c) => c.name).sort()).toEqual(["prod-eu", "prod-eu-admin", "prod-us", "prod-us-admin", "staging", "staging-admin"]);
+    const config = parse(readFileSync(sim.kubeconfigPath, "utf8")) as {
+      contexts: Array<{ name: string }>;
+      users: Array<{ name: string; user: { token: string } }>;
+    };
+    expect(config.contexts.map((c) => c.name).sort()).toEqual([
+      "prod-eu",
+      "prod-eu-admin",
+      "prod-us",
+      "prod-us-admin",
+      "staging",
+      "staging-admin",
+    ]);
     expect(config.users.find((u) => u.name === "prod-eu")?.user.token).toBe(sim.users.rollscope.token);
     expect(config.users.find((u) => u.name === "prod-eu-admin")?.user.token).toBe(sim.users.admin.token);
   });
 
   it("RBAC: rollscope reads and proxies, sre-operators patch status, viewers cannot", async () => {
     const path = "/apis/argoproj.io/v1alpha1/namespaces/shop/rollouts/checkout/status";
-    const patch = { method: "PATCH", headers: { "Content-Type": "application/merge-patch+json" }, body: JSON.stringify({ status: { abort: false } }) };
+    const patch = {
+      method: "PATCH",
+      headers: { "Content-Type": "application/merge-patch+json" },
+      body: JSON.stringify({ status: { abort: false } }),
+    };
     expect((await api("prod-eu", sim.users.rollscope.token, "/apis/argoproj.io/v1alpha1/rollouts")).status).toBe(200);
     expect((await api("prod-eu", sim.users.bob.token, "/apis/argoproj.io/v1alpha1/rollouts")).status).toBe(200);
     expect((await api("prod-eu", sim.users.bob.token, path, patch)).status).toBe(403);
     expect((await api("prod-eu", sim.users.alice.token, path, patch)).status).toBe(200);
-    expect((await api("prod-eu", sim.users.rollscope.token, "/api/v1/namespaces/argo-rollouts/services/argo-rollouts-metrics:8090/proxy/metrics")).status).toBe(200);
+    expect(
+      (
+        await api(
+          "prod-eu",
+          sim.users.rollscope.token,
+          "/api/v1/namespaces/argo-rollouts/services/argo-rollouts-metrics:8090/proxy/metrics",
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("ships realistic argo-rollouts-config ConfigMaps and a controller Pod per cluster", () => {
-    const data = (cluster: string) => sim.cluster(cluster).store.get(T.configMaps, "argo-rollouts", "argo-rollouts-config").data as Record<string, string>;
-    const plugins = (cluster: string) => parse(data(cluster).trafficRouterPlugins) as Array<{ name: string; location: string; sha256?: string }>;
-    expect(plugins("prod-eu").every((p) => /^https:\/\/github\.com\/argoproj-labs\/.+\/releases\/download\/.+/.test(p.location) && /^[0-9a-f]{64}$/.test(p.sha256 ?? ""))).toBe(true);
+    const data = (cluster: string) =>
+      sim.cluster(cluster).store.get(T.configMaps, "argo-rollouts", "argo-rollouts-config").data as Record<string, string>;
+    const plugins = (cluster: string) =>
+      parse(data(cluster).trafficRouterPlugins) as Array<{ name: string; location: string; sha256?: string }>;
+    expect(
+      plugins("prod-eu").every(
+        (p) =>
+          /^https:\/\/github\.com\/argoproj-labs\/.+\/releases\/download\/.+/.test(p.location) && /^[0-9a-f]{64}$/.test(p.sha256 ?? ""),
+      ),
+    ).toBe(true);
     expect(plugins("prod-us").find((p) => p.name === "solo-io/glooplatform")?.sha256).toBeUndefined();
     expect(plugins("staging").find((p) => p.name === "argoproj-labs/openshift")?.location).toMatch(/^file:\/\//);
     expect(plugins("staging").some((p) => p.name === "hashicorp/consul")).toBe(false);
@@ -93,19 +130,28 @@ describe("demo simulation", () => {
   });
 
   it("moves on its own and shows every failure profile", async () => {
-    await until("new revisions in every cluster", () => sim.clusters.every((c) => rollouts(c.name).some((r) => Number(r.metadata.annotations?.["rollout.argoproj.io/revision"]) > 2)));
+    await until("new revisions in every cluster", () =>
+      sim.clusters.every((c) => rollouts(c.name).some((r) => Number(r.metadata.annotations?.["rollout.argoproj.io/revision"]) > 2)),
+    );
     await until("an indefinite pause waiting for promotion", () => {
       const checkout = rollouts("prod-eu").find((r) => r.metadata.name === "checkout");
       return checkout?.status?.phase === "Paused" && checkout.status.currentStepIndex === 5;
     });
     const log = (cluster: string) => sim.cluster(cluster).controller.eventLog;
-    await until("flaky contour SetWeight in prod-eu", () => log("prod-eu").some((e) => e.name === "catalog" && e.reason === "TrafficRoutingError"));
+    await until("flaky contour SetWeight in prod-eu", () =>
+      log("prod-eu").some((e) => e.name === "catalog" && e.reason === "TrafficRoutingError"),
+    );
     await until("the failing analysis in prod-us", () => log("prod-us").some((e) => e.name === "ledger" && e.reason === "RolloutAborted"));
-    await until("the inconclusive analysis in staging", () => rollouts("staging").some((r) => r.status?.message === "InconclusiveAnalysisRun"));
+    await until("the inconclusive analysis in staging", () =>
+      rollouts("staging").some((r) => r.status?.message === "InconclusiveAnalysisRun"),
+    );
     // consul is referenced but not registered in staging: reconcile errors, never an event about it.
     expect(await sim.cluster("staging").controller.metrics.reconcileErrorCount("platform", "notifications")).toBeGreaterThan(0);
     expect(log("staging").some((e) => e.name === "notifications" && e.type === "Warning")).toBe(false);
     // glooplatform is stuck in prod-us: weights are written and verified, traffic stays on stable.
-    await until("search-api canary weight in prod-us", () => (rollouts("prod-us").find((r) => r.metadata.name === "search-api")?.status?.canary?.weights?.canary.weight ?? 0) > 0);
+    await until(
+      "search-api canary weight in prod-us",
+      () => (rollouts("prod-us").find((r) => r.metadata.name === "search-api")?.status?.canary?.weights?.canary.weight ?? 0) > 0,
+    );
   });
 });

@@ -19,8 +19,15 @@ const TIME_SCALE = 10;
 const NS = "shop";
 
 const REGISTERED = [
-  { name: "argoproj-labs/gatewayAPI", location: "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64" },
-  { name: "argoproj-labs/contour", location: "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-contour/releases/download/v0.5.0/contour-plugin-linux-amd64" },
+  {
+    name: "argoproj-labs/gatewayAPI",
+    location:
+      "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64",
+  },
+  {
+    name: "argoproj-labs/contour",
+    location: "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-contour/releases/download/v0.5.0/contour-plugin-linux-amd64",
+  },
 ];
 
 const STEPS: CanaryStep[] = [
@@ -61,7 +68,9 @@ function configMap(data: Record<string, string>): KubeObject {
   return { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "argo-rollouts-config", namespace: "argo-rollouts" }, data };
 }
 
-async function setup(opts: { blueprints?: RolloutBlueprint[]; config?: Record<string, string>; profiles?: Record<string, PluginProfileInput> } = {}): Promise<Env> {
+async function setup(
+  opts: { blueprints?: RolloutBlueprint[]; config?: Record<string, string>; profiles?: Record<string, PluginProfileInput> } = {},
+): Promise<Env> {
   let clock = Date.parse("2026-08-18T09:00:00Z");
   const store = new ObjectStore({ now: () => new Date(clock) });
   store.ensureNamespace("argo-rollouts");
@@ -138,11 +147,20 @@ function trackPods(env: Env) {
   const extremes = { maxPods: 0, minAvailable: Infinity };
   const unsubscribe = env.store.subscribe((e) => {
     if (e.resource !== T.replicaSets) return;
-    extremes.maxPods = Math.max(extremes.maxPods, sum((rs) => rs.spec.replicas));
-    extremes.minAvailable = Math.min(extremes.minAvailable, sum((rs) => rs.status?.availableReplicas ?? 0));
+    extremes.maxPods = Math.max(
+      extremes.maxPods,
+      sum((rs) => rs.spec.replicas),
+    );
+    extremes.minAvailable = Math.min(
+      extremes.minAvailable,
+      sum((rs) => rs.status?.availableReplicas ?? 0),
+    );
   });
   return {
-    specs: () => replicaSets().map((rs) => rs.spec.replicas).sort((a, b) => a - b),
+    specs: () =>
+      replicaSets()
+        .map((rs) => rs.spec.replicas)
+        .sort((a, b) => a - b),
     stop() {
       unsubscribe();
       return extremes;
@@ -174,13 +192,21 @@ describe("simulated controller: CLI actions", () => {
     expect(status.stableRS).toBe(status.currentPodHash);
     expect(status.currentStepIndex).toBe(STEPS.length);
     expect(status.observedGeneration).toBe("1");
-    expect(status.canary?.weights).toMatchObject({ canary: { weight: 0 }, stable: { weight: 100, serviceName: "checkout-stable" }, verified: true });
+    expect(status.canary?.weights).toMatchObject({
+      canary: { weight: 0 },
+      stable: { weight: 100, serviceName: "checkout-stable" },
+      verified: true,
+    });
     expect(env.ro().metadata.annotations?.["rollout.argoproj.io/revision"]).toBe("1");
     const rs = env.store.get(T.replicaSets, NS, `checkout-${status.currentPodHash}`);
     expect(rs.metadata.labels?.["rollouts-pod-template-hash"]).toBe(status.currentPodHash);
     expect(rs.metadata.ownerReferences?.[0]).toMatchObject({ kind: "Rollout", name: "checkout", controller: true });
-    expect(env.store.list(T.pods, { namespace: NS, labelSelector: `rollouts-pod-template-hash=${status.currentPodHash}` }).items).toHaveLength(4);
-    expect(messages(env.events("RolloutCompleted"))).toEqual([`Rollout completed update to revision 1 (${status.currentPodHash}): Initial deploy`]);
+    expect(
+      env.store.list(T.pods, { namespace: NS, labelSelector: `rollouts-pod-template-hash=${status.currentPodHash}` }).items,
+    ).toHaveLength(4);
+    expect(messages(env.events("RolloutCompleted"))).toEqual([
+      `Rollout completed update to revision 1 (${status.currentPodHash}): Initial deploy`,
+    ]);
   });
 
   it("a new revision walks the steps: weights follow setWeight once the canary is scaled, pauses end on time", async () => {
@@ -202,9 +228,15 @@ describe("simulated controller: CLI actions", () => {
     env.settle("the indefinite pause", () => env.ro().status?.currentStepIndex === 4 && env.ro().status?.phase === "Paused");
     expect(messages(env.events("RolloutUpdated"))).toContain("Rollout updated to revision 2");
     expect(messages(env.events("RolloutStepCompleted"))).toEqual(
-      expect.arrayContaining(["Rollout step 1/7 completed (setWeight: 10)", "Rollout step 2/7 completed (pause: 1m0s)", "Rollout step 4/7 completed (setWeight: 30)"]),
+      expect.arrayContaining([
+        "Rollout step 1/7 completed (setWeight: 10)",
+        "Rollout step 2/7 completed (pause: 1m0s)",
+        "Rollout step 4/7 completed (setWeight: 30)",
+      ]),
     );
-    expect(messages(env.events("TrafficWeightUpdated"))).toEqual(expect.arrayContaining(["Traffic weight updated from 0 to 10", "Traffic weight updated from 10 to 30"]));
+    expect(messages(env.events("TrafficWeightUpdated"))).toEqual(
+      expect.arrayContaining(["Traffic weight updated from 0 to 10", "Traffic weight updated from 10 to 30"]),
+    );
     expect(messages(env.events("RolloutPaused"))).toContain("Rollout is paused (CanaryPauseStep)");
   });
 
@@ -217,7 +249,12 @@ describe("simulated controller: CLI actions", () => {
     env.step();
     expect(env.ro().status?.currentStepIndex).toBe(5);
     expect(env.ro().status?.controllerPause).toBeUndefined();
-    expect(env.recorded("RolloutStepCompleted").slice(before).map((e) => e.message)).toContain("Rollout step 5/7 completed (pause)");
+    expect(
+      env
+        .recorded("RolloutStepCompleted")
+        .slice(before)
+        .map((e) => e.message),
+    ).toContain("Rollout step 5/7 completed (pause)");
     env.settle("weight 60", () => env.ro().status?.canary?.weights?.canary.weight === 60);
     expect(env.recorded("TrafficWeightUpdated").map((e) => e.message)).toContain("Traffic weight updated from 30 to 60");
     env.settle("completion", () => env.ro().status?.phase === "Healthy" && env.ro().status?.stableRS === env.ro().status?.currentPodHash);
@@ -225,10 +262,18 @@ describe("simulated controller: CLI actions", () => {
   });
 
   it("promote with no pause condition (client sets currentStepIndex+1) skips the current step", async () => {
-    const steps: CanaryStep[] = [{ setWeight: 10 }, { analysis: { templates: [{ templateName: "success-rate" }] } }, { setWeight: 50 }, { pause: {} }];
+    const steps: CanaryStep[] = [
+      { setWeight: 10 },
+      { analysis: { templates: [{ templateName: "success-rate" }] } },
+      { setWeight: 50 },
+      { pause: {} },
+    ];
     const env = await setup({ blueprints: [checkout({ steps, annotations: { "sim.rollscope.dev/analysis-duration-seconds": "3600" } })] });
     env.newRevision();
-    env.settle("the analysis step", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.canary?.currentStepAnalysisRunStatus?.status === "Running");
+    env.settle(
+      "the analysis step",
+      () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.canary?.currentStepAnalysisRunStatus?.status === "Running",
+    );
     const runName = env.ro().status!.canary!.currentStepAnalysisRunStatus!.name;
     expect(runName).toBe(`checkout-${env.ro().status!.currentPodHash}-2-1`);
     expect(env.ro().status?.message).toBe("more replicas need to be updated");
@@ -298,7 +343,9 @@ describe("simulated controller: CLI actions", () => {
     expect(status.promoteFull).toBeUndefined();
     expect(status.canary?.weights?.stable).toMatchObject({ weight: 100, podTemplateHash: newHash });
     expect(status.canary?.weights?.canary.weight).toBe(0);
-    expect(env.recorded("RolloutCompleted").map((e) => e.message)).toContain(`Rollout completed update to revision 2 (${newHash}): Full promotion requested`);
+    expect(env.recorded("RolloutCompleted").map((e) => e.message)).toContain(
+      `Rollout completed update to revision 2 (${newHash}): Full promotion requested`,
+    );
     expect(sample(await scrape(env.ctl), "rollscope_sim_plugin_rpc_total", { method: "RemoveManagedRoutes" })).toBeGreaterThan(rpcBefore);
     env.settle("Healthy condition", () => env.ro().status?.conditions?.some((c) => c.type === "Healthy" && c.status === "True") === true);
   });
@@ -325,9 +372,18 @@ describe("simulated controller: CLI actions", () => {
 describe("simulated controller: traffic-router plugins", () => {
   it("SetWeight failures: TrafficRoutingError events, no weight change, rollout_reconcile_error grows", async () => {
     const env = await setup({
-      blueprints: [checkout({ router: { plugin: "argoproj-labs/contour", config: { httpProxies: ["checkout"] } }, managedRoutes: undefined, steps: [{ setWeight: 20 }, { pause: {} }] })],
+      blueprints: [
+        checkout({
+          router: { plugin: "argoproj-labs/contour", config: { httpProxies: ["checkout"] } },
+          managedRoutes: undefined,
+          steps: [{ setWeight: 20 }, { pause: {} }],
+        }),
+      ],
     });
-    env.ctl.setPluginProfile("argoproj-labs/contour", { setWeightFailureRate: 1, setWeightError: "HTTPProxy.projectcontour.io \"checkout\" is invalid" });
+    env.ctl.setPluginProfile("argoproj-labs/contour", {
+      setWeightFailureRate: 1,
+      setWeightError: 'HTTPProxy.projectcontour.io "checkout" is invalid',
+    });
     env.newRevision();
     for (let i = 0; i < 20; i++) env.step();
     const status = env.ro().status!;
@@ -358,7 +414,9 @@ describe("simulated controller: traffic-router plugins", () => {
 
     env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { verifyWeight: "error", verifyError: "connection refused" });
     env.step();
-    expect(messages(env.events("WeightVerifyError"))).toEqual(["Failed to verify weight: failed to verify weight via plugin: connection refused"]);
+    expect(messages(env.events("WeightVerifyError"))).toEqual([
+      "Failed to verify weight: failed to verify weight via plugin: connection refused",
+    ]);
     expect(env.ro().status?.canary?.weights?.verified).toBeUndefined();
 
     env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { verifyWeight: "notImplemented" });
@@ -369,7 +427,9 @@ describe("simulated controller: traffic-router plugins", () => {
   it("plugin start and ping failures: no event, only rollout_reconcile_error; simulated RPC latency shows in rollout_reconcile", async () => {
     const env = await setup({ blueprints: [checkout({ steps: [{ setWeight: 20 }, { pause: {} }], managedRoutes: undefined })] });
     const errors = async () => sample(await scrape(env.ctl), "rollout_reconcile_error", { name: "checkout" });
-    env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { startFailure: "fork/exec /home/argo-rollouts/plugin-bin/argoproj-labs/gatewayAPI: exec format error" });
+    env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", {
+      startFailure: "fork/exec /home/argo-rollouts/plugin-bin/argoproj-labs/gatewayAPI: exec format error",
+    });
     env.ctl.restart();
     env.newRevision();
     for (let i = 0; i < 10; i++) env.step();
@@ -385,18 +445,28 @@ describe("simulated controller: traffic-router plugins", () => {
     expect(env.events().filter((e) => e.type === "Warning")).toHaveLength(0);
 
     env.ctl.setPluginProfile("argoproj-labs/gatewayAPI", { latencyMs: 400 });
-    const slowBefore = sample(await scrape(env.ctl), "rollout_reconcile_count", { name: "checkout" }) - sample(await scrape(env.ctl), "rollout_reconcile_bucket", { name: "checkout", le: "1" });
+    const slowBefore =
+      sample(await scrape(env.ctl), "rollout_reconcile_count", { name: "checkout" }) -
+      sample(await scrape(env.ctl), "rollout_reconcile_bucket", { name: "checkout", le: "1" });
     env.settle("weight 20", () => env.ro().status?.canary?.weights?.canary.weight === 20);
     const metrics = await scrape(env.ctl);
     // Four RPCs (Type, UpdateHash, SetWeight, VerifyWeight) at 400 ms each put a pass above the 1 s bucket.
-    expect(sample(metrics, "rollout_reconcile_count", { name: "checkout" }) - sample(metrics, "rollout_reconcile_bucket", { name: "checkout", le: "1" })).toBeGreaterThan(slowBefore);
+    expect(
+      sample(metrics, "rollout_reconcile_count", { name: "checkout" }) -
+        sample(metrics, "rollout_reconcile_bucket", { name: "checkout", le: "1" }),
+    ).toBeGreaterThan(slowBefore);
   });
 
   it("a stuck router: the weight is written, but the measured mesh traffic does not follow (contour's VerifyWeight notices)", async () => {
     const env = await setup({
       blueprints: [
         checkout({ steps: [{ setWeight: 50 }, { pause: {} }], managedRoutes: undefined }),
-        checkout({ name: "catalog", router: { plugin: "argoproj-labs/contour", config: { httpProxies: ["catalog"] } }, steps: [{ setWeight: 30 }, { pause: {} }], managedRoutes: undefined }),
+        checkout({
+          name: "catalog",
+          router: { plugin: "argoproj-labs/contour", config: { httpProxies: ["catalog"] } },
+          steps: [{ setWeight: 30 }, { pause: {} }],
+          managedRoutes: undefined,
+        }),
       ],
       profiles: { "argoproj-labs/gatewayAPI": { stuckRouter: "old" }, "argoproj-labs/contour": { stuckRouter: "half" } },
     });
@@ -415,7 +485,9 @@ describe("simulated controller: traffic-router plugins", () => {
     expect(env.ro("catalog").status?.currentStepIndex).toBe(0);
     for (let i = 0; i < 10; i++) env.step();
     const later = await scrape(env.ctl);
-    const delta = (svc: string) => sample(later, "istio_requests_total", { destination_service_name: svc }) - sample(metrics, "istio_requests_total", { destination_service_name: svc });
+    const delta = (svc: string) =>
+      sample(later, "istio_requests_total", { destination_service_name: svc }) -
+      sample(metrics, "istio_requests_total", { destination_service_name: svc });
     const share = delta("catalog-canary") / (delta("catalog-canary") + delta("catalog-stable"));
     expect(share).toBeGreaterThan(0.4);
     expect(share).toBeLessThan(0.6);
@@ -423,7 +495,14 @@ describe("simulated controller: traffic-router plugins", () => {
 
   it("a plugin referenced but not registered: reconcile errors, no event, status not persisted", async () => {
     const env = await setup({
-      blueprints: [checkout(), checkout({ name: "notifications", router: { plugin: "hashicorp/consul", config: { serviceName: "notifications" } }, managedRoutes: undefined })],
+      blueprints: [
+        checkout(),
+        checkout({
+          name: "notifications",
+          router: { plugin: "hashicorp/consul", config: { serviceName: "notifications" } },
+          managedRoutes: undefined,
+        }),
+      ],
     });
     const ro = () => env.ro("notifications");
     for (let i = 0; i < 10; i++) env.step();
@@ -439,11 +518,27 @@ describe("simulated controller: traffic-router plugins", () => {
 
   it("a ConfigMap edit takes effect only after restart(): a new controller Pod reads it", async () => {
     const env = await setup({
-      blueprints: [checkout(), checkout({ name: "notifications", router: { plugin: "hashicorp/consul", config: { serviceName: "notifications" } }, managedRoutes: undefined })],
+      blueprints: [
+        checkout(),
+        checkout({
+          name: "notifications",
+          router: { plugin: "hashicorp/consul", config: { serviceName: "notifications" } },
+          managedRoutes: undefined,
+        }),
+      ],
     });
     const podBefore = env.ctl.state.podName;
     env.store.update(T.configMaps, "argo-rollouts", "argo-rollouts-config", (cm) => {
-      cm.data = { trafficRouterPlugins: stringify([...REGISTERED, { name: "hashicorp/consul", location: "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-consul/releases/download/v0.0.1/rollouts-plugin-trafficrouter-consul-linux-amd64" }]) };
+      cm.data = {
+        trafficRouterPlugins: stringify([
+          ...REGISTERED,
+          {
+            name: "hashicorp/consul",
+            location:
+              "https://github.com/argoproj-labs/rollouts-plugin-trafficrouter-consul/releases/download/v0.0.1/rollouts-plugin-trafficrouter-consul-linux-amd64",
+          },
+        ]),
+      };
     });
     for (let i = 0; i < 10; i++) env.step();
     expect(env.ro("notifications").status?.stableRS).toBeUndefined();
@@ -465,7 +560,9 @@ describe("simulated controller: traffic-router plugins", () => {
     });
     env.ctl.restart();
     expect(env.ctl.state.status).toBe("CrashLoopBackOff");
-    expect(env.ctl.state.reason).toBe("Failed to init config: validation of config due to (plugin repository (gatewayAPI) must be in the format of <namespace>/<name>)");
+    expect(env.ctl.state.reason).toBe(
+      "Failed to init config: validation of config due to (plugin repository (gatewayAPI) must be in the format of <namespace>/<name>)",
+    );
     const rv = env.ro().metadata.resourceVersion;
     env.newRevision();
     const generation = env.ro().metadata.generation;
@@ -475,7 +572,15 @@ describe("simulated controller: traffic-router plugins", () => {
     expect(Number(env.ro().metadata.resourceVersion)).toBeGreaterThan(Number(rv));
     expect(env.ctl.state.restartCount).toBeGreaterThanOrEqual(2);
     const pod = env.store.get(T.pods, "argo-rollouts", env.ctl.state.podName);
-    const container = (pod.status as { containerStatuses: Array<{ restartCount: number; state: { waiting?: { reason: string } }; lastState: { terminated?: { message: string } } }> }).containerStatuses[0];
+    const container = (
+      pod.status as {
+        containerStatuses: Array<{
+          restartCount: number;
+          state: { waiting?: { reason: string } };
+          lastState: { terminated?: { message: string } };
+        }>;
+      }
+    ).containerStatuses[0];
     expect(container.state.waiting?.reason).toBe("CrashLoopBackOff");
     expect(container.restartCount).toBe(env.ctl.state.restartCount);
     expect(container.lastState.terminated?.message).toContain("must be in the format of <namespace>/<name>");
@@ -494,7 +599,9 @@ describe("simulated controller: traffic-router plugins", () => {
       cm.data = { trafficRouterPlugins: "argoproj-labs/gatewayAPI" };
     });
     env.ctl.restart();
-    expect(env.ctl.state.reason).toMatch(/^Failed to init config: failed to unmarshal traffic router plugins while initializing: .*cannot unmarshal string into Go value of type \[\]types\.PluginItem$/);
+    expect(env.ctl.state.reason).toMatch(
+      /^Failed to init config: failed to unmarshal traffic router plugins while initializing: .*cannot unmarshal string into Go value of type \[\]types\.PluginItem$/,
+    );
     env.store.update(T.configMaps, "argo-rollouts", "argo-rollouts-config", (cm) => {
       cm.data = { trafficRouterPlugins: stringify([{ name: "argoproj-labs/gatewayAPI", location: "s3://bucket/plugin" }]) };
     });
@@ -507,12 +614,17 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
   it("a Failed step analysis aborts with the run's message; Inconclusive pauses with InconclusiveAnalysisRun", async () => {
     const steps: CanaryStep[] = [{ setWeight: 10 }, { analysis: { templates: [{ templateName: "success-rate" }] } }, { setWeight: 50 }];
     const env = await setup({
-      blueprints: [checkout({ steps, analysisOutcome: "Failed" }), checkout({ name: "ledger", steps, analysisOutcome: "Inconclusive", managedRoutes: undefined })],
+      blueprints: [
+        checkout({ steps, analysisOutcome: "Failed" }),
+        checkout({ name: "ledger", steps, analysisOutcome: "Inconclusive", managedRoutes: undefined }),
+      ],
     });
     env.newRevision();
     env.newRevision("ledger");
     env.settle("abort", () => env.ro().status?.abort === true && env.ro().status?.phase === "Degraded");
-    expect(env.ro().status?.message).toMatch(/^RolloutAborted: Rollout aborted update to revision 2: Step-based analysis phase error\/failed: Metric "success-rate" assessed Failed due to failed \(1\) > failureLimit \(0\)$/);
+    expect(env.ro().status?.message).toMatch(
+      /^RolloutAborted: Rollout aborted update to revision 2: Step-based analysis phase error\/failed: Metric "success-rate" assessed Failed due to failed \(1\) > failureLimit \(0\)$/,
+    );
     // The run fails at its first measurement, before the rollout saw it Running (as on the real controller).
     expect(env.events("AnalysisRunFailed")[0]).toMatchObject({ type: "Warning" });
     expect(env.events("AnalysisRunFailed")[0].message).toMatch(/^Step Analysis Run 'checkout-\w+-2-1' Status New: 'Failed' Previous: ''$/);
@@ -526,14 +638,26 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     env.settle("ledger done", () => env.ro("ledger").status?.phase === "Healthy", 100);
     const metrics = await scrape(env.ctl);
     expect(sample(metrics, "analysis_run_info", { phase: "Failed" })).toBe(1);
-    expect(sample(metrics, "analysis_run_metric_phase", { metric: "success-rate", type: "Prometheus", dry_run: "false", phase: "Failed" })).toBe(1);
+    expect(
+      sample(metrics, "analysis_run_metric_phase", { metric: "success-rate", type: "Prometheus", dry_run: "false", phase: "Failed" }),
+    ).toBe(1);
   });
 
   it("built-in routers emit their own events and leave verified absent; rollout_info names them", async () => {
     const env = await setup({
       blueprints: [
-        checkout({ name: "cart", router: { istio: { virtualService: "cart-vsvc" } }, managedRoutes: undefined, steps: [{ setWeight: 25 }, { pause: {} }] }),
-        checkout({ name: "edge", router: { nginx: { stableIngress: "edge" } }, managedRoutes: undefined, steps: [{ setWeight: 25 }, { pause: {} }] }),
+        checkout({
+          name: "cart",
+          router: { istio: { virtualService: "cart-vsvc" } },
+          managedRoutes: undefined,
+          steps: [{ setWeight: 25 }, { pause: {} }],
+        }),
+        checkout({
+          name: "edge",
+          router: { nginx: { stableIngress: "edge" } },
+          managedRoutes: undefined,
+          steps: [{ setWeight: 25 }, { pause: {} }],
+        }),
       ],
     });
     env.newRevision("cart");
@@ -549,7 +673,9 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
   });
 
   it("blue-green: preview first, BlueGreenPause without auto-promotion, promote switches active", async () => {
-    const env = await setup({ blueprints: [{ namespace: NS, name: "indexer", version: "4.2.1", replicas: 2, blueGreen: { autoPromotionEnabled: false } }] });
+    const env = await setup({
+      blueprints: [{ namespace: NS, name: "indexer", version: "4.2.1", replicas: 2, blueGreen: { autoPromotionEnabled: false } }],
+    });
     const oldHash = env.ro("indexer").status!.stableRS!;
     expect(env.ro("indexer").status?.blueGreen?.activeSelector).toBe(oldHash);
     env.newRevision("indexer");
@@ -569,7 +695,9 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
   });
 
   it("a basic canary (no traffic routing) stays within maxSurge and maxUnavailable (25 %) through the update and the promotion", async () => {
-    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const env = await setup({
+      blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })],
+    });
     const pods = trackPods(env);
     const scaledFrom = env.ctl.eventLog.length;
     env.newRevision();
@@ -580,7 +708,10 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     env.settle("the old ReplicaSet scaled away", () => pods.specs().join() === "0,4");
     // 4 replicas: at most 4 + 1 pods, at least 4 − 1 available; upstream scales the old ReplicaSet 2 → 1 → 0.
     expect(pods.stop()).toEqual({ maxPods: 5, minAvailable: 3 });
-    const scaling = env.ctl.eventLog.slice(scaledFrom).filter((e) => e.reason === "ScalingReplicaSet").map((e) => e.message.replace(/checkout-\w+ /, ""));
+    const scaling = env.ctl.eventLog
+      .slice(scaledFrom)
+      .filter((e) => e.reason === "ScalingReplicaSet")
+      .map((e) => e.message.replace(/checkout-\w+ /, ""));
     // The same arithmetic on paper: 4 → 3 frees room for 2 canaries (3 + 2 = 5); the stable goes to 2 once they are available.
     expect(scaling).toEqual([
       "Scaled down ReplicaSet (revision 1) from 4 to 3",
@@ -593,7 +724,9 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
   });
 
   it("a new revision in the middle of a basic canary scales the intermediate ReplicaSet away within maxUnavailable", async () => {
-    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const env = await setup({
+      blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })],
+    });
     env.newRevision();
     env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused");
     const pods = trackPods(env);
@@ -602,11 +735,18 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     env.newRevision();
     env.settle("the pause at 50 % of revision 3", () => {
       const status = env.ro().status;
-      return status?.currentPodHash !== revision2Hash && status?.currentStepIndex === 1 && status.phase === "Paused" && status.availableReplicas === 4;
+      return (
+        status?.currentPodHash !== revision2Hash &&
+        status?.currentStepIndex === 1 &&
+        status.phase === "Paused" &&
+        status.availableReplicas === 4
+      );
     });
     expect(pods.specs()).toEqual([0, 2, 2]);
     expect(pods.stop()).toEqual({ maxPods: 5, minAvailable: 3 });
-    const revision2 = env.ctl.eventLog.slice(scaledFrom).filter((e) => e.reason === "ScalingReplicaSet" && e.message.includes("(revision 2)"));
+    const revision2 = env.ctl.eventLog
+      .slice(scaledFrom)
+      .filter((e) => e.reason === "ScalingReplicaSet" && e.message.includes("(revision 2)"));
     expect(revision2.map((e) => e.message.replace(/checkout-\w+ /, ""))).toEqual([
       "Scaled down ReplicaSet (revision 2) from 2 to 1",
       "Scaled down ReplicaSet (revision 2) from 1 to 0",
@@ -614,19 +754,26 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
   });
 
   it("a paused Rollout (spec.paused) scales nothing: the new ReplicaSet waits at 0 until it is resumed", async () => {
-    const env = await setup({ blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const env = await setup({
+      blueprints: [checkout({ router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })],
+    });
     env.patchMain({ spec: { paused: true } });
     env.newRevision();
     for (let i = 0; i < 20; i++) env.step();
     const pods = trackPods(env);
     expect(pods.specs()).toEqual([0, 4]);
     env.patchMain({ spec: { paused: false } });
-    env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused" && pods.specs().join() === "2,2");
+    env.settle(
+      "the pause at 50 %",
+      () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused" && pods.specs().join() === "2,2",
+    );
     pods.stop();
   });
 
   it("a basic canary of one replica surges to 1 + 1 at setWeight 50: the stable pod stays while the canary's is not available", async () => {
-    const env = await setup({ blueprints: [checkout({ replicas: 1, router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })] });
+    const env = await setup({
+      blueprints: [checkout({ replicas: 1, router: { none: true }, managedRoutes: undefined, steps: [{ setWeight: 50 }, { pause: {} }] })],
+    });
     const pods = trackPods(env);
     env.newRevision();
     env.settle("the pause at 50 %", () => env.ro().status?.currentStepIndex === 1 && env.ro().status?.phase === "Paused");
@@ -638,7 +785,8 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     const env = await setup();
     const seen = new Map<string, Rollout>();
     const unsubscribe = env.store.subscribe((e) => {
-      if (e.resource === T.rollouts && e.object.metadata.name === "checkout") seen.set(e.object.metadata.resourceVersion ?? "", e.object as Rollout);
+      if (e.resource === T.rollouts && e.object.metadata.name === "checkout")
+        seen.set(e.object.metadata.resourceVersion ?? "", e.object as Rollout);
     });
     const start = env.ctl.transitions.entries.length;
     atIndefinitePause(env);
@@ -664,7 +812,13 @@ describe("simulated controller: analysis, routers, blue-green, log", () => {
     }
     for (let i = 1; i < entries.length; i++) {
       const [a, b] = [entries[i - 1], entries[i]];
-      expect([a.stepIndex, a.phase, a.canaryWeight, a.verified, a.revision]).not.toEqual([b.stepIndex, b.phase, b.canaryWeight, b.verified, b.revision]);
+      expect([a.stepIndex, a.phase, a.canaryWeight, a.verified, a.revision]).not.toEqual([
+        b.stepIndex,
+        b.phase,
+        b.canaryWeight,
+        b.verified,
+        b.revision,
+      ]);
     }
     const weights = entries.map((e) => e.canaryWeight);
     expect(weights).toEqual(expect.arrayContaining([10, 30, 60, 100, 0]));

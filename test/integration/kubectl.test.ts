@@ -46,7 +46,12 @@ describe.skipIf(!hasKubectl)("real kubectl against the simulated API server", ()
         { name: "admin", token: "admin-token", groups: ["system:masters"] },
         { name: "viewer", token: "viewer-token", groups: [] },
       ],
-      rbac: [{ subjects: [{ kind: "User", name: "viewer" }], rules: [{ verbs: ["get", "list", "watch"], apiGroups: ["argoproj.io"], resources: ["rollouts"] }] }],
+      rbac: [
+        {
+          subjects: [{ kind: "User", name: "viewer" }],
+          rules: [{ verbs: ["get", "list", "watch"], apiGroups: ["argoproj.io"], resources: ["rollouts"] }],
+        },
+      ],
     });
     writeKubeconfig(path.join(dir, "admin.yaml"), [{ name: "sim", server: server.url, token: "admin-token" }]);
     writeKubeconfig(path.join(dir, "viewer.yaml"), [{ name: "sim", server: server.url, token: "viewer-token" }]);
@@ -61,9 +66,18 @@ describe.skipIf(!hasKubectl)("real kubectl against the simulated API server", ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const args = (user: string, rest: string[]) => ["--kubeconfig", path.join(dir, `${user}.yaml`), "--cache-dir", path.join(dir, "cache"), ...rest];
+  const args = (user: string, rest: string[]) => [
+    "--kubeconfig",
+    path.join(dir, `${user}.yaml`),
+    "--cache-dir",
+    path.join(dir, "cache"),
+    ...rest,
+  ];
 
-  function kubectl(rest: string[], opts: { user?: string; input?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  function kubectl(
+    rest: string[],
+    opts: { user?: string; input?: string } = {},
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
       const child = execFile(KUBECTL, args(opts.user ?? "admin", rest), { timeout: 15_000 }, (err, stdout, stderr) => {
         resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr });
@@ -113,7 +127,7 @@ describe.skipIf(!hasKubectl)("real kubectl against the simulated API server", ()
     const created = await kubectl(["create", "-f", file]);
     expect(created.stdout.trim()).toBe("rollout.argoproj.io/web created");
     expect(store.get(rollouts, "kc-apply", "web").spec).toMatchObject({ replicas: 2 });
-    expect((await kubectl(["create", "-f", file])).stderr).toContain('Error from server (AlreadyExists): error when creating');
+    expect((await kubectl(["create", "-f", file])).stderr).toContain("Error from server (AlreadyExists): error when creating");
 
     store.delete(rollouts, "kc-apply", "web");
     const applied = await kubectl(["apply", "-f", "-"], { input: ROLLOUT_YAML(2) });
@@ -128,11 +142,33 @@ describe.skipIf(!hasKubectl)("real kubectl against the simulated API server", ()
 
   it("patch --subresource status and --type json, and scale", async () => {
     store.create(rollouts, "kc-patch", rollout("pay", "kc-patch"));
-    const status = await kubectl(["patch", "ro", "pay", "-n", "kc-patch", "--type", "merge", "-p", '{"status":{"phase":"Paused","abort":true}}', "--subresource", "status"]);
+    const status = await kubectl([
+      "patch",
+      "ro",
+      "pay",
+      "-n",
+      "kc-patch",
+      "--type",
+      "merge",
+      "-p",
+      '{"status":{"phase":"Paused","abort":true}}',
+      "--subresource",
+      "status",
+    ]);
     expect(status.stdout.trim()).toBe("rollout.argoproj.io/pay patched");
     expect(store.get(rollouts, "kc-patch", "pay").status).toEqual({ phase: "Paused", abort: true });
 
-    const json = await kubectl(["patch", "ro", "pay", "-n", "kc-patch", "--type", "json", "-p", '[{"op":"add","path":"/spec/paused","value":true}]']);
+    const json = await kubectl([
+      "patch",
+      "ro",
+      "pay",
+      "-n",
+      "kc-patch",
+      "--type",
+      "json",
+      "-p",
+      '[{"op":"add","path":"/spec/paused","value":true}]',
+    ]);
     expect(json.stdout.trim()).toBe("rollout.argoproj.io/pay patched");
     expect(store.get(rollouts, "kc-patch", "pay").spec).toEqual({ replicas: 2, paused: true });
 
@@ -144,19 +180,33 @@ describe.skipIf(!hasKubectl)("real kubectl against the simulated API server", ()
   it("create configmap/namespace and auth can-i, which kubectl sends as protobuf", async () => {
     expect((await kubectl(["create", "namespace", "kc-proto"])).stdout.trim()).toBe("namespace/kc-proto created");
     expect((await kubectl(["get", "ns", "kc-proto", "--no-headers"])).stdout).toMatch(/^kc-proto\s+Active\s/);
-    const cm = await kubectl(["create", "configmap", "flags", "-n", "kc-proto", "--from-literal", "canary=on", "--from-literal", "weight=20"]);
+    const cm = await kubectl([
+      "create",
+      "configmap",
+      "flags",
+      "-n",
+      "kc-proto",
+      "--from-literal",
+      "canary=on",
+      "--from-literal",
+      "weight=20",
+    ]);
     expect(cm.stdout.trim()).toBe("configmap/flags created");
     expect(store.get(findResourceType("", "v1", "configmaps")!, "kc-proto", "flags").data).toEqual({ canary: "on", weight: "20" });
 
     expect((await kubectl(["auth", "can-i", "list", "rollouts", "-A"], { user: "viewer" })).stdout.trim()).toBe("yes");
     const no = await kubectl(["auth", "can-i", "patch", "rollouts", "--subresource", "status", "-n", "kc-a"], { user: "viewer" });
     expect(no.stdout.trim()).toBe("no");
-    expect((await kubectl(["auth", "can-i", "patch", "rollouts", "--subresource", "status", "-n", "kc-a", "--as", "viewer"])).stdout.trim()).toBe("no");
+    expect(
+      (await kubectl(["auth", "can-i", "patch", "rollouts", "--subresource", "status", "-n", "kc-a", "--as", "viewer"])).stdout.trim(),
+    ).toBe("no");
   });
 
   it("shows RBAC denials as a real cluster does", async () => {
     expect((await kubectl(["get", "ro", "-A"], { user: "viewer" })).code).toBe(0);
-    const denied = await kubectl(["patch", "ro", "checkout", "-n", "kc-a", "--type", "merge", "-p", '{"spec":{"paused":true}}'], { user: "viewer" });
+    const denied = await kubectl(["patch", "ro", "checkout", "-n", "kc-a", "--type", "merge", "-p", '{"spec":{"paused":true}}'], {
+      user: "viewer",
+    });
     expect(denied.code).not.toBe(0);
     expect(denied.stderr.trim()).toBe(
       'Error from server (Forbidden): rollouts.argoproj.io "checkout" is forbidden: User "viewer" cannot patch resource "rollouts" in API group "argoproj.io" in the namespace "kc-a"',

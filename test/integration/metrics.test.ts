@@ -79,8 +79,9 @@ afterAll(async () => {
 
 describe("GET /metrics", () => {
   it("reports each watch's state per cluster and kind, and counts relists after an expired watch", async () => {
-    await waitFor("the rollouts watch to report connected", async () =>
-      sumOf(await scrape(), "rollscope_watch_state", { cluster: "prod", kind: "rollouts", state: "connected" }) === 1,
+    await waitFor(
+      "the rollouts watch to report connected",
+      async () => sumOf(await scrape(), "rollscope_watch_state", { cluster: "prod", kind: "rollouts", state: "connected" }) === 1,
     );
     const text = await scrape();
     expect(sumOf(text, "rollscope_watch_state", { cluster: "prod", kind: "rollouts", state: "unreachable" })).toBe(0);
@@ -88,14 +89,23 @@ describe("GET /metrics", () => {
     const faults = sim.cluster("prod").apiServer.faults;
     faults.expireNextWatch();
     faults.dropWatches();
-    await waitFor("a relist to be counted", async () => sumOf(await scrape(), "rollscope_watch_relists_total", { cluster: "prod" }) > before);
+    await waitFor(
+      "a relist to be counted",
+      async () => sumOf(await scrape(), "rollscope_watch_relists_total", { cluster: "prod" }) > before,
+    );
   });
 
   it("counts the objects each watch delivers: a Rollout's changes add to its cluster's count of them", async () => {
-    await waitFor("the rollouts list to be counted", async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) > 0);
+    await waitFor(
+      "the rollouts list to be counted",
+      async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) > 0,
+    );
     const before = sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" });
     await startCanary(sim, "prod", "catalog");
-    await waitFor("the canary's changes to be counted", async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) >= before + 2);
+    await waitFor(
+      "the canary's changes to be counted",
+      async () => sumOf(await scrape(), "rollscope_watch_events_total", { cluster: "prod", kind: "rollouts" }) >= before + 2,
+    );
   });
 
   it("counts actions by kind and outcome: a promote done, then the same promote refused as stale", async () => {
@@ -104,14 +114,17 @@ describe("GET /metrics", () => {
       const res = await actions.GET(request("/api/clusters/prod/rollouts/shop/checkout/actions"), params(checkout));
       return ((await res.json()) as RolloutActionsView).actions.promote.enabled;
     });
-    const view = (await (await actions.GET(request("/api/clusters/prod/rollouts/shop/checkout/actions"), params(checkout))).json()) as RolloutActionsView;
+    const view = (await (
+      await actions.GET(request("/api/clusters/prod/rollouts/shop/checkout/actions"), params(checkout))
+    ).json()) as RolloutActionsView;
     const before = await scrape();
     expect((await promote(view.expected)).status).toBe(200);
     await waitForRollout(sim, "prod", "shop", "checkout", "paused at 60 %", isPausedAt(3));
     expect((await promote(view.expected)).status).toBe(409);
     const after = await scrape();
     const delta = (outcome: string) =>
-      sumOf(after, "rollscope_actions_total", { kind: "promote", outcome }) - sumOf(before, "rollscope_actions_total", { kind: "promote", outcome });
+      sumOf(after, "rollscope_actions_total", { kind: "promote", outcome }) -
+      sumOf(before, "rollscope_actions_total", { kind: "promote", outcome });
     expect(delta("done")).toBe(1);
     expect(delta("stale")).toBe(1);
   });
@@ -119,8 +132,9 @@ describe("GET /metrics", () => {
   it("times the recorder's writes and reports its queue", async () => {
     const before = sumOf(await scrape(), "rollscope_recorder_write_duration_seconds_count", { outcome: "ok" });
     await startCanary(sim, "prod", "cart");
-    await waitFor("the recorder to write the change", async () =>
-      sumOf(await scrape(), "rollscope_recorder_write_duration_seconds_count", { outcome: "ok" }) > before,
+    await waitFor(
+      "the recorder to write the change",
+      async () => sumOf(await scrape(), "rollscope_recorder_write_duration_seconds_count", { outcome: "ok" }) > before,
     );
     const text = await scrape();
     expect(samplesOf(text, "rollscope_recorder_queue_lag_seconds")).toHaveLength(1);
@@ -146,7 +160,10 @@ describe("GET /metrics", () => {
     const unreachable = createPrometheusClient({ url: `http://127.0.0.1:${closedPort}`, timeoutMs: 2_000 });
     await expect(unreachable.queryRange("up", Date.now() - 60_000, Date.now(), 15)).rejects.toThrow(/unreachable/);
     const after = await scrape();
-    expect(sumOf(after, "rollscope_prometheus_query_errors_total", { reason: "unreachable" }) - sumOf(before, "rollscope_prometheus_query_errors_total", { reason: "unreachable" })).toBe(1);
+    expect(
+      sumOf(after, "rollscope_prometheus_query_errors_total", { reason: "unreachable" }) -
+        sumOf(before, "rollscope_prometheus_query_errors_total", { reason: "unreachable" }),
+    ).toBe(1);
     expect(
       sumOf(after, "rollscope_prometheus_query_duration_seconds_count", { outcome: "error" }) -
         sumOf(before, "rollscope_prometheus_query_duration_seconds_count", { outcome: "error" }),

@@ -37,8 +37,17 @@ beforeAll(async () => {
   });
   const configPath = path.join(dir, "rollscope.yaml");
   writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters);
-  app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, databaseUrl: `file:${path.join(dir, "rollscope.db")}`, env: { ROLLSCOPE_CONFIG: configPath } });
-  await waitFor("the whole fleet on the overview", async () => ((await (await fetch(`${app.url}/api/rollouts`)).json()) as FleetPage).total >= ROLLOUTS, 90_000, 500);
+  app = await startAppProcess({
+    kubeconfigPath: sim.kubeconfigPath,
+    databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
+    env: { ROLLSCOPE_CONFIG: configPath },
+  });
+  await waitFor(
+    "the whole fleet on the overview",
+    async () => ((await (await fetch(`${app.url}/api/rollouts`)).json()) as FleetPage).total >= ROLLOUTS,
+    90_000,
+    500,
+  );
 }, 180_000);
 
 afterAll(async () => {

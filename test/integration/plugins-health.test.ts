@@ -83,7 +83,8 @@ function parkStuckCanary(): void {
   const store = sim.cluster("prod-us").store;
   const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
   const timer = setInterval(() => {
-    const ro = store.tryGet(rollouts, "search", "search-api") as { status?: { canary?: { weights?: { canary?: { weight?: number } } } } } | undefined;
+    const ro = store.tryGet(rollouts, "search", "search-api") as
+      { status?: { canary?: { weights?: { canary?: { weight?: number } } } } } | undefined;
     if ((ro?.status?.canary?.weights?.canary?.weight ?? 0) <= 0) return;
     store.update(rollouts, "search", "search-api", (draft) => {
       (draft.spec as { paused?: boolean }).paused = true;
@@ -97,7 +98,9 @@ function findHealth(views: readonly PluginHealthView[], cluster: string, plugin:
   const view = views.find((v) => v.cluster === cluster && v.plugin === plugin);
   if (!view) {
     const states = fleet.clusterStates().map((c) => `${c.name}:${c.connection}:${c.rolloutCount}:${c.error ?? ""}`);
-    throw new Error(`no health for ${plugin} in ${cluster}: ${views.map((v) => `${v.cluster}/${v.plugin}`).join(", ")}; clusters ${states.join(" ")}`);
+    throw new Error(
+      `no health for ${plugin} in ${cluster}: ${views.map((v) => `${v.cluster}/${v.plugin}`).join(", ")}; clusters ${states.join(" ")}`,
+    );
   }
   return view;
 }
@@ -110,9 +113,12 @@ function findHealth(views: readonly PluginHealthView[], cluster: string, plugin:
 async function waitForRecordedRoutingError(cluster: string, messagePart: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = await db.rolloutEvent.findFirst({ where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } } });
+    const found = await db.rolloutEvent.findFirst({
+      where: { cluster, reason: "TrafficRoutingError", message: { contains: messagePart } },
+    });
     if (found) return;
-    if (Date.now() > deadline) throw new Error(`no TrafficRoutingError event (${messagePart}) recorded for ${cluster} within ${timeoutMs} ms of the run`);
+    if (Date.now() > deadline)
+      throw new Error(`no TrafficRoutingError event (${messagePart}) recorded for ${cluster} within ${timeoutMs} ms of the run`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
 }
@@ -132,68 +138,105 @@ async function waitForEnoughCalls(timeoutMs: number): Promise<void> {
     const perRpcCalls = viewOf("argoproj-labs/gatewayAPI")?.perRpc?.data?.methods.find((m) => m.method === "SetWeight")?.calls ?? 0;
     const counts = { contour: attempts("argoproj-labs/contour"), gateway: attempts("argoproj-labs/gatewayAPI"), perRpc: perRpcCalls };
     if (counts.contour >= MIN_CALLS.contour && counts.gateway >= MIN_CALLS.gateway && counts.perRpc >= MIN_CALLS.gateway) return;
-    if (Date.now() > deadline) throw new Error(`not enough plugin calls within ${timeoutMs} ms: ${JSON.stringify(counts)}, wanted ${JSON.stringify(MIN_CALLS)}`);
+    if (Date.now() > deadline)
+      throw new Error(`not enough plugin calls within ${timeoutMs} ms: ${JSON.stringify(counts)}, wanted ${JSON.stringify(MIN_CALLS)}`);
     // The report's points are 30 s apart: a few polls per point are plenty.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
 }
 
-beforeAll(async () => {
-  workDir = mkdtempSync(path.join(tmpdir(), "rollscope-plugins-it-"));
-  process.env.DATABASE_URL = `file:${path.join(workDir, "rollscope.db")}`;
-  const migrate = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
-    cwd: repoRoot,
-    env: process.env,
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
-
-  sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 11, kubeconfigPath: path.join(workDir, "kubeconfig") });
-  sim.cluster("prod-eu").controller.setPluginProfile("argoproj-labs/gatewayAPI", { setWeightFailureRate: GATEWAY_FAULT, latencyMs: 40 });
-  parkStuckCanary();
-  prometheus = await startPrometheus({ targets: sim.clusters.map((c) => ({ job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } })) });
-
-  config = rollscopeConfigSchema.parse({
-    clusters: sim.clusters.map((c) => ({
-      name: c.name,
-      kubeconfig: { path: sim.kubeconfigPath, context: c.name },
-      prometheus: { url: prometheus!.url, labelMatcher: `cluster="${c.name}"`, timeoutMs: 10_000 },
-    })),
-    plugins: pluginSettings("5s"),
-    metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
-  });
-  fleet = new Fleet(config);
-  db = createDbClient();
-  repos = createRepositories(db);
-  recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 }, repos);
-  await recorder.start(fleet);
-  // The scraper serves the scrape mode: it ignores clusters with a Prometheus, so hand it a Prometheus-less view.
-  const scrapeConfig = { ...config, clusters: config.clusters.map(({ prometheus: _p, ...rest }) => rest) };
-  scraper = new ControllerMetricsScraper({ config: scrapeConfig, clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })) }, repos.metricSamples, (cluster) =>
-    listScrapeFamilies(scrapeConfig, cluster),
-  );
-  scraper.start();
-
-  const sources = new Map<string, { prom: MetricsSource; scrape: MetricsSource }>();
-  for (const cluster of config.clusters) {
-    sources.set(cluster.name, {
-      prom: createPrometheusSource(cluster.prometheus!),
-      scrape: createScrapeSource(cluster.name, { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace }, repos.metricSamples),
+beforeAll(
+  async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "rollscope-plugins-it-"));
+    process.env.DATABASE_URL = `file:${path.join(workDir, "rollscope.db")}`;
+    const migrate = spawnSync(process.execPath, [path.join(repoRoot, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+      cwd: repoRoot,
+      env: process.env,
+      encoding: "utf8",
     });
-  }
-  const now = () => measuredAt;
-  const deltaLog = new DeltaLog(fleet);
-  const actionGuard = new RolloutActionGuard();
-  const sessions = new SessionStore(repos.sessions, now);
-  const leadership = singleProcessLeadership();
-  promApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.prom, now };
-  scrapeApp = { config, fleet, repos, recorder, leadership, deltaLog, actionGuard, sessions, metricsSource: (cluster) => sources.get(cluster)!.scrape, now };
+    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
-  await waitForEnoughCalls(RUN_LIMIT_SECONDS * 1000);
-  await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);
-  // Both modes answer for the same instant, a little in the past so every scrape of it has landed.
-  measuredAt = Date.now() - 6_000;
-}, RUN_LIMIT_SECONDS * 1000 + 240_000);
+    sim = await startSimulation({ scenario: "demo", timeScale: 30, seed: 11, kubeconfigPath: path.join(workDir, "kubeconfig") });
+    sim.cluster("prod-eu").controller.setPluginProfile("argoproj-labs/gatewayAPI", { setWeightFailureRate: GATEWAY_FAULT, latencyMs: 40 });
+    parkStuckCanary();
+    prometheus = await startPrometheus({
+      targets: sim.clusters.map((c) => ({ job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } })),
+    });
+
+    config = rollscopeConfigSchema.parse({
+      clusters: sim.clusters.map((c) => ({
+        name: c.name,
+        kubeconfig: { path: sim.kubeconfigPath, context: c.name },
+        prometheus: { url: prometheus!.url, labelMatcher: `cluster="${c.name}"`, timeoutMs: 10_000 },
+      })),
+      plugins: pluginSettings("5s"),
+      metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
+    });
+    fleet = new Fleet(config);
+    db = createDbClient();
+    repos = createRepositories(db);
+    recorder = new Recorder({ retentionDays: 1, flushIntervalMs: 500 }, repos);
+    await recorder.start(fleet);
+    // The scraper serves the scrape mode: it ignores clusters with a Prometheus, so hand it a Prometheus-less view.
+    const scrapeConfig = { ...config, clusters: config.clusters.map(({ prometheus: _p, ...rest }) => rest) };
+    scraper = new ControllerMetricsScraper(
+      {
+        config: scrapeConfig,
+        clusters: fleet.clusters.map((c) => ({ name: c.name, config: { ...c.config, prometheus: undefined }, clients: c.clients })),
+      },
+      repos.metricSamples,
+      (cluster) => listScrapeFamilies(scrapeConfig, cluster),
+    );
+    scraper.start();
+
+    const sources = new Map<string, { prom: MetricsSource; scrape: MetricsSource }>();
+    for (const cluster of config.clusters) {
+      sources.set(cluster.name, {
+        prom: createPrometheusSource(cluster.prometheus!),
+        scrape: createScrapeSource(
+          cluster.name,
+          { intervalSeconds: 5, service: "argo-rollouts-metrics:8090", controllerNamespace: cluster.controllerNamespace },
+          repos.metricSamples,
+        ),
+      });
+    }
+    const now = () => measuredAt;
+    const deltaLog = new DeltaLog(fleet);
+    const actionGuard = new RolloutActionGuard();
+    const sessions = new SessionStore(repos.sessions, now);
+    const leadership = singleProcessLeadership();
+    promApp = {
+      config,
+      fleet,
+      repos,
+      recorder,
+      leadership,
+      deltaLog,
+      actionGuard,
+      sessions,
+      metricsSource: (cluster) => sources.get(cluster)!.prom,
+      now,
+    };
+    scrapeApp = {
+      config,
+      fleet,
+      repos,
+      recorder,
+      leadership,
+      deltaLog,
+      actionGuard,
+      sessions,
+      metricsSource: (cluster) => sources.get(cluster)!.scrape,
+      now,
+    };
+
+    await waitForEnoughCalls(RUN_LIMIT_SECONDS * 1000);
+    await waitForRecordedRoutingError("prod-eu", "Contour:", 120_000);
+    // Both modes answer for the same instant, a little in the past so every scrape of it has landed.
+    measuredAt = Date.now() - 6_000;
+  },
+  RUN_LIMIT_SECONDS * 1000 + 240_000,
+);
 
 afterAll(async () => {
   scraper?.stop();
@@ -251,7 +294,9 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
       expect(b.attempts).toBeLessThan(1.3 * a.attempts);
     }
     const perRpc = findHealth(scrape.plugins, "prod-eu", "argoproj-labs/gatewayAPI").perRpc!.data!;
-    expect(Math.abs(perRpc.methods.find((m) => m.method === "SetWeight")!.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+    expect(Math.abs(perRpc.methods.find((m) => m.method === "SetWeight")!.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(
+      RATE_TOLERANCE,
+    );
   });
 
   it("raises a stuck-router finding for the simulator's stuck profile (prod-us glooplatform) and no other", async () => {
@@ -269,14 +314,27 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     expect(overview.matrix.clusters).toEqual(["prod-eu", "prod-us", "staging"]);
     const consul = overview.matrix.rows.find((r) => r.name === "hashicorp/consul")!;
     expect(consul.cells.staging.state).toBe("referenced-not-registered");
-    expect(overview.findings.some((f) => f.kind === "referenced-not-registered" && f.affected.some((a) => a.cluster === "staging" && a.name === "notifications"))).toBe(true);
+    expect(
+      overview.findings.some(
+        (f) => f.kind === "referenced-not-registered" && f.affected.some((a) => a.cluster === "staging" && a.name === "notifications"),
+      ),
+    ).toBe(true);
     expect(overview.findings.some((f) => f.kind === "missing-sha256" && f.affected[0].cluster === "prod-us")).toBe(true);
     expect(overview.clusters.every((c) => c.metrics.kind === "scrape" && c.metrics.ok)).toBe(true);
 
     const now = Date.now();
-    const scraped = await getMeasuredTraffic(scrapeApp, { cluster: "prod-eu", namespace: "shop", name: "checkout", fromMs: now - 300_000, toMs: now });
+    const scraped = await getMeasuredTraffic(scrapeApp, {
+      cluster: "prod-eu",
+      namespace: "shop",
+      name: "checkout",
+      fromMs: now - 300_000,
+      toMs: now,
+    });
     expect(scraped?.error).toMatch(/needs Prometheus/);
-    const measured = await getMeasuredTraffic({ ...promApp, now: Date.now }, { cluster: "prod-eu", namespace: "shop", name: "checkout", fromMs: now - 300_000, toMs: now });
+    const measured = await getMeasuredTraffic(
+      { ...promApp, now: Date.now },
+      { cluster: "prod-eu", namespace: "shop", name: "checkout", fromMs: now - 300_000, toMs: now },
+    );
     expect(measured?.error).toBeNull();
     expect(measured?.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond ?? 0) > 0)).toBe(true);
   });
@@ -293,11 +351,22 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
 
     const broken = rollscopeConfigSchema.parse({
       ...config,
-      plugins: { ...config.plugins, measuredTraffic: { window: "5s", templates: { generic: { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } } } },
+      plugins: {
+        ...config.plugins,
+        measuredTraffic: { window: "5s", templates: { generic: { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } } },
+      },
     });
     const brokenApp: AppContext = { ...promApp, config: broken, now: Date.now };
-    const measured = await getMeasuredTraffic(brokenApp, { cluster: "prod-eu", namespace: "shop", name: "catalog", fromMs: Date.now() - 300_000, toMs: Date.now() });
+    const measured = await getMeasuredTraffic(brokenApp, {
+      cluster: "prod-eu",
+      namespace: "shop",
+      name: "catalog",
+      fromMs: Date.now() - 300_000,
+      toMs: Date.now(),
+    });
     expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.generic\.canary is not valid PromQL/);
-    expect((await getPluginsOverview(brokenApp, { scope: FULL_READ_SCOPE })).configProblems.map((p) => p.template)).toContain("plugins.measuredTraffic.templates.generic.canary");
+    expect((await getPluginsOverview(brokenApp, { scope: FULL_READ_SCOPE })).configProblems.map((p) => p.template)).toContain(
+      "plugins.measuredTraffic.templates.generic.canary",
+    );
   });
 });

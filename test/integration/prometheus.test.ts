@@ -15,7 +15,10 @@ import type { KubeObject } from "@/sim/store/object-store";
  */
 
 const binary = findPrometheus();
-if (!binary) console.log("skipping prometheus.test.ts: no Prometheus binary (apt-get install -y --no-install-recommends prometheus, or set PROMETHEUS_BIN)");
+if (!binary)
+  console.log(
+    "skipping prometheus.test.ts: no Prometheus binary (apt-get install -y --no-install-recommends prometheus, or set PROMETHEUS_BIN)",
+  );
 
 const NS = "shop";
 const STEPS: CanaryStep[] = [{ setWeight: 20 }, { pause: { duration: "30s" } }, { setWeight: 60 }, { pause: { duration: "30s" } }];
@@ -40,7 +43,9 @@ function scenario(): Scenario {
   for (const bp of BLUEPRINTS) objects.push(...servicesFor(bp), rollout(bp));
   return {
     name: "prometheus-test",
-    clusters: [{ name: "prom-test", labels: { env: "test" }, objects, pluginProfiles: { "argoproj-labs/contour": { setWeightFailureRate: 0.5 } } }],
+    clusters: [
+      { name: "prom-test", labels: { env: "test" }, objects, pluginProfiles: { "argoproj-labs/contour": { setWeightFailureRate: 0.5 } } },
+    ],
   };
 }
 
@@ -78,11 +83,20 @@ describe.skipIf(!binary)("Prometheus scraping the simulated controller", () => {
     await until("every rollout completes revision 2", () =>
       BLUEPRINTS.every((bp) => {
         const ro = cluster.store.get(T.rollouts, NS, bp.name) as Rollout;
-        return ro.metadata.annotations?.["rollout.argoproj.io/revision"] === "2" && ro.status?.phase === "Healthy" && ro.status.stableRS === ro.status.currentPodHash && ro.status.canary?.weights?.canary.weight === 0;
+        return (
+          ro.metadata.annotations?.["rollout.argoproj.io/revision"] === "2" &&
+          ro.status?.phase === "Healthy" &&
+          ro.status.stableRS === ro.status.currentPodHash &&
+          ro.status.canary?.weights?.canary.weight === 0
+        );
       }),
     );
     const own = await cluster.controller.metrics.eventCount({ reason: "TrafficWeightUpdated" });
-    await until("Prometheus to catch up", async () => (await prom.queryValue('sum(rollout_events_total{reason="TrafficWeightUpdated"})')) === own, 15_000);
+    await until(
+      "Prometheus to catch up",
+      async () => (await prom.queryValue('sum(rollout_events_total{reason="TrafficWeightUpdated"})')) === own,
+      15_000,
+    );
 
     // The Events API may hold fewer (the EventCorrelator dedups and spam-filters); the counter and the log do not.
     const log = cluster.controller.eventLog.filter((e) => e.reason === "TrafficWeightUpdated");
@@ -145,7 +159,10 @@ describe.skipIf(!binary)("Prometheus scraping the simulated controller", () => {
     for (const service of ["checkout-canary", "cart-stable"]) {
       await until(
         `Prometheus to hold mesh traffic to ${service}`,
-        async () => ((await prom.queryValue(`sum(max_over_time(istio_requests_total{reporter="source", destination_service_name="${service}"}[10m]))`)) ?? 0) > 0,
+        async () =>
+          ((await prom.queryValue(
+            `sum(max_over_time(istio_requests_total{reporter="source", destination_service_name="${service}"}[10m]))`,
+          )) ?? 0) > 0,
         30_000,
       );
     }

@@ -53,7 +53,9 @@ let repos: Repositories;
 
 /** The stored states of one Rollout of cluster prod, namespace shop, in the order they were written. */
 async function storedStates(name: string): Promise<StoredState[]> {
-  return (await db.$queryRawUnsafe<StoredState[]>(STORED_STATES_SQL)).filter((r) => r.cluster === "prod" && r.namespace === "shop" && r.name === name);
+  return (await db.$queryRawUnsafe<StoredState[]>(STORED_STATES_SQL)).filter(
+    (r) => r.cluster === "prod" && r.namespace === "shop" && r.name === name,
+  );
 }
 
 beforeAll(async () => {
@@ -65,8 +67,18 @@ beforeAll(async () => {
 describe("recorder batch writes", () => {
   it("store rows the readers give back with the same types and values", async () => {
     const at = new Date("2026-11-30T03:55:04.123Z");
-    await repos.transaction(batchWrites(repos, [sample("checkout", at), sample("cart", at, { verified: null, aborted: true, message: "aborted" })], []));
-    const read = async (name: string, from?: Date) => (await repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name }, from)).map((r) => ({ at: r.at, verified: r.verified, aborted: r.aborted, paused: r.paused, canary: r.canaryWeight, message: r.message }));
+    await repos.transaction(
+      batchWrites(repos, [sample("checkout", at), sample("cart", at, { verified: null, aborted: true, message: "aborted" })], []),
+    );
+    const read = async (name: string, from?: Date) =>
+      (await repos.rolloutSamples.listForRollout({ cluster: "prod", namespace: "shop", name }, from)).map((r) => ({
+        at: r.at,
+        verified: r.verified,
+        aborted: r.aborted,
+        paused: r.paused,
+        canary: r.canaryWeight,
+        message: r.message,
+      }));
     expect(await read("cart")).toEqual([{ at, verified: null, aborted: true, paused: true, canary: 20, message: "aborted" }]);
     expect(await read("checkout")).toEqual([{ at, verified: true, aborted: false, paused: true, canary: 20, message: null }]);
     // A range starting at the sample holds it; one starting a millisecond later holds it as the state in force.
@@ -92,7 +104,10 @@ describe("recorder batch writes", () => {
 
   it("store a state once: a second write of the same Rollout and resourceVersion (another replica's) is skipped", async () => {
     const at = new Date("2026-11-30T04:30:00Z");
-    const states = [sample("twice", at, { resourceVersion: "71" }), sample("twice", new Date(at.getTime() + 1000), { resourceVersion: "72", stepIndex: 2 })];
+    const states = [
+      sample("twice", at, { resourceVersion: "71" }),
+      sample("twice", new Date(at.getTime() + 1000), { resourceVersion: "72", stepIndex: 2 }),
+    ];
     await repos.transaction(batchWrites(repos, states.slice(0, 1), []));
     await repos.transaction(batchWrites(repos, states, []));
     const rows = await storedStates("twice");
@@ -104,7 +119,9 @@ describe("recorder batch writes", () => {
 
   it("update an event seen again (count, last time, message) instead of storing it twice", async () => {
     await repos.transaction(batchWrites(repos, [], [event("uid-1", new Date("2026-11-30T05:00:00Z"))]));
-    await repos.transaction(batchWrites(repos, [], [event("uid-1", new Date("2026-11-30T05:10:00Z"), 3), event("uid-2", new Date("2026-11-30T05:10:00Z"))]));
+    await repos.transaction(
+      batchWrites(repos, [], [event("uid-1", new Date("2026-11-30T05:10:00Z"), 3), event("uid-2", new Date("2026-11-30T05:10:00Z"))]),
+    );
     const rows = await db.rolloutEvent.findMany({ where: { eventUid: { in: ["uid-1", "uid-2"] } }, orderBy: { eventUid: "asc" } });
     expect(rows.map((r) => [r.eventUid, r.count, r.lastAt.toISOString(), r.message])).toEqual([
       ["uid-1", 3, "2026-11-30T05:10:00.000Z", "Rollout step 1/4 completed (count 3)"],
@@ -113,7 +130,9 @@ describe("recorder batch writes", () => {
   });
 
   it("are pruned by the retention like any other row", async () => {
-    await repos.transaction(batchWrites(repos, [sample("old", new Date("2026-01-01T00:00:00Z"))], [event("uid-old", new Date("2026-01-01T00:00:00Z"))]));
+    await repos.transaction(
+      batchWrites(repos, [sample("old", new Date("2026-01-01T00:00:00Z"))], [event("uid-old", new Date("2026-01-01T00:00:00Z"))]),
+    );
     const pruned = await new Recorder({ retentionDays: 30 }, repos).prune(new Date("2026-11-30T12:00:00Z"));
     expect(pruned).toEqual({ samples: 1, events: 1, compacted: 0 });
     expect(await storedStates("old")).toEqual([]);
@@ -127,7 +146,12 @@ describe("recorder batch writes", () => {
     const at = Date.parse("2026-11-30T06:00:00Z");
     const rows = 1_000;
     const write = async (token: string, padding: string) => {
-      const scraped = Array.from({ length: rows }, (_, i) => ({ metric: "rollout_events_total", labels: JSON.stringify({ name: `${token}-${i}`, padding }), atMs: at, value: i }));
+      const scraped = Array.from({ length: rows }, (_, i) => ({
+        metric: "rollout_events_total",
+        labels: JSON.stringify({ name: `${token}-${i}`, padding }),
+        atMs: at,
+        value: i,
+      }));
       await repos.metricSamples.saveScrape("prod", at, { ok: true, error: null, series: rows, durationMs: 1 }, scraped);
       const samples = Array.from({ length: rows }, (_, i) => sample(`${token}-${i}`, new Date(at), { message: `${i} ${padding}` }));
       await repos.transaction(batchWrites(repos, samples, []));
@@ -156,15 +180,57 @@ describe("compaction of old history", () => {
     const thin = [
       sample("thin", daysAgo(10, 0), { resourceVersion: "1", ...step0 }),
       sample("thin", daysAgo(10, 1), { resourceVersion: "2", ...step0, requestedWeight: 10, canaryWeight: 10, stableWeight: 90 }),
-      sample("thin", daysAgo(10, 2), { resourceVersion: "3", ...step0, requestedWeight: 10, canaryWeight: 10, stableWeight: 90, verified: false }),
+      sample("thin", daysAgo(10, 2), {
+        resourceVersion: "3",
+        ...step0,
+        requestedWeight: 10,
+        canaryWeight: 10,
+        stableWeight: 90,
+        verified: false,
+      }),
       sample("thin", daysAgo(10, 3), { resourceVersion: "4", stepIndex: 1, message: "CanaryPauseStep" }),
       sample("thin", daysAgo(10, 4), { resourceVersion: "5", stepIndex: 1, message: "CanaryPauseStep", canaryWeight: 30 }),
-      sample("thin", daysAgo(9), { resourceVersion: "6", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100 }),
-      sample("thin", daysAgo(8), { resourceVersion: "7", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0 }),
-      sample("thin", daysAgo(1), { resourceVersion: "8", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0, verified: null }),
-      sample("thin", daysAgo(1, 1), { resourceVersion: "9", stepIndex: 1, aborted: true, phase: "Degraded", canaryWeight: 0, stableWeight: 100, requestedWeight: 0, verified: true }),
+      sample("thin", daysAgo(9), {
+        resourceVersion: "6",
+        stepIndex: 1,
+        aborted: true,
+        phase: "Degraded",
+        canaryWeight: 0,
+        stableWeight: 100,
+      }),
+      sample("thin", daysAgo(8), {
+        resourceVersion: "7",
+        stepIndex: 1,
+        aborted: true,
+        phase: "Degraded",
+        canaryWeight: 0,
+        stableWeight: 100,
+        requestedWeight: 0,
+      }),
+      sample("thin", daysAgo(1), {
+        resourceVersion: "8",
+        stepIndex: 1,
+        aborted: true,
+        phase: "Degraded",
+        canaryWeight: 0,
+        stableWeight: 100,
+        requestedWeight: 0,
+        verified: null,
+      }),
+      sample("thin", daysAgo(1, 1), {
+        resourceVersion: "9",
+        stepIndex: 1,
+        aborted: true,
+        phase: "Degraded",
+        canaryWeight: 0,
+        stableWeight: 100,
+        requestedWeight: 0,
+        verified: true,
+      }),
     ];
-    const idle = [10, 20, 30].map((weight, i) => sample("idle", daysAgo(20 - i), { resourceVersion: String(100 + i), canaryWeight: weight, stableWeight: 100 - weight }));
+    const idle = [10, 20, 30].map((weight, i) =>
+      sample("idle", daysAgo(20 - i), { resourceVersion: String(100 + i), canaryWeight: weight, stableWeight: 100 - weight }),
+    );
     await repos.transaction(batchWrites(repos, [...thin, ...idle], []));
 
     const pruned = await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now);
@@ -181,7 +247,9 @@ describe("compaction of old history", () => {
 
   it("thins every Rollout, however many there are", async () => {
     const names = Array.from({ length: 230 }, (_, i) => `many-${i}`);
-    const states = names.flatMap((name, i) => [0, 1, 2].map((j) => sample(name, daysAgo(12, j), { resourceVersion: String(10_000 + i * 3 + j), canaryWeight: 10 * j })));
+    const states = names.flatMap((name, i) =>
+      [0, 1, 2].map((j) => sample(name, daysAgo(12, j), { resourceVersion: String(10_000 + i * 3 + j), canaryWeight: 10 * j })),
+    );
     await repos.transaction(batchWrites(repos, states, []));
     expect((await new Recorder({ retentionDays: 30, compactAfterDays: 7 }, repos).prune(now)).compacted).toBe(names.length);
     for (const name of [names[0], names[names.length - 1]]) expect((await read(name)).map((s) => s.canaryWeight)).toEqual([0, 20]);
@@ -197,7 +265,11 @@ describe("compaction of old history", () => {
 
 describe("the migration to the compact sample layout", () => {
   const NEW_LAYOUT = "20261201190000_compact_rollout_samples";
-  const dir = path.join(import.meta.dirname, "../..", testDatabaseDialect() === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations");
+  const dir = path.join(
+    import.meta.dirname,
+    "../..",
+    testDatabaseDialect() === "sqlite" ? "prisma/migrations" : "prisma/postgres/migrations",
+  );
   const migrationSql = (name: string) => readFileSync(path.join(dir, name, "migration.sql"), "utf8");
   const migrationsBefore = () =>
     readdirSync(dir)
@@ -206,14 +278,57 @@ describe("the migration to the compact sample layout", () => {
 
   /** Rows as the previous layout stored them: texts repeated, the time as Prisma's date. */
   const oldRows = [
-    sample("checkout", new Date("2026-11-29T10:00:00.125Z"), { resourceVersion: "41", stepIndex: 0, message: "CanaryPauseStep", verified: null }),
-    sample("checkout", new Date("2026-11-29T10:00:01.999Z"), { resourceVersion: "42", stepIndex: 1, message: null, canaryWeight: 30, verified: false }),
-    sample("checkout", new Date("2026-11-29T10:05:00.000Z"), { resourceVersion: "43", stepIndex: 2, message: "CanaryPauseStep", aborted: true }),
-    sample("cart", new Date("2026-11-29T11:00:00.001Z"), { cluster: "staging", namespace: "web", resourceVersion: null, revision: null, stepIndex: null, requestedWeight: null, canaryWeight: null, stableWeight: null }),
+    sample("checkout", new Date("2026-11-29T10:00:00.125Z"), {
+      resourceVersion: "41",
+      stepIndex: 0,
+      message: "CanaryPauseStep",
+      verified: null,
+    }),
+    sample("checkout", new Date("2026-11-29T10:00:01.999Z"), {
+      resourceVersion: "42",
+      stepIndex: 1,
+      message: null,
+      canaryWeight: 30,
+      verified: false,
+    }),
+    sample("checkout", new Date("2026-11-29T10:05:00.000Z"), {
+      resourceVersion: "43",
+      stepIndex: 2,
+      message: "CanaryPauseStep",
+      aborted: true,
+    }),
+    sample("cart", new Date("2026-11-29T11:00:00.001Z"), {
+      cluster: "staging",
+      namespace: "web",
+      resourceVersion: null,
+      revision: null,
+      stepIndex: null,
+      requestedWeight: null,
+      canaryWeight: null,
+      stableWeight: null,
+    }),
     sample("verbose", new Date("2026-11-29T12:00:00.000Z"), { resourceVersion: "7", message: "ü".repeat(3_000) }),
   ];
   const OLD_COLUMNS = `"cluster", "namespace", "name", "at", "revision", "stepIndex", "totalSteps", "phase", "message", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion"`;
-  const oldValues = (s: RolloutSampleInput, at: string, bool: (v: boolean) => boolean | number) => [s.cluster, s.namespace, s.name, at, s.revision, s.stepIndex, s.totalSteps, s.phase, s.message, s.requestedWeight, s.canaryWeight, s.stableWeight, s.verified === null ? null : bool(s.verified), s.maxWeight, bool(s.aborted), bool(s.paused), s.resourceVersion];
+  const oldValues = (s: RolloutSampleInput, at: string, bool: (v: boolean) => boolean | number) => [
+    s.cluster,
+    s.namespace,
+    s.name,
+    at,
+    s.revision,
+    s.stepIndex,
+    s.totalSteps,
+    s.phase,
+    s.message,
+    s.requestedWeight,
+    s.canaryWeight,
+    s.stableWeight,
+    s.verified === null ? null : bool(s.verified),
+    s.maxWeight,
+    bool(s.aborted),
+    bool(s.paused),
+    s.resourceVersion,
+  ];
 
   /** A database at the previous migration holding `oldRows`, then migrated to the new layout. */
   async function migratedDatabase(): Promise<string> {
@@ -221,7 +336,11 @@ describe("the migration to the compact sample layout", () => {
     if (testDatabaseDialect() === "sqlite") {
       const sqlite = new Database(url.slice("file:".length));
       for (const name of migrationsBefore()) sqlite.exec(migrationSql(name));
-      const insert = sqlite.prepare(`INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${OLD_COLUMNS.split(",").map(() => "?").join(", ")})`);
+      const insert = sqlite.prepare(
+        `INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${OLD_COLUMNS.split(",")
+          .map(() => "?")
+          .join(", ")})`,
+      );
       // Prisma's SQLite dates: ISO text with an explicit offset.
       for (const s of oldRows) insert.run(...oldValues(s, s.at.toISOString().replace("Z", "+00:00"), (v) => (v ? 1 : 0)));
       sqlite.exec(migrationSql(NEW_LAYOUT));
@@ -234,7 +353,11 @@ describe("the migration to the compact sample layout", () => {
       for (const name of migrationsBefore()) await client.query(migrationSql(name));
       const placeholders = OLD_COLUMNS.split(",").map((_, i) => (i === 3 ? `$${i + 1}::timestamp(3)` : `$${i + 1}`));
       // PostgreSQL's: TIMESTAMP(3) without a zone, in UTC.
-      for (const s of oldRows) await client.query(`INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${placeholders.join(", ")})`, oldValues(s, s.at.toISOString().replace("Z", ""), (v) => v));
+      for (const s of oldRows)
+        await client.query(
+          `INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${placeholders.join(", ")})`,
+          oldValues(s, s.at.toISOString().replace("Z", ""), (v) => v),
+        );
       await client.query(migrationSql(NEW_LAYOUT));
     } finally {
       await client.end();
@@ -249,17 +372,27 @@ describe("the migration to the compact sample layout", () => {
       const checkout = { cluster: "prod", namespace: "shop", name: "checkout" };
       const stored = ({ cluster: _c, namespace: _n, name: _name, resourceVersion: _rv, ...state }: RolloutSampleInput) => state;
       expect(await after.rolloutSamples.listForRollout(checkout)).toEqual(oldRows.slice(0, 3).map(stored));
-      expect(await after.rolloutSamples.listForRollout({ cluster: "staging", namespace: "web", name: "cart" })).toEqual([stored(oldRows[3])]);
+      expect(await after.rolloutSamples.listForRollout({ cluster: "staging", namespace: "web", name: "cart" })).toEqual([
+        stored(oldRows[3]),
+      ]);
       expect(await after.rolloutSamples.listRecentVerification(checkout, 2)).toEqual([
         { at: oldRows[1].at, verified: false },
         { at: oldRows[2].at, verified: true },
       ]);
       const latest = await after.rolloutSamples.listLatestPerRollout();
       // A message longer than the recorder stores now keeps its first 600 characters.
-      expect(latest.sort((a, b) => a.name.localeCompare(b.name))).toEqual([oldRows[3], oldRows[2], { ...oldRows[4], message: "ü".repeat(600) }]);
+      expect(latest.sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+        oldRows[3],
+        oldRows[2],
+        { ...oldRows[4], message: "ü".repeat(600) },
+      ]);
 
       // A state stored before the migration is still stored once; a new one is added after the old ones.
-      const next = sample("checkout", new Date("2026-11-29T10:06:00.000Z"), { resourceVersion: "44", stepIndex: 3, message: "CanaryPauseStep" });
+      const next = sample("checkout", new Date("2026-11-29T10:06:00.000Z"), {
+        resourceVersion: "44",
+        stepIndex: 3,
+        message: "CanaryPauseStep",
+      });
       await after.transaction(batchWrites(after, [oldRows[2], next], []));
       expect(await after.rolloutSamples.listForRollout(checkout)).toEqual([...oldRows.slice(0, 3), next].map(stored));
     } finally {

@@ -14,7 +14,16 @@ import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../har
 import { createTestDatabase } from "../harness/test-database";
 
 const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
-const STEPS = [{ setWeight: 10 }, { pause: {} }, { setWeight: 30 }, { pause: {} }, { setWeight: 50 }, { pause: {} }, { setWeight: 70 }, { pause: {} }];
+const STEPS = [
+  { setWeight: 10 },
+  { pause: {} },
+  { setWeight: 30 },
+  { pause: {} },
+  { setWeight: 50 },
+  { pause: {} },
+  { setWeight: 70 },
+  { pause: {} },
+];
 const TEST_ROLLOUTS = ["rec-a", "rec-b", "rec-c"];
 
 let sim: SimulationHandle;
@@ -44,7 +53,14 @@ async function waitForCatchUp(): Promise<void> {
       sim.clusters.every((c) => {
         const stored = c.store.list(rollouts).items;
         const seen = fleet.cluster(c.name)!.rollouts();
-        return seen.length === stored.length && stored.every((o) => seen.some((v) => v.name === o.metadata.name && v.namespace === o.metadata.namespace && v.resourceVersion === o.metadata.resourceVersion));
+        return (
+          seen.length === stored.length &&
+          stored.every((o) =>
+            seen.some(
+              (v) => v.name === o.metadata.name && v.namespace === o.metadata.namespace && v.resourceVersion === o.metadata.resourceVersion,
+            ),
+          )
+        );
       }),
     20_000,
     50,
@@ -65,7 +81,14 @@ beforeAll(async () => {
           replicas: 2,
           selector: { matchLabels: { app: name } },
           template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `example.com/${name}:1` }] } },
-          strategy: { canary: { canaryService: `${name}-canary`, stableService: `${name}-stable`, trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } }, steps: STEPS } },
+          strategy: {
+            canary: {
+              canaryService: `${name}-canary`,
+              stableService: `${name}-stable`,
+              trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } },
+              steps: STEPS,
+            },
+          },
         },
       });
     }
@@ -74,7 +97,9 @@ beforeAll(async () => {
   // A Rollout's first revision is promoted at once (upstream); a second revision walks the canary steps.
   for (const c of sim.clusters) {
     for (const name of TEST_ROLLOUTS) {
-      c.store.patch(rollouts, "shop", name, "merge", { spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:2` }] } } } });
+      c.store.patch(rollouts, "shop", name, "merge", {
+        spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:2` }] } } },
+      });
     }
   }
   tickAll(5);
@@ -139,7 +164,11 @@ describe("recorder under watch faults", () => {
     await recorder.flush();
     const rows = await db.$queryRawUnsafe<Array<StoredState & Parameters<typeof sampleSignature>[0]>>(STORED_STATES_SQL);
     const { compared, lost } = findLostTransitions(
-      sim.clusters.map((c) => ({ name: c.name, transitions: c.controller.transitions.entries, afterResourceVersion: startRv.get(c.name)! })),
+      sim.clusters.map((c) => ({
+        name: c.name,
+        transitions: c.controller.transitions.entries,
+        afterResourceVersion: startRv.get(c.name)!,
+      })),
       rows,
     );
     expect(compared).toBeGreaterThan(40);

@@ -25,14 +25,19 @@ let csrf: { token: string; cookie: string };
 let cachedVersion: (name: string) => string | null;
 
 async function getWorkload(name: string): Promise<{ status: number; body: RolloutWorkload }> {
-  const res = await route.GET(new Request(`${ORIGIN}/api/clusters/prod/rollouts/shop/${name}/replicasets`, { headers: { host: "127.0.0.1:3000" } }), {
-    params: Promise.resolve({ cluster: "prod", namespace: "shop", name }),
-  });
+  const res = await route.GET(
+    new Request(`${ORIGIN}/api/clusters/prod/rollouts/shop/${name}/replicasets`, { headers: { host: "127.0.0.1:3000" } }),
+    {
+      params: Promise.resolve({ cluster: "prod", namespace: "shop", name }),
+    },
+  );
   return { status: res.status, body: (await res.json()) as RolloutWorkload };
 }
 
 function readRolloutImage(): string | undefined {
-  const ro = readRollout(sim, "prod", "shop", "catalog") as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } };
+  const ro = readRollout(sim, "prod", "shop", "catalog") as unknown as {
+    spec: { template: { spec: { containers: Array<{ image: string }> } } };
+  };
   return ro.spec.template.spec.containers[0]?.image;
 }
 
@@ -50,7 +55,9 @@ beforeAll(async () => {
   actions = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
   audit = await import("@/app/api/audit/route");
   const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
-  const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
+  const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), {
+    params: Promise.resolve({}),
+  });
   csrf = { token: ((await res.json()) as { csrfToken: string }).csrfToken, cookie: (res.headers.get("set-cookie") ?? "").split(";")[0] };
   const { getAppContext } = await import("@/lib/server/app-context");
   cachedVersion = (name) => getAppContext().fleet.cluster("prod")?.rollout("shop", name)?.resourceVersion ?? null;
@@ -76,7 +83,15 @@ describe("GET …/replicasets", () => {
       await delay(100);
     }
     const info = workload!.info;
-    expect(info).toMatchObject({ status: "Paused", message: "CanaryPauseStep", strategy: "Canary", step: "1/4", setWeight: 20, actualWeight: 20, revision: 2 });
+    expect(info).toMatchObject({
+      status: "Paused",
+      message: "CanaryPauseStep",
+      strategy: "Canary",
+      step: "1/4",
+      setWeight: 20,
+      actualWeight: 20,
+      revision: 2,
+    });
     expect(info.replicaSets.map((rs) => ({ revision: rs.revision, roles: rs.roles, desired: rs.desired, pods: rs.pods.length }))).toEqual([
       { revision: 2, roles: ["canary"], desired: 1, pods: 1 },
       { revision: 1, roles: ["stable"], desired: 4, pods: 4 },
@@ -91,10 +106,18 @@ describe("GET …/replicasets", () => {
     const params = { params: Promise.resolve({ cluster: "prod", namespace: "shop", name: "catalog" }) };
     const path = `${ORIGIN}/api/clusters/prod/rollouts/shop/catalog/actions`;
     await waitForCache("catalog");
-    const view = (await (await actions.GET(new Request(path, { headers: { host: "127.0.0.1:3000" } }), params)).json()) as RolloutActionsView;
+    const view = (await (
+      await actions.GET(new Request(path, { headers: { host: "127.0.0.1:3000" } }), params)
+    ).json()) as RolloutActionsView;
     expect(view.actions.undo).toMatchObject({ enabled: true, permitted: true });
     expect(view.actions.undo.requests[2]).toMatch(/^PATCH rollouts\/catalog \(JSON Patch\) \[\{"op":"replace","path":"\/spec\/template"/);
-    const headers = { host: "127.0.0.1:3000", "content-type": "application/json", origin: ORIGIN, cookie: csrf.cookie, "x-csrf-token": csrf.token };
+    const headers = {
+      host: "127.0.0.1:3000",
+      "content-type": "application/json",
+      origin: ORIGIN,
+      cookie: csrf.cookie,
+      "x-csrf-token": csrf.token,
+    };
     const image = (await getWorkload("catalog")).body.info.replicaSets.find((rs) => rs.revision === 1)?.images[0];
     expect(image).toBeTruthy();
     expect(readRolloutImage()).not.toBe(image);
@@ -107,7 +130,10 @@ describe("GET …/replicasets", () => {
     for (let i = 0; i < 200 && readRolloutImage() !== image; i++) await delay(50);
     expect(readRolloutImage()).toBe(image);
 
-    const auditRes = await audit.GET(new Request(`${ORIGIN}/api/audit?rollout=catalog&action=undo`, { headers: { host: "127.0.0.1:3000" } }), { params: Promise.resolve({}) });
+    const auditRes = await audit.GET(
+      new Request(`${ORIGIN}/api/audit?rollout=catalog&action=undo`, { headers: { host: "127.0.0.1:3000" } }),
+      { params: Promise.resolve({}) },
+    );
     const [entry] = ((await auditRes.json()) as AuditPage).entries;
     expect(entry).toMatchObject({ action: "undo", outcome: "done", rollout: "catalog", message: "pod template replaced (JSON Patch)" });
   }, 60_000);

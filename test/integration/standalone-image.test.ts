@@ -1,5 +1,16 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -53,7 +64,13 @@ function shareWithServer(file: string): string {
 function spawnAsServerUser(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   const file = path.join(appDir, script);
   const [command, args] = script.endsWith(".sh") ? ["/bin/sh", [file]] : [process.execPath, [file]];
-  return spawn(command, args, { cwd: script.endsWith(".sh") ? "/" : appDir, env, uid: NOBODY, gid: NOBODY, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(command, args, {
+    cwd: script.endsWith(".sh") ? "/" : appDir,
+    env,
+    uid: NOBODY,
+    gid: NOBODY,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 /** Until the process exits: its exit code and everything it wrote. */
@@ -98,8 +115,13 @@ beforeAll(async () => {
   server = spawnAsServerUser("scripts/image/entrypoint.sh", env);
   server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_, reject) => server.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`))));
-  await Promise.race([waitFor("the standalone server to be ready", async () => (await fetch(`${url}/api/readyz`)).ok, 60_000, 200), exited]);
+  const exited = new Promise<never>((_, reject) =>
+    server.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`))),
+  );
+  await Promise.race([
+    waitFor("the standalone server to be ready", async () => (await fetch(`${url}/api/readyz`)).ok, 60_000, 200),
+    exited,
+  ]);
 }, 120_000);
 
 afterAll(async () => {
@@ -114,9 +136,13 @@ afterAll(async () => {
 
 describe("the image's standalone server", () => {
   it("applied every shipped migration to the fresh database at start, as prisma migrate deploy records them", async () => {
-    const shipped = readdirSync(path.join(repoRoot, "prisma/migrations")).filter((name) => statSync(path.join(repoRoot, "prisma/migrations", name)).isDirectory());
+    const shipped = readdirSync(path.join(repoRoot, "prisma/migrations")).filter((name) =>
+      statSync(path.join(repoRoot, "prisma/migrations", name)).isDirectory(),
+    );
     const db = new Database(path.join(dataDir, "rollscope.db"), { readonly: true });
-    const rows = db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").all() as { migration_name: string }[];
+    const rows = db.prepare("SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL").all() as {
+      migration_name: string;
+    }[];
     db.close();
     expect(rows.map((r) => r.migration_name).sort()).toStrictEqual(shipped.sort());
     const report = (await (await fetch(`${url}/api/readyz`)).json()) as ReadinessReport;
@@ -159,7 +185,12 @@ describe("the image's standalone server", () => {
     const line = await waitFor("the request's log line", async () =>
       output.split("\n").find((l) => l.includes(`"reqId":"${requestId}"`) && l.includes('"msg":"request"')),
     );
-    expect(JSON.parse(line)).toMatchObject({ level: "info", method: "GET", route: "/api/clusters/[cluster]/rollouts/[namespace]/[name]", status: 404 });
+    expect(JSON.parse(line)).toMatchObject({
+      level: "info",
+      method: "GET",
+      route: "/api/clusters/[cluster]/rollouts/[namespace]/[name]",
+      status: 404,
+    });
     const lines = output.split("\n").filter(Boolean);
     for (const l of lines) expect(() => JSON.parse(l), l).not.toThrow();
     expect(output).not.toContain(SECRET);
@@ -182,7 +213,9 @@ describe("the image's standalone server", () => {
   it("runs as its own user from the standalone node_modules alone, with no dev dependency, writing nothing beside itself", () => {
     const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1];
     expect(Number(uid)).toBe(NOBODY);
-    const { devDependencies } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const { devDependencies } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     const present = Object.keys(devDependencies).filter((name) => existsSync(path.join(appDir, "node_modules", name)));
     expect(present).toStrictEqual([]);
     const resolve = spawnSync(process.execPath, ["-e", "require.resolve('prisma')"], { cwd: appDir });
@@ -191,7 +224,9 @@ describe("the image's standalone server", () => {
   });
 
   it("passes the image's HEALTHCHECK", () => {
-    const check = spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], { env: { NODE_ENV: "production", PORT: new URL(url).port } });
+    const check = spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], {
+      env: { NODE_ENV: "production", PORT: new URL(url).port },
+    });
     expect(check.status).toBe(0);
   });
 });
@@ -225,7 +260,9 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
     const running = [0, 1].map(() => finished(spawnAsServerUser("scripts/image/migrate.mjs", env)));
     try {
       await waitFor("both replicas to wait for the migration lock", async () => {
-        const { rows } = await holder.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND NOT granted");
+        const { rows } = await holder.query<{ waiting: number }>(
+          "SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND NOT granted",
+        );
         return rows[0].waiting === 2;
       });
     } finally {
@@ -233,7 +270,10 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
     }
     const runs = await Promise.all(running);
     for (const run of runs) expect(run.code, run.output).toBe(0);
-    const logs = runs.map((r) => r.output).sort().join("");
+    const logs = runs
+      .map((r) => r.output)
+      .sort()
+      .join("");
     expect(logs).toMatch(/database: applied 20261201150000_init/);
     expect(logs).toMatch(/database: no pending migrations/);
     // Recorded as Prisma records them: its own CLI finds the database up to date.
@@ -248,12 +288,24 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
 
   it("starts through the entrypoint and reports the PostgreSQL database migrated and reachable", async () => {
     const port = await findFreePort();
-    const env = { ...imageEnv, DATABASE_URL: databaseUrl, PORT: String(port), ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${await findFreePort()}` };
+    const env = {
+      ...imageEnv,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${await findFreePort()}`,
+    };
     pgServer = spawnAsServerUser("scripts/image/entrypoint.sh", env);
     pgServer.stdout?.on("data", (chunk: Buffer) => (pgOutput += chunk.toString()));
     pgServer.stderr?.on("data", (chunk: Buffer) => (pgOutput += chunk.toString()));
-    const exited = new Promise<never>((_, reject) => pgServer!.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${pgOutput}`))));
-    const ready = waitFor("the server on PostgreSQL to be ready", async () => (await fetch(`http://127.0.0.1:${port}/api/readyz`).catch(() => null))?.ok, 60_000, 200);
+    const exited = new Promise<never>((_, reject) =>
+      pgServer!.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${pgOutput}`))),
+    );
+    const ready = waitFor(
+      "the server on PostgreSQL to be ready",
+      async () => (await fetch(`http://127.0.0.1:${port}/api/readyz`).catch(() => null))?.ok,
+      60_000,
+      200,
+    );
     await Promise.race([ready, exited]);
     const report = (await (await fetch(`http://127.0.0.1:${port}/api/readyz`)).json()) as ReadinessReport;
     expect(report.checks).toMatchObject({ database: { ok: true }, migrations: { ok: true } });
@@ -264,7 +316,9 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
     const url = `postgresql://rollscope:${SECRET}@127.0.0.1:${await findFreePort()}/rollscope`;
     const run = await finished(spawnAsServerUser("scripts/image/migrate.mjs", { ...imageEnv, DATABASE_URL: url }));
     expect(run.code).toBe(1);
-    expect((JSON.parse(run.output.trim()) as { msg: string }).msg).toMatch(/^Rollscope cannot start: database: PostgreSQL at 127\.0\.0\.1:\d+ could not be reached: .*ECONNREFUSED/);
+    expect((JSON.parse(run.output.trim()) as { msg: string }).msg).toMatch(
+      /^Rollscope cannot start: database: PostgreSQL at 127\.0\.0\.1:\d+ could not be reached: .*ECONNREFUSED/,
+    );
     expect(run.output).not.toContain(SECRET);
   });
 

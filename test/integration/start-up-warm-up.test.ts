@@ -49,7 +49,11 @@ beforeAll(async () => {
     kubeconfigPath: sim.kubeconfigPath,
     databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
     // The start script passes these to node itself (NODE_OPTIONS refuses --cpu-prof); the last test reads the profile.
-    env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_METRICS_LISTEN: metricsListen, ROLLSCOPE_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${path.join(dir, "profile")}` },
+    env: {
+      ROLLSCOPE_CONFIG: configPath,
+      ROLLSCOPE_METRICS_LISTEN: metricsListen,
+      ROLLSCOPE_NODE_FLAGS: `--cpu-prof --cpu-prof-dir=${path.join(dir, "profile")}`,
+    },
     readyPath: "/api/readyz",
   });
 }, 180_000);
@@ -72,8 +76,18 @@ describe("the production server's start-up warm-up", () => {
 
   it("leaves no live stream open behind it", async () => {
     // The stream's access-log line is written when it closes.
-    await waitFor("the warm-up's live stream to be logged closed", async () => requestLines(app.logs(), "/api/stream").length > 0, 30_000, 200);
-    await waitFor("the warm-up's live stream to be closed", async () => sumOf(await (await fetch(metricsUrl)).text(), "rollscope_sse_clients") === 0, 30_000, 200);
+    await waitFor(
+      "the warm-up's live stream to be logged closed",
+      async () => requestLines(app.logs(), "/api/stream").length > 0,
+      30_000,
+      200,
+    );
+    await waitFor(
+      "the warm-up's live stream to be closed",
+      async () => sumOf(await (await fetch(metricsUrl)).text(), "rollscope_sse_clients") === 0,
+      30_000,
+      200,
+    );
   });
 
   it("reports the warm-up among its checks once ready", async () => {
@@ -87,7 +101,9 @@ describe("ROLLSCOPE_NODE_FLAGS", () => {
     await app.stop();
     const files = readdirSync(path.join(dir, "profile")).filter((name) => name.endsWith(".cpuprofile"));
     expect(files).toHaveLength(1);
-    const profile = JSON.parse(readFileSync(path.join(dir, "profile", files[0]), "utf8")) as { nodes: Array<{ callFrame: { url: string } }> };
+    const profile = JSON.parse(readFileSync(path.join(dir, "profile", files[0]), "utf8")) as {
+      nodes: Array<{ callFrame: { url: string } }>;
+    };
     // The profile is the Next server's, not the start script's preflight.
     expect(profile.nodes.some((node) => node.callFrame.url.includes("next/dist"))).toBe(true);
   });

@@ -35,7 +35,14 @@ const TWIN_CLI = "twin-cli";
 const TWIN_STEPS = [{ setWeight: 25 }, { pause: {} }, { setWeight: 50 }, { pause: {} }];
 /** A basic canary (no traffic routing) through timed pauses: long enough a first pause to compare, short later ones. */
 const BASIC = "basic-timed";
-const BASIC_STEPS = [{ setWeight: 25 }, { pause: { duration: "20s" } }, { setWeight: 50 }, { pause: { duration: "2s" } }, { setWeight: 75 }, { pause: { duration: "2s" } }];
+const BASIC_STEPS = [
+  { setWeight: 25 },
+  { pause: { duration: "20s" } },
+  { setWeight: 50 },
+  { pause: { duration: "2s" } },
+  { setWeight: 75 },
+  { pause: { duration: "2s" } },
+];
 
 let cluster: SharedRealCluster;
 let cli: ArgoRolloutsCli;
@@ -75,7 +82,8 @@ async function rollscopeView(name: string): Promise<CliRolloutView> {
   const canary = info.strategy === "Canary";
   const row = fleetRollout(name);
   if (row && row.cliStep !== info.step) throw new Error(`the fleet row's step ${row.cliStep} differs from the detail's ${info.step}`);
-  if (row?.actualWeight != null && row.actualWeight !== info.actualWeight) throw new Error(`the fleet row's actual weight ${row.actualWeight} differs from ${info.actualWeight}`);
+  if (row?.actualWeight != null && row.actualWeight !== info.actualWeight)
+    throw new Error(`the fleet row's actual weight ${row.actualWeight} differs from ${info.actualWeight}`);
   return {
     status: info.status,
     message: info.message,
@@ -121,8 +129,17 @@ async function expectSameAsCli(name: string, expected: Partial<CliRolloutView>, 
 }
 
 async function waitForCache(name: string): Promise<void> {
-  const version = async () => (JSON.parse(await cluster.kubectl(["get", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "-o", "json"])) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-  await waitUntil(`Rollscope's watch did not catch up with ${name}`, async () => fleetRollout(name)?.resourceVersion === (await version()), 30_000);
+  const version = async () =>
+    (
+      JSON.parse(await cluster.kubectl(["get", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "-o", "json"])) as {
+        metadata: { resourceVersion: string };
+      }
+    ).metadata.resourceVersion;
+  await waitUntil(
+    `Rollscope's watch did not catch up with ${name}`,
+    async () => fleetRollout(name)?.resourceVersion === (await version()),
+    30_000,
+  );
 }
 
 /** One action through Rollscope's action API, as the detail page sends it. */
@@ -131,7 +148,10 @@ async function rollscopeAction(name: string, action: string, extra: Partial<Acti
   const viewRes = await actionsRoute.GET(apiRequest(name, "/actions"), { params: Promise.resolve(target(name)) });
   const view = (await viewRes.json()) as RolloutActionsView;
   const headers = { "content-type": "application/json", origin: ORIGIN, cookie: csrf.cookie, "x-csrf-token": csrf.token };
-  const res = await actionsRoute.POST(apiRequest(name, "/actions", { method: "POST", headers, body: { action, expected: view.expected, ...extra } }), { params: Promise.resolve(target(name)) });
+  const res = await actionsRoute.POST(
+    apiRequest(name, "/actions", { method: "POST", headers, body: { action, expected: view.expected, ...extra } }),
+    { params: Promise.resolve(target(name)) },
+  );
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
@@ -160,7 +180,16 @@ interface StatusSubset {
 async function statusOf(name: string): Promise<StatusSubset> {
   const ro = JSON.parse(await cluster.kubectl(["get", "rollouts.argoproj.io", name, "-n", DEMO_NAMESPACE, "-o", "json"])) as {
     spec: { template: { spec: { containers: Array<{ image: string }> } } };
-    status: { phase?: string; message?: string; currentStepIndex?: number; abort?: boolean; controllerPause?: boolean; pauseConditions?: Array<{ reason: string }>; stableRS?: string; currentPodHash?: string };
+    status: {
+      phase?: string;
+      message?: string;
+      currentStepIndex?: number;
+      abort?: boolean;
+      controllerPause?: boolean;
+      pauseConditions?: Array<{ reason: string }>;
+      stableRS?: string;
+      currentPodHash?: string;
+    };
   };
   const s = ro.status;
   return {
@@ -181,15 +210,23 @@ async function expectTwinsAgree(expected: Partial<CliRolloutView>): Promise<void
   // ReplicaSets keep scaling for a moment after the status settles (an aborted canary's pods go away one by one), so
   // the twins may pass through different actual weights: wait until the CLI shows them alike, then Rollscope must too.
   const last: { viaRollscope?: CliRolloutView; viaCli?: CliRolloutView } = {};
-  await waitUntil("the twins' CLI views did not agree", async () => {
-    [last.viaRollscope, last.viaCli] = await Promise.all([cli.get(TWIN_ROLLSCOPE), cli.get(TWIN_CLI)]);
-    return isDeepStrictEqual(last.viaRollscope, last.viaCli);
-  }, 60_000).catch((err: unknown) => {
+  await waitUntil(
+    "the twins' CLI views did not agree",
+    async () => {
+      [last.viaRollscope, last.viaCli] = await Promise.all([cli.get(TWIN_ROLLSCOPE), cli.get(TWIN_CLI)]);
+      return isDeepStrictEqual(last.viaRollscope, last.viaCli);
+    },
+    60_000,
+  ).catch((err: unknown) => {
     expect(last.viaRollscope).toStrictEqual(last.viaCli);
     throw err;
   });
   await expectSameAsCli(TWIN_ROLLSCOPE, last.viaCli ?? {});
-  await waitUntil("the twins' status fields did not agree", async () => isDeepStrictEqual(await statusOf(TWIN_ROLLSCOPE), await statusOf(TWIN_CLI)), 30_000);
+  await waitUntil(
+    "the twins' status fields did not agree",
+    async () => isDeepStrictEqual(await statusOf(TWIN_ROLLSCOPE), await statusOf(TWIN_CLI)),
+    30_000,
+  );
 }
 
 describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI on the real controller", () => {
@@ -211,67 +248,101 @@ describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI o
     await stopInProcessApp();
   }, 60_000);
 
-  it.concurrent("routed canary: initially, after an image update, after a promote and after an abort through Rollscope", async () => {
-    const name = DEMO_ROLLOUTS.routed;
-    expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({ strategy: "Canary", step: "6/6", setWeight: "100", actualWeight: "100", images: [`${imageFor(1)} (stable)`] });
-    await setImage(name, 2);
-    expect(await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "20" })).toMatchObject({ message: "CanaryPauseStep", revision: 2 });
-    // The plugin, not only the controller's status: the canary Ingress carries the step's weight.
-    await waitUntil("the plugin did not set the canary Ingress to 20 %", async () => (await canaryIngressWeight()) === "20", 30_000);
-    await rollscopeAction(name, "promote");
-    // The next pause is timed (30 s): the abort follows at once.
-    await expectSameAsCli(name, { status: "Paused", step: "3/6", setWeight: "50", actualWeight: "50" });
-    await waitUntil("the plugin did not move the canary Ingress to 50 % after Rollscope's promote", async () => (await canaryIngressWeight()) === "50", 30_000);
-    await rollscopeAction(name, "abort");
-    await expectSameAsCli(name, { status: "Degraded", step: "0/6", setWeight: "0" });
-  }, 400_000);
+  it.concurrent(
+    "routed canary: initially, after an image update, after a promote and after an abort through Rollscope",
+    async () => {
+      const name = DEMO_ROLLOUTS.routed;
+      expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({
+        strategy: "Canary",
+        step: "6/6",
+        setWeight: "100",
+        actualWeight: "100",
+        images: [`${imageFor(1)} (stable)`],
+      });
+      await setImage(name, 2);
+      expect(await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "20" })).toMatchObject({
+        message: "CanaryPauseStep",
+        revision: 2,
+      });
+      // The plugin, not only the controller's status: the canary Ingress carries the step's weight.
+      await waitUntil("the plugin did not set the canary Ingress to 20 %", async () => (await canaryIngressWeight()) === "20", 30_000);
+      await rollscopeAction(name, "promote");
+      // The next pause is timed (30 s): the abort follows at once.
+      await expectSameAsCli(name, { status: "Paused", step: "3/6", setWeight: "50", actualWeight: "50" });
+      await waitUntil(
+        "the plugin did not move the canary Ingress to 50 % after Rollscope's promote",
+        async () => (await canaryIngressWeight()) === "50",
+        30_000,
+      );
+      await rollscopeAction(name, "abort");
+      await expectSameAsCli(name, { status: "Degraded", step: "0/6", setWeight: "0" });
+    },
+    400_000,
+  );
 
-  it.concurrent("basic canary without traffic routing: the actual weight from its ReplicaSets, through timed pauses to Healthy", async () => {
-    const name = BASIC;
-    await expectSameAsCli(name, { status: "Healthy", revision: 1 });
-    await setImage(name, 2);
-    // 1 of 4 available pods is the canary's: 25 (there is no status.canary.weights without traffic routing).
-    await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "25" });
-    await expectSameAsCli(name, { status: "Healthy", step: "6/6", revision: 2 }, 180_000);
-  }, 400_000);
+  it.concurrent(
+    "basic canary without traffic routing: the actual weight from its ReplicaSets, through timed pauses to Healthy",
+    async () => {
+      const name = BASIC;
+      await expectSameAsCli(name, { status: "Healthy", revision: 1 });
+      await setImage(name, 2);
+      // 1 of 4 available pods is the canary's: 25 (there is no status.canary.weights without traffic routing).
+      await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "25" });
+      await expectSameAsCli(name, { status: "Healthy", step: "6/6", revision: 2 }, 180_000);
+    },
+    400_000,
+  );
 
-  it.concurrent("blue-green: initially, waiting with a preview, after a promote, and after an abort of the next revision", async () => {
-    const name = DEMO_ROLLOUTS.blueGreen;
-    expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({ strategy: "BlueGreen", images: [`${imageFor(1)} (stable, active)`] });
-    await setImage(name, 2);
-    expect(await expectSameAsCli(name, { status: "Paused", revision: 2 })).toMatchObject({ images: [`${imageFor(1)} (stable, active)`, `${imageFor(2)} (preview)`] });
-    await rollscopeAction(name, "promote");
-    await expectSameAsCli(name, { status: "Healthy", revision: 2, images: [`${imageFor(2)} (stable, active)`] });
-    await setImage(name, 3);
-    await expectSameAsCli(name, { status: "Paused", revision: 3 });
-    await rollscopeAction(name, "abort");
-    await expectSameAsCli(name, { status: "Degraded", revision: 3 });
-  }, 400_000);
+  it.concurrent(
+    "blue-green: initially, waiting with a preview, after a promote, and after an abort of the next revision",
+    async () => {
+      const name = DEMO_ROLLOUTS.blueGreen;
+      expect(await expectSameAsCli(name, { status: "Healthy", revision: 1 })).toMatchObject({
+        strategy: "BlueGreen",
+        images: [`${imageFor(1)} (stable, active)`],
+      });
+      await setImage(name, 2);
+      expect(await expectSameAsCli(name, { status: "Paused", revision: 2 })).toMatchObject({
+        images: [`${imageFor(1)} (stable, active)`, `${imageFor(2)} (preview)`],
+      });
+      await rollscopeAction(name, "promote");
+      await expectSameAsCli(name, { status: "Healthy", revision: 2, images: [`${imageFor(2)} (stable, active)`] });
+      await setImage(name, 3);
+      await expectSameAsCli(name, { status: "Paused", revision: 3 });
+      await rollscopeAction(name, "abort");
+      await expectSameAsCli(name, { status: "Degraded", revision: 3 });
+    },
+    400_000,
+  );
 
   // The twins' two sequences are one test: the second starts from the state the first leaves.
-  it.concurrent("twin canaries: Rollscope's promote, abort, undo and undo --to-revision leave the same state as the CLI's commands", async () => {
-    // From a canary paused at step 1: promote, abort, then undo.
-    await Promise.all([setImage(TWIN_ROLLSCOPE, 2), setImage(TWIN_CLI, 2)]);
-    await expectTwinsAgree({ status: "Paused", step: "1/4", actualWeight: "25" });
+  it.concurrent(
+    "twin canaries: Rollscope's promote, abort, undo and undo --to-revision leave the same state as the CLI's commands",
+    async () => {
+      // From a canary paused at step 1: promote, abort, then undo.
+      await Promise.all([setImage(TWIN_ROLLSCOPE, 2), setImage(TWIN_CLI, 2)]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", actualWeight: "25" });
 
-    await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote"), cli.run(["promote", TWIN_CLI])]);
-    await expectTwinsAgree({ status: "Paused", step: "3/4", setWeight: "50", actualWeight: "50" });
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote"), cli.run(["promote", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Paused", step: "3/4", setWeight: "50", actualWeight: "50" });
 
-    await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "abort"), cli.run(["abort", TWIN_CLI])]);
-    await expectTwinsAgree({ status: "Degraded", step: "0/4", setWeight: "0" });
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "abort"), cli.run(["abort", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Degraded", step: "0/4", setWeight: "0" });
 
-    // Back to revision 1's template: the controller reuses that ReplicaSet as revision 3.
-    await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo"), cli.run(["undo", TWIN_CLI])]);
-    await expectTwinsAgree({ revision: 3, images: [`${imageFor(1)} (stable)`] });
+      // Back to revision 1's template: the controller reuses that ReplicaSet as revision 3.
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo"), cli.run(["undo", TWIN_CLI])]);
+      await expectTwinsAgree({ revision: 3, images: [`${imageFor(1)} (stable)`] });
 
-    // undo --to-revision from a healthy canary: back to an older revision's template, then promoted alike.
-    await Promise.all([setImage(TWIN_ROLLSCOPE, 4), setImage(TWIN_CLI, 4)]);
-    await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 4 });
-    await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote-full"), cli.run(["promote", "--full", TWIN_CLI])]);
-    await expectTwinsAgree({ status: "Healthy", revision: 4 });
-    // Revision 2 (image v2) is gone from the template: undo to it starts a canary of v2 again.
-    await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo", { toRevision: 2 }), cli.run(["undo", TWIN_CLI, "--to-revision=2"])]);
-    await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 5 });
-    expect((await statusOf(TWIN_ROLLSCOPE)).image).toBe(imageFor(2));
-  }, 600_000);
+      // undo --to-revision from a healthy canary: back to an older revision's template, then promoted alike.
+      await Promise.all([setImage(TWIN_ROLLSCOPE, 4), setImage(TWIN_CLI, 4)]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 4 });
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "promote-full"), cli.run(["promote", "--full", TWIN_CLI])]);
+      await expectTwinsAgree({ status: "Healthy", revision: 4 });
+      // Revision 2 (image v2) is gone from the template: undo to it starts a canary of v2 again.
+      await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo", { toRevision: 2 }), cli.run(["undo", TWIN_CLI, "--to-revision=2"])]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 5 });
+      expect((await statusOf(TWIN_ROLLSCOPE)).image).toBe(imageFor(2));
+    },
+    600_000,
+  );
 });

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
-import { adminKubeConfig, isPausedAt, readRollout, startPausedCanary, TEST_NAMESPACE, waitForCache, waitForRollout, type Backend } from "@/test/harness/backend";
+import {
+  adminKubeConfig,
+  isPausedAt,
+  readRollout,
+  startPausedCanary,
+  TEST_NAMESPACE,
+  waitForCache,
+  waitForRollout,
+  type Backend,
+} from "@/test/harness/backend";
 import { startBridgedApp, type BridgedApp } from "@/test/harness/bridged-app";
 
 /**
@@ -22,7 +31,8 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
   const as = (user: User) => ({ "x-forwarded-user": user, "x-forwarded-groups": GROUPS[user] });
   const actionsPath = (name: string) => `/api/clusters/${backend.cluster}/rollouts/${TEST_NAMESPACE}/${name}/actions`;
   const view = (name: string, user: User) => app.read<RolloutActionsView>(actionsPath(name), as(user), TRUSTED);
-  const post = async (name: string, user: User, body: unknown) => app.call("POST", actionsPath(name), { from: TRUSTED, headers: await app.browser(as(user), TRUSTED), body });
+  const post = async (name: string, user: User, body: unknown) =>
+    app.call("POST", actionsPath(name), { from: TRUSTED, headers: await app.browser(as(user), TRUSTED), body });
   const audit = (query: string) => app.read<AuditPage>(`/api/audit?${query}`, as("alice"), TRUSTED);
 
   beforeAll(async () => {
@@ -48,7 +58,10 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
       expect(options.actions.promote).toMatchObject({ enabled: true, permitted: true });
       const reply = await post(PROMOTED, "alice", { action: "promote", expected: options.expected });
       expect(reply.status, reply.text).toBe(200);
-      expect((reply.body as RolloutActionResult).requests).toMatchObject([{ kind: "get" }, { kind: "patch", target: "status", outcome: "ok" }]);
+      expect((reply.body as RolloutActionResult).requests).toMatchObject([
+        { kind: "get" },
+        { kind: "patch", target: "status", outcome: "ok" },
+      ]);
       const after = await waitForRollout(backend, PROMOTED, "paused at 60 % (step 3)", isPausedAt(3));
       expect(after.status?.canary?.weights?.canary?.weight).toBe(60);
       expect((await audit(`rollout=${PROMOTED}`)).entries[0]).toMatchObject({ user: "alice", action: "promote", outcome: "done" });
@@ -76,24 +89,39 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
       expect(reply.status).toBe(403);
       expect((reply.body as { error: { code: string } }).error.code).toBe("forbidden");
       expect((await readRollout(backend, PROMOTED)).metadata.resourceVersion).toBe(before);
-      expect((await audit("user=bob")).entries[0]).toMatchObject({ user: "bob", action: "promote", outcome: "denied", message: expect.stringContaining("do not allow patch rollouts") });
+      expect((await audit("user=bob")).entries[0]).toMatchObject({
+        user: "bob",
+        action: "promote",
+        outcome: "denied",
+        message: expect.stringContaining("do not allow patch rollouts"),
+      });
     });
 
     it("carol reads Rollouts of her namespace only and may not act; mallory may not read them at all", async () => {
       const carol = await view(PROMOTED, "carol");
       expect(carol.actions.promote).toMatchObject({ enabled: false, permitted: false });
-      const detail = await app.call("GET", `/api/clusters/${backend.cluster}/rollouts/${TEST_NAMESPACE}/${PROMOTED}`, { from: TRUSTED, headers: as("carol") });
+      const detail = await app.call("GET", `/api/clusters/${backend.cluster}/rollouts/${TEST_NAMESPACE}/${PROMOTED}`, {
+        from: TRUSTED,
+        headers: as("carol"),
+      });
       expect(detail.status).toBe(200);
       const hidden = await app.call("GET", actionsPath(PROMOTED), { from: TRUSTED, headers: as("mallory") });
       expect(hidden.status).toBe(404);
-      expect(hidden.body).toStrictEqual({ error: { code: "not_found", message: `Rollout ${TEST_NAMESPACE}/${PROMOTED} not found in cluster ${backend.cluster}` } });
+      expect(hidden.body).toStrictEqual({
+        error: { code: "not_found", message: `Rollout ${TEST_NAMESPACE}/${PROMOTED} not found in cluster ${backend.cluster}` },
+      });
     });
 
     it("alice aborts: the canary goes back to 0 %, the Rollout is Degraded, and retry is offered instead of abort", async () => {
       const options = await view(ABORTED, "alice");
       const reply = await post(ABORTED, "alice", { action: "abort", expected: options.expected });
       expect(reply.status, reply.text).toBe(200);
-      const aborted = await waitForRollout(backend, ABORTED, "Degraded at 0 %", (r) => r.status?.phase === "Degraded" && r.status.canary?.weights?.canary?.weight === 0);
+      const aborted = await waitForRollout(
+        backend,
+        ABORTED,
+        "Degraded at 0 %",
+        (r) => r.status?.phase === "Degraded" && r.status.canary?.weights?.canary?.weight === 0,
+      );
       expect(aborted.status?.abort).toBe(true);
       await waitForCache(backend, app.cachedVersion, ABORTED);
       const after = await view(ABORTED, "alice");
@@ -108,8 +136,16 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
       kubeConfig.setCurrentContext(backend.cluster);
       const path = `/apis/argoproj.io/v1alpha1/namespaces/${TEST_NAMESPACE}/rollouts/${ABORTED}`;
       const patch = (groups: string[]) =>
-        kubeRequest(kubeConfig, path, { method: "PATCH", body: { metadata: { labels: { touched: "yes" } } }, contentType: "application/merge-patch+json", headers: impersonationHeaders({ user: "dave", groups }) });
-      await expect(patch(["viewers"])).rejects.toMatchObject({ code: 403, message: expect.stringContaining('User "dave" cannot patch resource "rollouts"') });
+        kubeRequest(kubeConfig, path, {
+          method: "PATCH",
+          body: { metadata: { labels: { touched: "yes" } } },
+          contentType: "application/merge-patch+json",
+          headers: impersonationHeaders({ user: "dave", groups }),
+        });
+      await expect(patch(["viewers"])).rejects.toMatchObject({
+        code: 403,
+        message: expect.stringContaining('User "dave" cannot patch resource "rollouts"'),
+      });
       await expect(patch(["viewers", "sre-operators"])).resolves.toBeTruthy();
     });
   });

@@ -23,7 +23,14 @@ import { startBridgedApp, type BridgedApp } from "@/test/harness/bridged-app";
 export function pluginsSuite(getBackend: () => Promise<Backend>): void {
   const ROUTED = "plug-routed";
   const UNREGISTERED = "plug-unregistered";
-  const TIMED_STEPS = [{ setWeight: 25 }, { pause: { duration: "2s" } }, { setWeight: 50 }, { pause: { duration: "2s" } }, { setWeight: 75 }, { pause: { duration: "2s" } }];
+  const TIMED_STEPS = [
+    { setWeight: 25 },
+    { pause: { duration: "2s" } },
+    { setWeight: 50 },
+    { pause: { duration: "2s" } },
+    { setWeight: 75 },
+    { pause: { duration: "2s" } },
+  ];
   let backend: Backend;
   let app: BridgedApp;
   let revision = 1;
@@ -32,7 +39,15 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
   async function walkRevision(): Promise<void> {
     revision += 1;
     await setImage(backend, ROUTED, `${revision}.0.0`);
-    await waitForRollout(backend, ROUTED, `Healthy at revision ${revision}`, (r) => isHealthy(r) && r.spec?.template?.spec?.containers?.[0]?.image?.endsWith(`:${revision}.0.0`) === true && r.status?.currentStepIndex === 6);
+    await waitForRollout(
+      backend,
+      ROUTED,
+      `Healthy at revision ${revision}`,
+      (r) =>
+        isHealthy(r) &&
+        r.spec?.template?.spec?.containers?.[0]?.image?.endsWith(`:${revision}.0.0`) === true &&
+        r.status?.currentStepIndex === 6,
+    );
   }
 
   beforeAll(async () => {
@@ -58,9 +73,12 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
       expect(cluster).toMatchObject({ cluster: backend.cluster, configMap: { present: true }, crashLoopsOnConfig: false, entryErrors: [] });
       // The real cluster is shared with other suites and its demo workloads: look at this suite's Rollouts.
       expect(cluster.plugins.map((p) => [p.kind, p.name])).toStrictEqual([["trafficRouter", ROUTER_PLUGIN]]);
-      const users = (list: Array<{ namespace: string | null; name: string }>) => list.filter((u) => u.name.startsWith("plug-")).map((u) => `${u.namespace}/${u.name}`);
+      const users = (list: Array<{ namespace: string | null; name: string }>) =>
+        list.filter((u) => u.name.startsWith("plug-")).map((u) => `${u.namespace}/${u.name}`);
       expect(users(cluster.plugins[0].usedBy)).toStrictEqual([`${TEST_NAMESPACE}/${ROUTED}`]);
-      expect(cluster.unregistered.map((p) => [p.name, users(p.usedBy)])).toStrictEqual([[UNREGISTERED_PLUGIN, [`${TEST_NAMESPACE}/${UNREGISTERED}`]]]);
+      expect(cluster.unregistered.map((p) => [p.name, users(p.usedBy)])).toStrictEqual([
+        [UNREGISTERED_PLUGIN, [`${TEST_NAMESPACE}/${UNREGISTERED}`]],
+      ]);
       const cells = Object.fromEntries(overview.matrix.rows.map((row) => [row.name, row.cells[backend.cluster].state]));
       expect(cells).toStrictEqual({ [ROUTER_PLUGIN]: "registered", [UNREGISTERED_PLUGIN]: "referenced-not-registered" });
     });
@@ -84,7 +102,8 @@ export function pluginsSuite(getBackend: () => Promise<Backend>): void {
       const read = async () => (await app.read<PluginHealthReport>(path)).plugins.find((p) => p.cluster === backend.cluster);
       // Calls and weight updates are separate series, scraped and summed separately: wait for both (and read again,
       // the report is shared for a few seconds), not for the calls alone.
-      const counted = (h: PluginHealthView | undefined) => (h?.derived.data?.total?.attempts ?? 0) > 0 && (h?.derived.data?.weightUpdates ?? 0) > 0;
+      const counted = (h: PluginHealthView | undefined) =>
+        (h?.derived.data?.total?.attempts ?? 0) > 0 && (h?.derived.data?.weightUpdates ?? 0) > 0;
       let health: PluginHealthView | undefined;
       for (let revisions = 0; revisions < 3 && !counted(health); revisions++) {
         await walkRevision();

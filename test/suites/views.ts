@@ -46,7 +46,12 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
     await createBlueGreen(backend, BLUE_GREEN);
     await waitForRollout(backend, BLUE_GREEN, "Healthy", isHealthy);
     await setImage(backend, BLUE_GREEN, "2.0.0");
-    await waitForRollout(backend, BLUE_GREEN, "Paused with a preview", (r) => r.status?.phase === "Paused" && r.status.blueGreen?.previewSelector !== r.status.blueGreen?.activeSelector);
+    await waitForRollout(
+      backend,
+      BLUE_GREEN,
+      "Paused with a preview",
+      (r) => r.status?.phase === "Paused" && r.status.blueGreen?.previewSelector !== r.status.blueGreen?.activeSelector,
+    );
     await createBasicCanary(backend, BASIC, [{ setWeight: 25 }, { pause: {} }]);
     await waitForRollout(backend, BASIC, "Healthy", isHealthy);
     await setImage(backend, BASIC, "2.0.0");
@@ -89,7 +94,12 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
       expect(rollout.steps.map((s) => s.state)).toStrictEqual(["done", "current", "pending", "pending"]);
       expect(rollout.images.map((i) => i.image).sort()).toStrictEqual([`registry.local/rollscope-test/${CANARY}:2.0.0`]);
       // Events reach Rollscope on a watch of their own, a moment after the status that caused them.
-      await waitFor("the RolloutPaused event on the detail", async () => (await app.read<RolloutDetail>(detailPath(CANARY))).events.some((e) => e.reason === "RolloutPaused"), 30_000, 250);
+      await waitFor(
+        "the RolloutPaused event on the detail",
+        async () => (await app.read<RolloutDetail>(detailPath(CANARY))).events.some((e) => e.reason === "RolloutPaused"),
+        30_000,
+        250,
+      );
     });
 
     it("follows a promote made in the cluster: step 4 of 4 at 60 %", async () => {
@@ -97,30 +107,58 @@ export function viewsSuite(getBackend: () => Promise<Backend>): void {
       await waitForRollout(backend, CANARY, "paused at 60 % (step 3)", isPausedAt(3));
       await waitForCache(backend, app.cachedVersion, CANARY);
       // The overview may answer from a page computed up to a second earlier (shared between readers): wait for it.
-      const summary = await waitFor("the overview to show step 4 of 4", async () => {
-        const current = await row(CANARY);
-        return current.step?.index === 3 ? current : null;
-      }, 30_000, 250);
-      expect(summary).toMatchObject({ phase: "Paused", step: { index: 3, total: 4 }, requestedPercent: 60, canaryPercent: 60, stablePercent: 40 });
+      const summary = await waitFor(
+        "the overview to show step 4 of 4",
+        async () => {
+          const current = await row(CANARY);
+          return current.step?.index === 3 ? current : null;
+        },
+        30_000,
+        250,
+      );
+      expect(summary).toMatchObject({
+        phase: "Paused",
+        step: { index: 3, total: 4 },
+        requestedPercent: 60,
+        canaryPercent: 60,
+        stablePercent: 40,
+      });
     });
 
     it("shows a canary without traffic routing paused at 25 %, with no router and no applied router weight", async () => {
       const summary = await row(BASIC);
-      expect(summary).toMatchObject({ strategy: "canary", phase: "Paused", step: { index: 1, total: 2 }, requestedPercent: 25, routers: [] });
+      expect(summary).toMatchObject({
+        strategy: "canary",
+        phase: "Paused",
+        step: { index: 1, total: 2 },
+        requestedPercent: 25,
+        routers: [],
+      });
     });
 
     it("shows an abort made in the cluster: Degraded, the controller's message, the canary back to 0 %", async () => {
       await abortAsAdmin(backend, BASIC);
       const aborted = await waitForRollout(backend, BASIC, "Degraded", (r) => r.status?.phase === "Degraded");
-      const summary = await waitFor("the overview to show the abort", async () => {
-        const current = await row(BASIC);
-        return current.phase === "Degraded" ? current : null;
-      }, 30_000, 250);
+      const summary = await waitFor(
+        "the overview to show the abort",
+        async () => {
+          const current = await row(BASIC);
+          return current.phase === "Degraded" ? current : null;
+        },
+        30_000,
+        250,
+      );
       expect(summary).toMatchObject({ phase: "Degraded", aborted: true, message: aborted.status?.message, requestedPercent: 0 });
     });
 
     it("shows the blue-green waiting for promotion with its active and preview revisions", async () => {
-      expect(await row(BLUE_GREEN)).toMatchObject({ strategy: "blueGreen", phase: "Paused", revision: 2, requestedPercent: null, canaryPercent: null });
+      expect(await row(BLUE_GREEN)).toMatchObject({
+        strategy: "blueGreen",
+        phase: "Paused",
+        revision: 2,
+        requestedPercent: null,
+        canaryPercent: null,
+      });
       const { rollout } = await app.read<RolloutDetail>(detailPath(BLUE_GREEN));
       expect(rollout.message).toBe("BlueGreenPause");
       expect(rollout.blueGreen).toMatchObject({ activeService: `${BLUE_GREEN}-active`, previewService: `${BLUE_GREEN}-preview` });

@@ -28,7 +28,10 @@ const RECIPE: Record<string, { pkg: string; ldflags: string }> = {
       `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
       "-X helm.sh/helm/v3/internal/version.metadata=",
       "-X helm.sh/helm/v3/internal/version.gitTreeState=clean",
-      ...["pkg/lint/rules", "pkg/chartutil"].flatMap((p) => [`-X helm.sh/helm/v3/${p}.k8sVersionMajor=1`, `-X helm.sh/helm/v3/${p}.k8sVersionMinor=34`]),
+      ...["pkg/lint/rules", "pkg/chartutil"].flatMap((p) => [
+        `-X helm.sh/helm/v3/${p}.k8sVersionMajor=1`,
+        `-X helm.sh/helm/v3/${p}.k8sVersionMinor=34`,
+      ]),
     ].join(" "),
   },
   kubeconform: { pkg: "github.com/yannh/kubeconform/cmd/kubeconform", ldflags: `-s -w -X main.version=${KUBECONFORM_VERSION}` },
@@ -56,14 +59,20 @@ function goBuild(name: string, out: string, log: (line: string) => void): Promis
   const { pkg, ldflags } = RECIPE[name];
   return new Promise((resolve, reject) => {
     // nice: the machine's cores are shared with everything else.
-    const child = spawn("nice", ["-n", "10", "go", "build", "-ldflags", ldflags, "-o", out, pkg], { cwd: MODULE_DIR, env: goEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("nice", ["-n", "10", "go", "build", "-ldflags", ldflags, "-o", out, pkg], {
+      cwd: MODULE_DIR,
+      env: goEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let output = "";
     child.stderr.on("data", (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
       for (const line of chunk.toString().split("\n")) if (line.trim()) log(`  ${line}`);
     });
     child.once("error", (err) => reject(new Error(`building ${name} from tools/go failed: ${err.message}`)));
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`building ${name} from tools/go failed:\n${output.trim() || `go exited with ${code}`}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`building ${name} from tools/go failed:\n${output.trim() || `go exited with ${code}`}`)),
+    );
   });
 }
 

@@ -7,7 +7,12 @@ export const dynamic = "force-dynamic";
 
 export const GET = withRoute(async (request, { user }) => {
   const query = parseStreamQuery(new URL(request.url).searchParams);
-  const stream = await openLiveStream(getAppContext(), { query, lastEventId: request.headers.get("last-event-id"), signal: request.signal, user });
+  const stream = await openLiveStream(getAppContext(), {
+    query,
+    lastEventId: request.headers.get("last-event-id"),
+    signal: request.signal,
+    user,
+  });
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

@@ -44,7 +44,9 @@ export function AuditLogView() {
     <div className="flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline gap-x-4">
         <h1 className="text-xl font-semibold tracking-tight">Audit log</h1>
-        <p className="text-sm text-slate-500 dark:text-slate-400">Every attempted rollout action: who, when, the state before, and what happened.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Every attempted rollout action: who, when, the state before, and what happened.
+        </p>
       </div>
       <AuditFilters
         key={params.toString()}
@@ -59,7 +61,12 @@ export function AuditLogView() {
         {isPending ? (
           <SkeletonRows rows={6} />
         ) : error && !data ? (
-          <ErrorState title="Could not load the audit log" message={error instanceof Error ? error.message : String(error)} onRetry={() => void refetch()} className="m-4" />
+          <ErrorState
+            title="Could not load the audit log"
+            message={error instanceof Error ? error.message : String(error)}
+            onRetry={() => void refetch()}
+            className="m-4"
+          />
         ) : entries.length === 0 ? (
           <EmptyState title="No audit entries">Actions on rollouts are recorded here as they are attempted.</EmptyState>
         ) : (

@@ -24,7 +24,9 @@ export function SignInPanel({ returnTo, error }: { returnTo: string; error: stri
           <div className="mt-4 flex flex-col gap-3 text-sm">
             <p data-testid="signed-in-as">
               Signed in as <span className="font-semibold">{session.user.name}</span>
-              {session.user.groups.length > 0 && <span className="text-slate-500 dark:text-slate-400"> ({session.user.groups.join(", ")})</span>}
+              {session.user.groups.length > 0 && (
+                <span className="text-slate-500 dark:text-slate-400"> ({session.user.groups.join(", ")})</span>
+              )}
             </p>
             <Link href={target} className={buttonClasses("primary", "self-start")}>
               Continue
@@ -32,15 +34,22 @@ export function SignInPanel({ returnTo, error }: { returnTo: string; error: stri
           </div>
         ) : session.mode === "oidc" ? (
           <div className="mt-4 flex flex-col gap-3 text-sm">
-            <p className="text-slate-600 dark:text-slate-300">Sign in with your organisation&apos;s identity provider. What you may do in each cluster is decided by its Kubernetes RBAC.</p>
+            <p className="text-slate-600 dark:text-slate-300">
+              Sign in with your organisation&apos;s identity provider. What you may do in each cluster is decided by its Kubernetes RBAC.
+            </p>
             {/* A plain link, not a form: the redirect to the provider is a navigation. */}
-            <a href={`/api/auth/signin?returnTo=${encodeURIComponent(target)}`} className={buttonClasses("primary", "self-start")} data-testid="signin-oidc">
+            <a
+              href={`/api/auth/signin?returnTo=${encodeURIComponent(target)}`}
+              className={buttonClasses("primary", "self-start")}
+              data-testid="signin-oidc"
+            >
               Sign in with SSO
             </a>
           </div>
         ) : session.mode === "proxy" ? (
           <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-            Rollscope takes your identity from the sign-in proxy in front of it. Open Rollscope through that proxy&apos;s address to sign in.
+            Rollscope takes your identity from the sign-in proxy in front of it. Open Rollscope through that proxy&apos;s address to sign
+            in.
           </p>
         ) : (
           <div className="mt-4 flex flex-col gap-3 text-sm">

@@ -119,7 +119,12 @@ describe("two replicas on one PostgreSQL", () => {
     await new Promise((r) => setTimeout(r, 2_000));
     process.kill(a.pid()!, "SIGKILL");
     const killedAt = Date.now();
-    const tookOver = await waitFor("replica B to record", async () => (await readiness(b.url)).report.recorder?.state === "recording", 60_000, 100);
+    const tookOver = await waitFor(
+      "replica B to record",
+      async () => (await readiness(b.url)).report.recorder?.state === "recording",
+      60_000,
+      100,
+    );
     const gapMs = Date.now() - killedAt;
     console.info(`failover: replica B recorded ${gapMs} ms after the SIGKILL of replica A`);
     expect(tookOver).toBe(true);
@@ -148,7 +153,12 @@ describe("two replicas on one PostgreSQL", () => {
 
 /** `npm start` with this DATABASE_URL: it must stop before serving, saying what is wrong. */
 function npmStart(databaseUrl: string): { status: number | null; output: string } {
-  const result = spawnSync("npm", ["start", "--", "-p", "1"], { cwd: repoRoot, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync("npm", ["start", "--", "-p", "1"], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: result.status, output: `${result.stdout}\n${result.stderr}` };
 }
 
@@ -182,7 +192,10 @@ describe("the database going away and coming back (replica B alone)", () => {
     const whileDown = await readiness(b.url);
     expect(whileDown.report.recorder!.pending.samples).toBeGreaterThan(0);
     expect(whileDown.report.leadership).toMatchObject({ role: "disconnected" });
-    expect(whileDown.report.recorder).toMatchObject({ state: "failing", lastError: expect.stringContaining("the database is unreachable") });
+    expect(whileDown.report.recorder).toMatchObject({
+      state: "failing",
+      lastError: expect.stringContaining("the database is unreachable"),
+    });
 
     await server.resume();
     await waitFor("readiness to come back and the recorder to record", async () => {

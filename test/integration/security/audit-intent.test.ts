@@ -106,7 +106,14 @@ describe("the audit log is written before the cluster is changed", () => {
     );
     process.kill(app.pid()!, "SIGKILL");
     faults.reset();
-    await waitFor("the server to be gone", async () => !(await fetch(`${app.url}/api/session`).then(() => true, () => false)));
+    await waitFor(
+      "the server to be gone",
+      async () =>
+        !(await fetch(`${app.url}/api/session`).then(
+          () => true,
+          () => false,
+        )),
+    );
     expect(await db.auditEntry.findUnique({ where: { id: pending.id } })).toMatchObject({ outcome: "pending" });
 
     // The crash was a while ago: longer than any action can take, so no live server can still be finishing it.

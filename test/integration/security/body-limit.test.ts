@@ -22,7 +22,11 @@ const actionsUrl = () => `${app.url}/api/clusters/prod/rollouts/shop/checkout/ac
 
 beforeAll(async () => {
   sim = await startActionsSimulation();
-  const configPath = writeRollscopeConfig({ kubeconfigPath: sim.kubeconfigPath, clusters: [{ name: "prod" }], server: { maxRequestBodyBytes: 32 * 1024 } });
+  const configPath = writeRollscopeConfig({
+    kubeconfigPath: sim.kubeconfigPath,
+    clusters: [{ name: "prod" }],
+    server: { maxRequestBodyBytes: 32 * 1024 },
+  });
   app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, env: { ROLLSCOPE_CONFIG: configPath } });
   const session = await httpCall(`${app.url}/api/session`);
   browser = {
@@ -60,14 +64,23 @@ describe("request bodies are limited", () => {
   });
 
   it("any other request is held to server.maxRequestBodyBytes", async () => {
-    const reply = await uploadUntilAnswered({ url: `${app.url}/api/auth/signout`, headers: browser, contentLength: 64 * 1024, maxBytes: 64 * 1024 });
+    const reply = await uploadUntilAnswered({
+      url: `${app.url}/api/auth/signout`,
+      headers: browser,
+      contentLength: 64 * 1024,
+      maxBytes: 64 * 1024,
+    });
     expectTooLarge(reply);
     const page = await uploadUntilAnswered({ url: `${app.url}/`, headers: browser, contentLength: 64 * 1024, maxBytes: 64 * 1024 });
     expectTooLarge(page);
   });
 
   it("an action of normal size is still read and judged on its content", async () => {
-    const reply = await httpCall(actionsUrl(), { method: "POST", headers: browser, body: { action: "no-such-action", expected: { resourceVersion: "1" } } });
+    const reply = await httpCall(actionsUrl(), {
+      method: "POST",
+      headers: browser,
+      body: { action: "no-such-action", expected: { resourceVersion: "1" } },
+    });
     expect(reply.status).toBe(400);
     expect(reply.json<{ error: { code: string } }>().error.code).toBe("bad_request");
   });

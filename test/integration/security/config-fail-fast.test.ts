@@ -33,7 +33,11 @@ function config(overrides: Partial<TestConfigOptions> = {}): string {
 
 /** `npm start`'s server script must exit non-zero; resolves to its output. */
 async function startScriptFails(configPath: string, env: Record<string, string> = {}): Promise<string> {
-  const started = startAppProcess({ kubeconfigPath: sim.kubeconfigPath, readyPath: "/api/session", env: { ROLLSCOPE_CONFIG: configPath, ...env } });
+  const started = startAppProcess({
+    kubeconfigPath: sim.kubeconfigPath,
+    readyPath: "/api/session",
+    env: { ROLLSCOPE_CONFIG: configPath, ...env },
+  });
   const error = await started.then(
     async (app) => {
       await app.stop();
@@ -50,11 +54,21 @@ function nextStart(configPath: string, env: Record<string, string> = {}): Promis
   return findFreePort().then(
     (port) =>
       new Promise((resolve) => {
-        const child = spawn(process.execPath, [path.join(repoRoot, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-          cwd: repoRoot,
-          env: { ...process.env, ROLLSCOPE_CONFIG: configPath, DATABASE_URL: createMigratedDatabase(), NEXT_TELEMETRY_DISABLED: "1", ...env },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const child = spawn(
+          process.execPath,
+          [path.join(repoRoot, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+          {
+            cwd: repoRoot,
+            env: {
+              ...process.env,
+              ROLLSCOPE_CONFIG: configPath,
+              DATABASE_URL: createMigratedDatabase(),
+              NEXT_TELEMETRY_DISABLED: "1",
+              ...env,
+            },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
         let output = "";
         child.stdout.on("data", (c: Buffer) => (output += c.toString()));
         child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -84,7 +98,9 @@ describe("an invalid configuration stops start-up", () => {
 
   it("an unreadable OIDC client secret file: the script exits naming auth.oidc.clientSecretFile", async () => {
     const output = await startScriptFails(
-      config({ auth: { mode: "oidc", baseUrl: "http://127.0.0.1:1", oidc: { ...OIDC, clientSecretFile: "/nonexistent/rollscope-client-secret" } } }),
+      config({
+        auth: { mode: "oidc", baseUrl: "http://127.0.0.1:1", oidc: { ...OIDC, clientSecretFile: "/nonexistent/rollscope-client-secret" } },
+      }),
       { ROLLSCOPE_SESSION_SECRET: "s".repeat(40) },
     );
     expect(output).toContain("auth.oidc.clientSecretFile");

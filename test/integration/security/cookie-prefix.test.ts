@@ -40,7 +40,12 @@ beforeAll(async () => {
   const { SESSION_AUDIENCE } = await import("@/lib/auth/resolve-user");
   const { getSessionStore } = await import("@/lib/server/app-context");
   const session = await getSessionStore().open({ user: "alice@example.com", groups: [], ttlSeconds: 3600 });
-  sealedSession = await sealCookie({ sub: "alice@example.com", groups: [], sid: session.id }, SESSION_AUDIENCE, getAuthSettings().keys.sessionKey, 3600);
+  sealedSession = await sealCookie(
+    { sub: "alice@example.com", groups: [], sid: session.id },
+    SESSION_AUDIENCE,
+    getAuthSettings().keys.sessionKey,
+    3600,
+  );
 });
 
 afterAll(async () => {
@@ -66,7 +71,11 @@ describe("__Host- cookies", () => {
     const signOut = (csrfCookieName: string) =>
       httpCall(`${bridge.url}/api/auth/signout`, {
         method: "POST",
-        headers: { cookie: `__Host-rollscope_session=${sealedSession}; ${csrfCookieName}=${token}`, "x-csrf-token": token, origin: BASE_URL },
+        headers: {
+          cookie: `__Host-rollscope_session=${sealedSession}; ${csrfCookieName}=${token}`,
+          "x-csrf-token": token,
+          origin: BASE_URL,
+        },
       });
     expect((await signOut("rollscope_csrf")).status).toBe(403);
     expect((await signOut("__Host-rollscope_csrf")).status).toBe(200);

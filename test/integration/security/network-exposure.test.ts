@@ -31,7 +31,10 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-async function start(config: Omit<TestConfigOptions, "kubeconfigPath" | "clusters">, options: Partial<AppProcessOptions> = {}): Promise<AppProcess> {
+async function start(
+  config: Omit<TestConfigOptions, "kubeconfigPath" | "clusters">,
+  options: Partial<AppProcessOptions> = {},
+): Promise<AppProcess> {
   const configPath = writeRollscopeConfig({ kubeconfigPath: sim.kubeconfigPath, clusters: [{ name: "prod" }], ...config });
   app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, ...options, env: { ROLLSCOPE_CONFIG: configPath, ...options.env } });
   return app;

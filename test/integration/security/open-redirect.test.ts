@@ -22,13 +22,20 @@ beforeAll(async () => {
   sim = await startActionsSimulation();
   const signinRoute = await import("@/app/api/auth/signin/route");
   bridge = await startRouteBridge();
-  provider = await startOidcProvider({ redirectUris: [`${bridge.url}/api/auth/callback`], accounts: { alice: { email: "alice@example.com", groups: [] } } });
+  provider = await startOidcProvider({
+    redirectUris: [`${bridge.url}/api/auth/callback`],
+    accounts: { alice: { email: "alice@example.com", groups: [] } },
+  });
   process.env.DATABASE_URL = createMigratedDatabase();
   process.env.ROLLSCOPE_SESSION_SECRET = randomBytes(32).toString("base64url");
   process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({
     kubeconfigPath: sim.kubeconfigPath,
     clusters: [{ name: "prod" }],
-    auth: { mode: "oidc", baseUrl: bridge.url, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
+    auth: {
+      mode: "oidc",
+      baseUrl: bridge.url,
+      oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret },
+    },
   });
   bridge.add([
     { path: "/api/auth/signin", module: signinRoute },

@@ -20,7 +20,8 @@ let sim: SimulationHandle;
 let bridge: RouteBridge;
 
 const as = (user: string, groups: string) => ({ "x-forwarded-user": user, "x-forwarded-groups": groups });
-const call = (method: string, path: string, options: CallOptions = {}) => httpCall(`${bridge.url}${path}`, { method, from: PROXY, ...options });
+const call = (method: string, path: string, options: CallOptions = {}) =>
+  httpCall(`${bridge.url}${path}`, { method, from: PROXY, ...options });
 const actionsPath = "/api/clusters/prod/rollouts/shop/checkout/actions";
 
 beforeAll(async () => {
@@ -55,9 +56,16 @@ afterAll(async () => {
 async function tryPause(headers: Record<string, string>) {
   const options = await call("GET", actionsPath, { headers });
   // A user who may not even read the Rollout gets no options (404); the attempt is made with the state anyone sees.
-  const expected = options.status === 200 ? options.json<RolloutActionsView>().expected : { resourceVersion: readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion };
+  const expected =
+    options.status === 200
+      ? options.json<RolloutActionsView>().expected
+      : { resourceVersion: readRollout(sim, "prod", "shop", "checkout").metadata.resourceVersion };
   const session = await call("GET", "/api/session", { headers });
-  const browser = { cookie: String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0], "x-csrf-token": session.json<SessionView>().csrfToken, origin: bridge.url };
+  const browser = {
+    cookie: String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0],
+    "x-csrf-token": session.json<SessionView>().csrfToken,
+    origin: bridge.url,
+  };
   const reply = await call("POST", actionsPath, { headers: { ...headers, ...browser }, body: { action: "pause", expected } });
   return { options, reply };
 }
@@ -77,6 +85,8 @@ describe("impersonation never passes privileged groups", () => {
   it("keeps the user's other groups, and says which ones the cluster judged", async () => {
     const { options, reply } = await tryPause(as("eve", "system:masters, viewers"));
     expect(reply.status).toBe(403);
-    expect(options.json<RolloutActionsView>().actions.pause.reason).toBe("Your Kubernetes permissions (eve, groups viewers) do not allow patch rollouts in namespace shop");
+    expect(options.json<RolloutActionsView>().actions.pause.reason).toBe(
+      "Your Kubernetes permissions (eve, groups viewers) do not allow patch rollouts in namespace shop",
+    );
   });
 });

@@ -98,7 +98,11 @@ function openStream(user: User, query = ""): { frames: Frame[]; close(): void } 
       while ((end = text.indexOf("\n\n")) >= 0) {
         const block = text.slice(0, end);
         text = text.slice(end + 2);
-        const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+        const field = (name: string) =>
+          block
+            .split("\n")
+            .find((l) => l.startsWith(`${name}: `))
+            ?.slice(name.length + 2);
         const data = field("data");
         if (data !== undefined) frames.push({ event: field("event") ?? "message", data: JSON.parse(data) });
       }
@@ -108,7 +112,9 @@ function openStream(user: User, query = ""): { frames: Frame[]; close(): void } 
 }
 
 const upserts = (frames: Frame[]) =>
-  frames.filter((f) => f.event === "delta" && (f.data as LiveDelta).type === "upsert").map((f) => (f.data as Extract<LiveDelta, { type: "upsert" }>).rollout);
+  frames
+    .filter((f) => f.event === "delta" && (f.data as LiveDelta).type === "upsert")
+    .map((f) => (f.data as Extract<LiveDelta, { type: "upsert" }>).rollout);
 
 beforeAll(async () => {
   assertFreshBuild();
@@ -130,7 +136,12 @@ beforeAll(async () => {
   writeFileSync(configPath, stringify(config), { mode: 0o600 });
   app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, env: { ROLLSCOPE_CONFIG: configPath }, readyPath: "/api/session" });
   const all = rolloutKeys();
-  await waitFor("every Rollout to be listed", async () => (await read<FleetPage>("bob", "/api/rollouts")).total === all.length, 60_000, 250);
+  await waitFor(
+    "every Rollout to be listed",
+    async () => (await read<FleetPage>("bob", "/api/rollouts")).total === all.length,
+    60_000,
+    250,
+  );
 }, 150_000);
 
 afterAll(async () => {
@@ -171,7 +182,12 @@ describe("reading is authorized per user", () => {
     const nobody = openStream("mallory", "?focus=prod-eu/shop/checkout");
     const viewer = openStream("bob");
     try {
-      await waitFor("the viewer's stream to carry changes of three Rollouts", async () => new Set(upserts(viewer.frames).map((r) => r.key)).size >= 3, 60_000, 200);
+      await waitFor(
+        "the viewer's stream to carry changes of three Rollouts",
+        async () => new Set(upserts(viewer.frames).map((r) => r.key)).size >= 3,
+        60_000,
+        200,
+      );
     } finally {
       nobody.close();
       viewer.close();
@@ -196,7 +212,9 @@ describe("reading is authorized per user", () => {
     const perCluster = (await read<ClusterListResponse>("carol", "/api/clusters")).clusters.map((c) => [c.name, c.rolloutCount]);
     expect(perCluster).toEqual(CLUSTERS.map((name) => [name, shop.filter((key) => key.startsWith(`${name}/`)).length]));
     const staging = await read<ClusterDetailResponse>("carol", "/api/clusters/staging");
-    expect(Object.values(staging.phaseCounts).reduce<number>((sum, n) => sum + (n ?? 0), 0)).toBe(shop.filter((key) => key.startsWith("staging/")).length);
+    expect(Object.values(staging.phaseCounts).reduce<number>((sum, n) => sum + (n ?? 0), 0)).toBe(
+      shop.filter((key) => key.startsWith("staging/")).length,
+    );
 
     expect((await call("carol", "/api/clusters/prod-eu/rollouts/shop/checkout")).status).toBe(200);
     expect((await call("carol", "/api/clusters/staging/rollouts/shop/checkout")).status).toBe(200);
@@ -248,7 +266,13 @@ describe("reading is authorized per user", () => {
 
     expect((await read<SessionView>("erin", "/api/session")).canReadAudit).toBe(true);
     const audit = await read<AuditPage>("erin", "/api/audit?rollout=notifications");
-    expect(audit.entries[0]).toMatchObject({ user: "alice", groups: ["sre-operators"], action: "pause", outcome: "done", clientAddress: expect.stringContaining("127.0.0.1") });
+    expect(audit.entries[0]).toMatchObject({
+      user: "alice",
+      groups: ["sre-operators"],
+      action: "pause",
+      outcome: "done",
+      clientAddress: expect.stringContaining("127.0.0.1"),
+    });
     const csv = await call("erin", "/api/audit/export?format=csv&rollout=notifications");
     expect(csv.status).toBe(200);
     expect(csv.text).toContain("alice");
@@ -270,7 +294,10 @@ describe("reading is authorized per user", () => {
       30_000,
       250,
     );
-    expect(page.clusters.find((c) => c.name === "prod-us")).toMatchObject({ rolloutCount: 0, readError: expect.stringContaining("could not be checked") });
+    expect(page.clusters.find((c) => c.name === "prod-us")).toMatchObject({
+      rolloutCount: 0,
+      readError: expect.stringContaining("could not be checked"),
+    });
     expect(page.rows.map((r) => r.key).sort()).toEqual(rolloutKeys("shop").filter((key) => !key.startsWith("prod-us/")));
   });
 });

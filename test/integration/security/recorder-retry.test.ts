@@ -57,7 +57,10 @@ const event = (uid: string): RolloutEventRow => ({
 
 /** Settles with the promise, or fails once `ms` pass: a hung write must fail the test, not time it out silently. */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)),
+  ]);
 }
 
 describe("the database client after a COMMIT failed", () => {
@@ -69,14 +72,19 @@ describe("the database client after a COMMIT failed", () => {
     const reader = new Database(databaseFile(url), { readonly: true });
     try {
       failure.start();
-      await expect(within(10_000, "the failing transaction", repos.transaction(batchWrites(repos, [sample("lost")], [event("uid-lost")])))).rejects.toThrow();
+      await expect(
+        within(10_000, "the failing transaction", repos.transaction(batchWrites(repos, [sample("lost")], [event("uid-lost")]))),
+      ).rejects.toThrow();
       failure.stop();
 
       await within(10_000, "the next transaction", repos.transaction(batchWrites(repos, [sample("kept")], [event("uid-kept")])));
       await within(10_000, "a write on its own", repos.transaction([repos.rolloutEvents.upsertMany([event("uid-alone")])]));
       // Read through another connection: what only an open, never-committed transaction holds is not there.
       expect((reader.prepare(STORED_STATES_SQL).all() as StoredState[]).map((row) => row.name)).toEqual(["kept"]);
-      expect(reader.prepare(`SELECT "eventUid" FROM "RolloutEvent" ORDER BY "eventUid"`).all()).toEqual([{ eventUid: "uid-alone" }, { eventUid: "uid-kept" }]);
+      expect(reader.prepare(`SELECT "eventUid" FROM "RolloutEvent" ORDER BY "eventUid"`).all()).toEqual([
+        { eventUid: "uid-alone" },
+        { eventUid: "uid-kept" },
+      ]);
     } finally {
       reader.close();
       failure.close();

@@ -21,7 +21,8 @@ let sim: SimulationHandle;
 let bridge: RouteBridge;
 
 const alice = { "x-forwarded-user": "alice", "x-forwarded-groups": "sre-operators" };
-const call = (method: string, path: string, options: CallOptions = {}) => httpCall(`${bridge.url}${path}`, { method, from: PROXY, ...options });
+const call = (method: string, path: string, options: CallOptions = {}) =>
+  httpCall(`${bridge.url}${path}`, { method, from: PROXY, ...options });
 const actionsPath = "/api/clusters/prod/rollouts/shop/checkout/actions";
 
 beforeAll(async () => {
@@ -58,9 +59,16 @@ afterAll(async () => {
 
 async function pauseAs(headers: Record<string, string>) {
   const session = await call("GET", "/api/session", { headers: alice });
-  const browser = { cookie: String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0], "x-csrf-token": session.json<SessionView>().csrfToken, origin: bridge.url };
+  const browser = {
+    cookie: String(session.headers["set-cookie"]?.[0] ?? "").split(";")[0],
+    "x-csrf-token": session.json<SessionView>().csrfToken,
+    origin: bridge.url,
+  };
   const view = (await call("GET", actionsPath, { headers: alice })).json<RolloutActionsView>();
-  return call("POST", actionsPath, { headers: { ...alice, ...browser, ...headers }, body: { action: view.actions.pause.enabled ? "pause" : "resume", expected: view.expected } });
+  return call("POST", actionsPath, {
+    headers: { ...alice, ...browser, ...headers },
+    body: { action: view.actions.pause.enabled ? "pause" : "resume", expected: view.expected },
+  });
 }
 
 async function latestAuditEntry() {

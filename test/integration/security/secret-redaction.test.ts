@@ -42,7 +42,10 @@ function writeLeakyKubeconfig(file: string, closedPort: number, execPlugin: stri
   const kubeconfig = parse(readFileSync(sim.kubeconfigPath, "utf8")) as Record<string, Array<Record<string, unknown>>>;
   const simServer = (kubeconfig.clusters[0].cluster as { server: string }).server;
   kubeconfig.clusters.push(
-    { name: "leaky-url", cluster: { server: `https://admin:${SECRETS.urlPassword}@127.0.0.1:${closedPort}`, "insecure-skip-tls-verify": true } },
+    {
+      name: "leaky-url",
+      cluster: { server: `https://admin:${SECRETS.urlPassword}@127.0.0.1:${closedPort}`, "insecure-skip-tls-verify": true },
+    },
     { name: "leaky-exec", cluster: { server: simServer, "insecure-skip-tls-verify": true } },
   );
   kubeconfig.users.push(
@@ -50,21 +53,38 @@ function writeLeakyKubeconfig(file: string, closedPort: number, execPlugin: stri
     {
       name: "leaky-exec",
       user: {
-        exec: { apiVersion: "client.authentication.k8s.io/v1", command: execPlugin, interactiveMode: "Never", env: [{ name: "API_TOKEN", value: SECRETS.execEnvToken }] },
+        exec: {
+          apiVersion: "client.authentication.k8s.io/v1",
+          command: execPlugin,
+          interactiveMode: "Never",
+          env: [{ name: "API_TOKEN", value: SECRETS.execEnvToken }],
+        },
       },
     },
   );
-  kubeconfig.contexts.push({ name: "leaky-url", context: { cluster: "leaky-url", user: "leaky-url" } }, { name: "leaky-exec", context: { cluster: "leaky-exec", user: "leaky-exec" } });
+  kubeconfig.contexts.push(
+    { name: "leaky-url", context: { cluster: "leaky-url", user: "leaky-url" } },
+    { name: "leaky-exec", context: { cluster: "leaky-exec", user: "leaky-exec" } },
+  );
   writeFileSync(file, stringify(kubeconfig), { mode: 0o600 });
 }
 
 function writeConfig(file: string, kubeconfigPath: string, closedPort: number): void {
-  const cluster = (name: string, extra: Record<string, unknown> = {}) => ({ name, kubeconfig: { path: kubeconfigPath, context: name }, ...extra });
+  const cluster = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    kubeconfig: { path: kubeconfigPath, context: name },
+    ...extra,
+  });
   const config = {
     clusters: [
       cluster("prod-eu", { prometheus: { url: `http://metrics:${SECRETS.promUrlPassword}@127.0.0.1:${closedPort}` } }),
       cluster("leaky-url"),
-      cluster("leaky-exec", { prometheus: { url: `http://127.0.0.1:${closedPort}`, auth: { basic: { username: "metrics", password: SECRETS.promBasicPassword } } } }),
+      cluster("leaky-exec", {
+        prometheus: {
+          url: `http://127.0.0.1:${closedPort}`,
+          auth: { basic: { username: "metrics", password: SECRETS.promBasicPassword } },
+        },
+      }),
     ],
   };
   writeFileSync(file, stringify(config), { mode: 0o600 });
@@ -99,7 +119,9 @@ async function get(pathname: string): Promise<string> {
 
 /** Each secret found in the text, as `where: secret`, so a failure names every leak at once. */
 function leaksIn(where: string, text: string): string[] {
-  return secrets.filter((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret))).map((secret) => `${where}: ${secret}`);
+  return secrets
+    .filter((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)))
+    .map((secret) => `${where}: ${secret}`);
 }
 
 /** The stream's snapshot and whatever follows in the first few seconds. */
@@ -135,7 +157,9 @@ describe("secrets in the kubeconfig and the Prometheus configuration", () => {
       async () => {
         const list = (JSON.parse(await get("/api/clusters")) as { clusters: ClusterStateView[] }).clusters;
         const failed = (name: string) => list.find((c) => c.name === name && c.connection !== "connecting" && c.error);
-        return failed("leaky-url") && failed("leaky-exec") && list.find((c) => c.name === "prod-eu")?.connection === "connected" ? list : null;
+        return failed("leaky-url") && failed("leaky-exec") && list.find((c) => c.name === "prod-eu")?.connection === "connected"
+          ? list
+          : null;
       },
       60_000,
       250,
@@ -143,7 +167,9 @@ describe("secrets in the kubeconfig and the Prometheus configuration", () => {
     await waitFor(
       "the first scrape of leaky-url to fail",
       async () => {
-        const plugins = JSON.parse(await get("/api/plugins")) as { clusters: Array<{ cluster: string; metrics: { error: string | null } }> };
+        const plugins = JSON.parse(await get("/api/plugins")) as {
+          clusters: Array<{ cluster: string; metrics: { error: string | null } }>;
+        };
         return plugins.clusters.find((c) => c.cluster === "leaky-url")?.metrics.error;
       },
       60_000,
@@ -188,7 +214,16 @@ describe("secrets in the kubeconfig and the Prometheus configuration", () => {
   });
 
   it("reach no page's HTML", async () => {
-    const pages = ["/", "/clusters", "/clusters/prod-eu", "/clusters/leaky-url", "/clusters/leaky-exec", "/plugins", "/rollouts/prod-eu/shop/checkout", "/audit"];
+    const pages = [
+      "/",
+      "/clusters",
+      "/clusters/prod-eu",
+      "/clusters/leaky-url",
+      "/clusters/leaky-exec",
+      "/plugins",
+      "/rollouts/prod-eu/shop/checkout",
+      "/audit",
+    ];
     const leaks = (await Promise.all(pages.map(async (p) => leaksIn(p, await get(p))))).flat();
     expect(leaks).toEqual([]);
   });

@@ -23,7 +23,14 @@ const DEPLOYER = "system:serviceaccount:ci:deployer";
 const CI_DEPLOYERS: RbacBinding = {
   name: "ci-deployers",
   subjects: [{ kind: "Group", name: "system:serviceaccounts:ci" }],
-  rules: [{ verbs: ["get", "list", "watch", "patch"], apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/status"], namespaces: ["shop"] }],
+  rules: [
+    {
+      verbs: ["get", "list", "watch", "patch"],
+      apiGroups: ["argoproj.io"],
+      resources: ["rollouts", "rollouts/status"],
+      namespaces: ["shop"],
+    },
+  ],
 };
 
 let sim: SimulationHandle;
@@ -99,7 +106,10 @@ describe("service-account users", () => {
   });
 
   it("a service account of another namespace gets nothing from that binding: it cannot even see the Rollout", async () => {
-    const reply = await httpCall(`${bridge.url}${actionsPath("checkout")}`, { from: TRUSTED, headers: as("system:serviceaccount:other:deployer") });
+    const reply = await httpCall(`${bridge.url}${actionsPath("checkout")}`, {
+      from: TRUSTED,
+      headers: as("system:serviceaccount:other:deployer"),
+    });
     expect(reply.status).toBe(404);
   });
 });

@@ -24,11 +24,18 @@ beforeAll(async () => {
   sim = await startActionsSimulation();
   const port = await findFreePort();
   const appUrl = `http://127.0.0.1:${port}`;
-  provider = await startOidcProvider({ redirectUris: [`${appUrl}/api/auth/callback`], accounts: { alice: { email: "alice@example.com", groups: ["sre-operators"] } } });
+  provider = await startOidcProvider({
+    redirectUris: [`${appUrl}/api/auth/callback`],
+    accounts: { alice: { email: "alice@example.com", groups: ["sre-operators"] } },
+  });
   const config = writeRollscopeConfig({
     kubeconfigPath: sim.kubeconfigPath,
     clusters: [{ name: "prod" }],
-    auth: { mode: "oidc", baseUrl: appUrl, oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret } },
+    auth: {
+      mode: "oidc",
+      baseUrl: appUrl,
+      oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret },
+    },
   });
   app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
@@ -46,7 +53,10 @@ afterAll(async () => {
 
 async function signOut(browser: Browser): Promise<void> {
   const session = (await browser.request(`${app.url}/api/session`)).json<SessionView>();
-  const out = await browser.request(`${app.url}/api/auth/signout`, { method: "POST", headers: { origin: app.url, "x-csrf-token": session.csrfToken } });
+  const out = await browser.request(`${app.url}/api/auth/signout`, {
+    method: "POST",
+    headers: { origin: app.url, "x-csrf-token": session.csrfToken },
+  });
   expect(out.status).toBe(200);
 }
 

@@ -15,7 +15,16 @@ import { assertFreshBuild } from "@/test/harness/app-process";
  */
 
 const rollouts = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
-const STEPS = [{ setWeight: 10 }, { pause: {} }, { setWeight: 30 }, { pause: {} }, { setWeight: 50 }, { pause: {} }, { setWeight: 70 }, { pause: {} }];
+const STEPS = [
+  { setWeight: 10 },
+  { pause: {} },
+  { setWeight: 30 },
+  { pause: {} },
+  { setWeight: 50 },
+  { pause: {} },
+  { setWeight: 70 },
+  { pause: {} },
+];
 const MOVED = "boot-moved";
 const STILL = "boot-still";
 
@@ -30,12 +39,18 @@ function statusOf(name: string): RolloutStatus {
 }
 
 function waitForPausedAt(name: string, stepIndex: number): Promise<true> {
-  return waitFor(`${name} to pause at step ${stepIndex}`, async () => statusOf(name).currentStepIndex === stepIndex && statusOf(name).phase === "Paused");
+  return waitFor(
+    `${name} to pause at step ${stepIndex}`,
+    async () => statusOf(name).currentStepIndex === stepIndex && statusOf(name).phase === "Paused",
+  );
 }
 
 /** A canary Rollout whose second revision walks steps that each wait for a promotion. */
 function createRollout(name: string): void {
-  const template = (tag: number) => ({ metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `example.com/${name}:${tag}` }] } });
+  const template = (tag: number) => ({
+    metadata: { labels: { app: name } },
+    spec: { containers: [{ name: "app", image: `example.com/${name}:${tag}` }] },
+  });
   cluster.store.create(rollouts, "shop", {
     apiVersion: "argoproj.io/v1alpha1",
     kind: "Rollout",
@@ -44,7 +59,14 @@ function createRollout(name: string): void {
       replicas: 2,
       selector: { matchLabels: { app: name } },
       template: template(1),
-      strategy: { canary: { canaryService: `${name}-canary`, stableService: `${name}-stable`, trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } }, steps: STEPS } },
+      strategy: {
+        canary: {
+          canaryService: `${name}-canary`,
+          stableService: `${name}-stable`,
+          trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } },
+          steps: STEPS,
+        },
+      },
     },
   });
 }
@@ -61,7 +83,9 @@ async function history(name: string): Promise<RolloutHistory> {
 }
 
 async function waitForStoredStep(name: string, stepIndex: number): Promise<void> {
-  await waitFor(`the history of ${name} to show step ${stepIndex}`, async () => (await history(name)).points.some((p) => p.stepIndex === stepIndex && p.phase === "Paused"));
+  await waitFor(`the history of ${name} to show step ${stepIndex}`, async () =>
+    (await history(name)).points.some((p) => p.stepIndex === stepIndex && p.phase === "Paused"),
+  );
 }
 
 beforeAll(async () => {
@@ -71,7 +95,9 @@ beforeAll(async () => {
   for (const name of [MOVED, STILL]) createRollout(name);
   await waitFor("the first revisions to become healthy", async () => [MOVED, STILL].every((name) => statusOf(name).phase === "Healthy"));
   for (const name of [MOVED, STILL]) {
-    cluster.store.patch(rollouts, "shop", name, "merge", { spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:2` }] } } } });
+    cluster.store.patch(rollouts, "shop", name, "merge", {
+      spec: { template: { spec: { containers: [{ name: "app", image: `example.com/${name}:2` }] } } },
+    });
   }
   await Promise.all([waitForPausedAt(MOVED, 1), waitForPausedAt(STILL, 1)]);
   const configPath = path.join(path.dirname(sim.kubeconfigPath), "rollscope.yaml");

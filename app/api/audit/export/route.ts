@@ -13,6 +13,10 @@ export const GET = withRoute(async (request, { user }) => {
   const { format, ...query } = AuditExportQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const file = await exportAuditEntries(app, { query, format });
   return new Response(file.body, {
-    headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "cache-control": "no-store" },
+    headers: {
+      "content-type": file.contentType,
+      "content-disposition": `attachment; filename="${file.filename}"`,
+      "cache-control": "no-store",
+    },
   });
 });

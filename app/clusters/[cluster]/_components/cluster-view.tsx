@@ -24,7 +24,9 @@ import { useFleetPage } from "@/lib/queries/use-fleet-page";
 function ClusterAttention({ cluster }: { cluster: string }) {
   const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster });
   if (!data) return null;
-  return <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />;
+  return (
+    <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />
+  );
 }
 
 /**
@@ -46,7 +48,11 @@ export function ClusterView({ cluster }: { cluster: string }) {
     const notFound = error instanceof FetchError && error.status === 404;
     return (
       <div className="flex flex-col gap-3">
-        <ErrorState title={notFound ? "Cluster not found" : "Could not load this cluster"} message={error?.message} onRetry={notFound ? undefined : () => void refetch()} />
+        <ErrorState
+          title={notFound ? "Cluster not found" : "Could not load this cluster"}
+          message={error?.message}
+          onRetry={notFound ? undefined : () => void refetch()}
+        />
         <Link href="/clusters" className={buttonClasses("secondary", "self-start")}>
           All clusters
         </Link>
@@ -58,7 +64,9 @@ export function ClusterView({ cluster }: { cluster: string }) {
   const total = PHASES.reduce((sum, p) => sum + (phaseCounts[p] ?? 0), 0);
   return (
     <div className="flex flex-col gap-4" data-testid="cluster-page" data-cluster={state.name}>
-      {error && <ErrorState title="Could not refresh; showing the last known state" message={error.message} onRetry={() => void refetch()} />}
+      {error && (
+        <ErrorState title="Could not refresh; showing the last known state" message={error.message} onRetry={() => void refetch()} />
+      )}
       <header className="flex flex-col gap-2">
         <nav aria-label="Breadcrumb" className="text-sm text-slate-500 wrap-anywhere dark:text-slate-400">
           <Link href="/clusters" className={cn("hover:underline", focusRing)}>
@@ -74,9 +82,7 @@ export function ClusterView({ cluster }: { cluster: string }) {
             since <time dateTime={state.since}>{formatAbsoluteTime(state.since)}</time> (<RelativeTime at={state.since} />)
           </span>
         </div>
-        {state.error && (
-          <ErrorState title={`Cluster ${state.connection}`} message={state.error} className="max-w-4xl" />
-        )}
+        {state.error && <ErrorState title={`Cluster ${state.connection}`} message={state.error} className="max-w-4xl" />}
         <dl className="flex flex-wrap gap-x-8 gap-y-1 text-sm wrap-anywhere">
           <div className="flex min-w-0 gap-2">
             <dt className="shrink-0 text-slate-500 dark:text-slate-400">Name</dt>

@@ -47,7 +47,8 @@ const WeightHistoryCard = memo(function WeightHistoryCard({ cluster, namespace, 
   const measured = useMeasuredTraffic(cluster, namespace, name, range);
   const chartData = useMemo(() => {
     if (!history.data) return null;
-    const measuredTraffic = measured.data?.measured ?? (measured.error ? { source: "prometheus", error: measured.error.message, points: [] } : null);
+    const measuredTraffic =
+      measured.data?.measured ?? (measured.error ? { source: "prometheus", error: measured.error.message, points: [] } : null);
     return toWeightChartData(history.data, measuredTraffic);
   }, [history.data, measured.data, measured.error]);
 
@@ -82,7 +83,13 @@ const WeightHistoryCard = memo(function WeightHistoryCard({ cluster, namespace, 
 });
 
 /** Revisions with their ReplicaSets and Pods, read live from the cluster, and the CLI's numbers above them. */
-const ReplicaSetsCard = memo(function ReplicaSetsCard({ cluster, namespace, name, maxTrafficWeight, now }: Props & { maxTrafficWeight: number; now: number }) {
+const ReplicaSetsCard = memo(function ReplicaSetsCard({
+  cluster,
+  namespace,
+  name,
+  maxTrafficWeight,
+  now,
+}: Props & { maxTrafficWeight: number; now: number }) {
   const workload = useRolloutWorkload(cluster, namespace, name);
   const info = workload.data?.info;
   const [undoFeedback, setUndoFeedback] = useState<UndoFeedback | null>(null);
@@ -91,7 +98,11 @@ const ReplicaSetsCard = memo(function ReplicaSetsCard({ cluster, namespace, name
       <CardHeader
         id="replicasets-title"
         title="Revisions, ReplicaSets and pods"
-        meta={workload.error ? `refresh failed: ${workload.error.message}` : workload.data && <RelativeTime at={workload.data.readAt} prefix="read " now={now} />}
+        meta={
+          workload.error
+            ? `refresh failed: ${workload.error.message}`
+            : workload.data && <RelativeTime at={workload.data.readAt} prefix="read " now={now} />
+        }
       />
       {!info ? (
         workload.error ? (
@@ -115,7 +126,14 @@ const ReplicaSetsCard = memo(function ReplicaSetsCard({ cluster, namespace, name
               now={now}
               actionFor={(rs) =>
                 rs.revision !== info.revision && (
-                  <UndoRevisionButton cluster={cluster} namespace={namespace} name={name} revision={rs.revision} images={rs.images} onFeedback={setUndoFeedback} />
+                  <UndoRevisionButton
+                    cluster={cluster}
+                    namespace={namespace}
+                    name={name}
+                    revision={rs.revision}
+                    images={rs.images}
+                    onFeedback={setUndoFeedback}
+                  />
                 )
               }
             />
@@ -169,14 +187,19 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
   }
 
   const { rollout, cluster: clusterState, events, analysisRuns, revisions } = detail.data;
-  const currentTimings = revisions.find((r) => r.revision === String(rollout.revision))?.steps ?? revisions.find((r) => r.outcome === "in-progress")?.steps;
+  const currentTimings =
+    revisions.find((r) => r.revision === String(rollout.revision))?.steps ?? revisions.find((r) => r.outcome === "in-progress")?.steps;
   const gone = detail.error instanceof FetchError && detail.error.status === 404;
 
   return (
     <div className="flex flex-col gap-4" data-testid="rollout-detail" data-key={rollout.key}>
       {detail.error && (
         <ErrorState
-          title={gone ? "This rollout no longer exists; showing its last known state" : "Could not refresh this rollout; showing the last known state"}
+          title={
+            gone
+              ? "This rollout no longer exists; showing its last known state"
+              : "Could not refresh this rollout; showing the last known state"
+          }
           message={detail.error.message}
           onRetry={gone ? undefined : () => void detail.refetch()}
         />
@@ -186,8 +209,9 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
           data-testid="cluster-stale-notice"
           className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
         >
-          Cluster {clusterState.name} is {connectionLabel(clusterState.connection).toLowerCase()} (<RelativeTime at={clusterState.since} now={now} />
-          ){clusterState.error ? `: ${clusterState.error}` : ""}. What you see may be out of date.
+          Cluster {clusterState.name} is {connectionLabel(clusterState.connection).toLowerCase()} (
+          <RelativeTime at={clusterState.since} now={now} />){clusterState.error ? `: ${clusterState.error}` : ""}. What you see may be out
+          of date.
         </p>
       )}
 
@@ -207,7 +231,11 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
               <CardHeader
                 id="steps-title"
                 title="Steps"
-                meta={rollout.cliStep && <span title="As kubectl argo rollouts get rollout shows it: currentStepIndex/steps">step {rollout.cliStep}</span>}
+                meta={
+                  rollout.cliStep && (
+                    <span title="As kubectl argo rollouts get rollout shows it: currentStepIndex/steps">step {rollout.cliStep}</span>
+                  )
+                }
               />
               <CardBody className="p-2">
                 {rollout.steps.length === 0 ? (
@@ -232,7 +260,11 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
           <ReplicaSetsCard cluster={cluster} namespace={namespace} name={name} maxTrafficWeight={rollout.maxTrafficWeight} now={now} />
           <Card aria-labelledby="analysis-title">
             <CardHeader id="analysis-title" title="Analysis runs" meta={analysisRuns.length > 0 && analysisRuns.length} />
-            {analysisRuns.length === 0 ? <EmptyState title="No analysis runs" className="py-6" /> : <AnalysisRunsList runs={analysisRuns} now={now} />}
+            {analysisRuns.length === 0 ? (
+              <EmptyState title="No analysis runs" className="py-6" />
+            ) : (
+              <AnalysisRunsList runs={analysisRuns} now={now} />
+            )}
           </Card>
           <Card aria-labelledby="revisions-title">
             <CardHeader id="revisions-title" title="Revision history" meta={revisions.length > 0 && revisions.length} />
@@ -246,7 +278,13 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
 
         <Card aria-labelledby="events-title" className="xl:col-start-2 2xl:col-start-3 2xl:row-start-1">
           <CardHeader id="events-title" title="Recent events" />
-          {events.length === 0 ? <EmptyState title="No events" className="py-6">Kubernetes keeps events for about an hour.</EmptyState> : <RecentEvents events={events} now={now} />}
+          {events.length === 0 ? (
+            <EmptyState title="No events" className="py-6">
+              Kubernetes keeps events for about an hour.
+            </EmptyState>
+          ) : (
+            <RecentEvents events={events} now={now} />
+          )}
         </Card>
       </div>
     </div>
