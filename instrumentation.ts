@@ -12,6 +12,19 @@ export async function register(): Promise<void> {
   const { startMetricsListener } = await import("./lib/server/metrics-listener");
   await startOrExit(() => startMetricsListener(config));
   const { getAppContext, startApp } = await import("./lib/server/app-context");
+  // The kubelet's probes on a port and a thread of their own, where no load on the pages' port can starve them.
+  const [{ probeListenAddress, startProbeListener }, { checkReadiness }, { warmUpStatus }] = await Promise.all([
+    import("./lib/http/probe-listener"),
+    import("./lib/services/readiness"),
+    import("./lib/server/warm-up"),
+  ]);
+  const probeAddress = await startOrExit(() => probeListenAddress(config));
+  if (probeAddress) {
+    await startOrExit(() =>
+      startProbeListener({ address: probeAddress, isReady: async () => (await checkReadiness(getAppContext, warmUpStatus())).ready }),
+    );
+    console.log(`Rollscope: probes at http://${probeAddress}/api/healthz and /api/readyz`);
+  }
   const services = await startOrExit(startApp);
   // The plugins page's default health report, kept computed in the background (see startKeptPluginHealth).
   const [{ startKeptPluginHealth }, { firstListed }] = await Promise.all([

@@ -69,7 +69,7 @@ export const rollscopeConfigSchema = z
       roleMappings: [],
       auditReaders: { users: [], groups: [] },
     }),
-    server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024 }),
+    server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024, streams: { perUser: 16, total: 256 } }),
     log: logConfigSchema.default({ level: "info" }),
   })
   .superRefine(checkAuthorizationClusters);

@@ -28,6 +28,27 @@ export const serverConfigSchema = z.strictObject({
     .string()
     .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: "must be host:port, e.g. 0.0.0.0:9464" })
     .optional(),
+  /**
+   * `host:port` of the probe listener: GET /api/healthz and /api/readyz answered by a worker thread of their own, so
+   * no load on the pages' port (thousands of connections, a busy event loop) makes the kubelet's probes time out and
+   * restart the pod; ROLLSCOPE_PROBE_LISTEN overrides. It answers only `{alive}` / `{ready}`, no detail. Default: none
+   * (the probes are then answered on the pages' port).
+   */
+  probeListen: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, { message: "must be host:port, e.g. 0.0.0.0:3001" })
+    .optional(),
+  /**
+   * Open live streams (`/api/stream`, one per browser tab) allowed at once: `perUser` for one signed-in user (in auth
+   * mode none, for one client address), `total` for the whole server. Past either the stream is refused with 429 and
+   * a Retry-After; the tab's stream retries with backoff and the pages poll meanwhile.
+   */
+  streams: z
+    .strictObject({
+      perUser: z.number().int().min(1).max(10_000).default(16),
+      total: z.number().int().min(1).max(100_000).default(256),
+    })
+    .default({ perUser: 16, total: 256 }),
   /** Largest request body accepted, in bytes (an action's body is held to 8 KiB whatever this says). */
   maxRequestBodyBytes: z
     .number()

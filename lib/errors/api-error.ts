@@ -8,6 +8,7 @@ export type ApiErrorCode =
   | "stale"
   | "payload_too_large"
   | "misdirected"
+  | "too_many_requests"
   | "upstream_unavailable"
   | "internal";
 
@@ -21,6 +22,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   stale: 409,
   payload_too_large: 413,
   misdirected: 421,
+  too_many_requests: 429,
   upstream_unavailable: 503,
   internal: 500,
 };
@@ -43,6 +45,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: ApiErrorCode,
     message: string,
+    /** Sent as Retry-After (a 429's or 503's retry hint). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.status = STATUS[code];

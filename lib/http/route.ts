@@ -43,7 +43,9 @@ export function toErrorResponse(err: unknown, ids: RequestIds): Response {
     }
   }
   const body: ErrorEnvelope = { error: { code: apiError.code, message: apiError.message } };
-  return Response.json(body, { status: apiError.status, headers: requestIdHeaders(ids) });
+  const headers: Record<string, string> = { ...requestIdHeaders(ids) };
+  if (apiError.retryAfterSeconds !== undefined) headers["retry-after"] = String(apiError.retryAfterSeconds);
+  return Response.json(body, { status: apiError.status, headers });
 }
 
 /** The handler's response with the request's ids on it (a copy when its headers are immutable, as a redirect's are). */

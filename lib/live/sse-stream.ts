@@ -120,14 +120,17 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
         }
       });
       heartbeat = setInterval(() => send(encoder.encode(`: ping ${Date.now()}\n\n`)), heartbeatMs);
-      signal.addEventListener("abort", () => {
+      const end = () => {
         cleanup();
         try {
           controller.close();
         } catch {
           /* already closed */
         }
-      });
+      };
+      // A client gone before the stream opened (while its scope was read) fires no abort event: end it now.
+      if (signal.aborted) end();
+      else signal.addEventListener("abort", end);
     },
     cancel() {
       cleanup();

@@ -10,6 +10,7 @@ import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { createSessionRepository } from "@/lib/db/sessions";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
+import { StreamSlots } from "@/lib/live/stream-slots";
 import { createMetricsSource } from "@/lib/metrics/sources";
 import type { MetricsSource } from "@/lib/metrics/types";
 import { Recorder } from "@/lib/recorder/recorder";
@@ -31,6 +32,8 @@ export interface AppContext {
   readonly leadership: RecorderLeadership;
   /** The sequenced fleet changes the live stream serves. */
   readonly deltaLog: DeltaLog;
+  /** The open live streams, per user and in all, against server.streams. */
+  readonly streamSlots: StreamSlots;
   /** Serializes the actions on each Rollout and remembers what this process already changed. */
   readonly actionGuard: RolloutActionGuard;
   /** The server-side sessions of mode oidc (the same store the route wrapper checks each request against). */
@@ -67,6 +70,7 @@ export function createAppContext({
     ),
     leadership,
     deltaLog: new DeltaLog(fleet),
+    streamSlots: new StreamSlots(config.server.streams),
     actionGuard: new RolloutActionGuard(),
     sessions: sessions ?? new SessionStore(repos.sessions, now),
     metricsSource(cluster) {

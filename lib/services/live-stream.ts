@@ -2,6 +2,7 @@ import "server-only";
 import { canReadRolloutKey, scopeClusterState, type ReadScope } from "@/lib/auth/read-scope";
 import type { AuthUser } from "@/lib/auth/types";
 import type { FocusedRollout, LiveDelta, StreamQuery } from "@/lib/contracts/stream";
+import { ApiError } from "@/lib/errors/api-error";
 import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
@@ -28,17 +29,37 @@ function readableDelta(app: AppContext, scope: ReadScope, delta: LiveDelta): Liv
   return canReadRolloutKey(scope, delta.type === "upsert" ? delta.rollout.key : delta.key) ? delta : null;
 }
 
+/** Whose share of server.streams.perUser a stream counts against: the signed-in user, or without sign-in the client. */
+function streamOwnerKey(user: AuthUser, clientAddress: string | null): string {
+  return user.via === "none" ? `address:${clientAddress ?? "unknown"}` : `user:${user.via}:${user.name}`;
+}
+
 /**
  * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts, over what
  * the user may read. The user's scope is asked for again as often as it is cached, so a right granted or taken away
- * reaches an open stream within about 30 s.
+ * reaches an open stream within about 30 s. Past server.streams (per user or in all) it is refused with 429 before any
+ * work is done for it.
  */
 export async function openLiveStream(
   app: AppContext,
-  { query, lastEventId, signal, user }: { query: StreamQuery; lastEventId: string | null; signal: AbortSignal; user: AuthUser },
+  {
+    query,
+    lastEventId,
+    signal,
+    user,
+    clientAddress,
+  }: { query: StreamQuery; lastEventId: string | null; signal: AbortSignal; user: AuthUser; clientAddress: string | null },
 ): Promise<ReadableStream<Uint8Array>> {
+  const slot = app.streamSlots.acquire(streamOwnerKey(user, clientAddress));
+  if (!slot.granted) throw new ApiError("too_many_requests", slot.reason, slot.retryAfterSeconds);
   const resume = query.since ?? (lastEventId && /^\d+$/.test(lastEventId) ? lastEventId : null);
-  let scope = await resolveReadScope(app, user);
+  let scope: ReadScope;
+  try {
+    scope = await resolveReadScope(app, user);
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
   const refresh = setInterval(() => {
     resolveReadScope(app, user).then(
       (next) => (scope = next),
@@ -58,6 +79,7 @@ export async function openLiveStream(
     onClose: () => {
       clearInterval(refresh);
       releaseClient();
+      slot.release();
     },
   });
 }

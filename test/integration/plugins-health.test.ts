@@ -13,6 +13,7 @@ import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
+import { StreamSlots } from "@/lib/live/stream-slots";
 import { createPrometheusSource } from "@/lib/metrics/prometheus-source";
 import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
@@ -212,6 +213,7 @@ beforeAll(
       recorder,
       leadership,
       deltaLog,
+      streamSlots: new StreamSlots(config.server.streams),
       actionGuard,
       sessions,
       metricsSource: (cluster) => sources.get(cluster)!.prom,
@@ -224,6 +226,7 @@ beforeAll(
       recorder,
       leadership,
       deltaLog,
+      streamSlots: new StreamSlots(config.server.streams),
       actionGuard,
       sessions,
       metricsSource: (cluster) => sources.get(cluster)!.scrape,

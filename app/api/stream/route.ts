@@ -5,13 +5,14 @@ import { openLiveStream } from "@/lib/services/live-stream";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withRoute(async (request, { user }) => {
+export const GET = withRoute(async (request, { user, clientAddress }) => {
   const query = parseStreamQuery(new URL(request.url).searchParams);
   const stream = await openLiveStream(getAppContext(), {
     query,
     lastEventId: request.headers.get("last-event-id"),
     signal: request.signal,
     user,
+    clientAddress,
   });
   return new Response(stream, {
     headers: {
