@@ -1,7 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "./generated/client";
 import { createActionLocks, type ActionLocks } from "./action-locks";
-import { dialectOf } from "./client";
+import { dialectOf, urlOf } from "./client";
 import { createAuditEntryRepository, type AuditEntryRepository } from "./audit-entries";
 import { createMetricSampleRepository, type MetricSampleRepository } from "./metric-samples";
 import type { PendingWrite } from "./pending-write";
@@ -34,7 +34,7 @@ export function createRepositories(db: PrismaClient): Repositories {
     metricSamples: createMetricSampleRepository(db, dialect),
     schema: createSchemaRepository(db, dialect),
     sessions: createSessionRepository(db),
-    actionLocks: createActionLocks(db, dialect),
+    actionLocks: createActionLocks(urlOf(db), dialect),
     async transaction(writes) {
       await db.$transaction([...writes]);
     },

@@ -184,7 +184,8 @@ class ActionAudit {
 function classifyFailure(err: unknown, requestId: string): { outcome: ActionOutcome | null; apiError: ApiError } {
   if (err instanceof AuditUnavailable) return { outcome: null, apiError: err.apiError };
   if (err instanceof ActionRefusal) return { outcome: err.outcome, apiError: err.apiError };
-  if (err instanceof ApiError) return { outcome: err.code === "forbidden" ? "denied" : "error", apiError: err };
+  if (err instanceof ApiError)
+    return { outcome: err.code === "forbidden" ? "denied" : err.code === "conflict" ? "conflict" : "error", apiError: err };
   if (err instanceof KubeApiError) {
     const apiError =
       kubeErrorToApiError(err, err.message) ?? new ApiError("upstream_unavailable", `the cluster API failed: ${err.message}`);
