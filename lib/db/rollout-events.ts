@@ -10,6 +10,8 @@ export interface RolloutEventRow {
   cluster: string;
   namespace: string;
   rollout: string;
+  /** The Rollout object's uid (`involvedObject.uid`); null when the Event did not say (or was stored before it was kept). */
+  rolloutUid: string | null;
   eventUid: string;
   type: string;
   reason: string;
@@ -23,8 +25,11 @@ export interface RolloutEventRow {
 export interface RolloutEventRepository {
   /** Stores each event, or updates count, last time and message of one seen before (same cluster and uid). */
   upsertMany(events: readonly RolloutEventRow[]): PendingWrite;
-  /** A Rollout's most recent events, newest first. */
-  listForRollout(rollout: RolloutRef, limit: number): Promise<RolloutEventRow[]>;
+  /**
+   * A Rollout's most recent events, newest first: those about this object (its uid), and those that do not say which
+   * object — never a deleted predecessor's of the same name.
+   */
+  listForRollout(rollout: RolloutRef & { uid: string | null }, limit: number): Promise<RolloutEventRow[]>;
   /**
    * A cluster's Warning events last seen since `from`, newest first: of the given Rollouts only, or of every
    * Rollout when `rollouts` is null (the caller filters; a query of hundreds of OR terms is slower than that).
@@ -39,7 +44,7 @@ export interface RolloutEventRepository {
   deleteBefore(cutoff: Date): Promise<number>;
 }
 
-const EVENT_COLUMNS: JsonColumn[] = ["text", "text", "text", "text", "text", "text", "text", "int", "timestamp", "timestamp"];
+const EVENT_COLUMNS: JsonColumn[] = ["text", "text", "text", "text", "text", "text", "text", "text", "int", "timestamp", "timestamp"];
 
 export function createRolloutEventRepository(db: PrismaClient, dialect: DatabaseDialect): RolloutEventRepository {
   return {
@@ -49,6 +54,7 @@ export function createRolloutEventRepository(db: PrismaClient, dialect: Database
           e.cluster,
           e.namespace,
           e.rollout,
+          e.rolloutUid,
           e.eventUid,
           e.type,
           e.reason,
@@ -59,13 +65,18 @@ export function createRolloutEventRepository(db: PrismaClient, dialect: Database
         ]),
       );
       return db.$executeRaw`
-        INSERT INTO "RolloutEvent" ("cluster", "namespace", "rollout", "eventUid", "type", "reason", "message", "count", "firstAt", "lastAt")
+        INSERT INTO "RolloutEvent" ("cluster", "namespace", "rollout", "rolloutUid", "eventUid", "type", "reason", "message", "count", "firstAt", "lastAt")
         ${selectJsonRows(dialect, rows, EVENT_COLUMNS)}
         ON CONFLICT ("cluster", "eventUid") DO UPDATE SET "count" = EXCLUDED."count", "lastAt" = EXCLUDED."lastAt", "message" = EXCLUDED."message"`;
     },
 
-    listForRollout({ cluster, namespace, name }, limit) {
-      return db.rolloutEvent.findMany({ where: { cluster, namespace, rollout: name }, orderBy: { lastAt: "desc" }, take: limit });
+    listForRollout({ cluster, namespace, name, uid }, limit) {
+      const sameObject = uid === null ? {} : { OR: [{ rolloutUid: uid }, { rolloutUid: null }] };
+      return db.rolloutEvent.findMany({
+        where: { cluster, namespace, rollout: name, ...sameObject },
+        orderBy: { lastAt: "desc" },
+        take: limit,
+      });
     },
 
     listWarnings(cluster, rollouts, from, limit) {

@@ -12,7 +12,7 @@ import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
 import { summarizeClusterConnection } from "./cluster-connection";
-import { keepEvent, type KeptEvent } from "./kept-event";
+import { isEventAbout, keepEvent, type KeptEvent } from "./kept-event";
 import { projectRollout, type RolloutProjection } from "./rollout-projection";
 import { slimObject } from "./slim-object";
 import { StringPool } from "./string-pool";
@@ -313,10 +313,10 @@ export class ClusterWatcher {
     return [...this.store[kind].values()];
   }
 
-  /** The Events about Rollouts the cluster holds (`rollout`: only those about that one). */
-  events(rollout?: { namespace: string; name: string }): KeptEvent[] {
+  /** The Events about Rollouts the cluster holds (`rollout`: only those about that object, by namespace, name and uid). */
+  events(rollout?: { namespace: string; name: string; uid: string | null }): KeptEvent[] {
     const events = [...this.store.events.values()];
-    return rollout ? events.filter((e) => e.rollout === rollout.name && e.namespace === rollout.namespace) : events;
+    return rollout ? events.filter((e) => isEventAbout(e, rollout)) : events;
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { KubernetesObject } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { keepEvent } from "./kept-event";
+import { isEventAbout, keepEvent } from "./kept-event";
 
 const event = (over: Record<string, unknown> = {}): KubernetesObject =>
   ({
@@ -31,6 +31,7 @@ describe("keepEvent", () => {
       resourceVersion: "77",
       namespace: "shop",
       rollout: "checkout",
+      rolloutUid: "r-1",
       type: "Warning",
       reason: "TrafficRoutingError",
       message: "plugin SetWeight failed",
@@ -63,5 +64,17 @@ describe("keepEvent", () => {
   it("keeps nothing of an Event about another kind or one that does not read as an Event", () => {
     expect(keepEvent(event({ involvedObject: { kind: "Pod", name: "checkout-abc" } }))).toBeNull();
     expect(keepEvent(event({ count: "three" }))).toBeNull();
+  });
+
+  it("belongs to the Rollout object it names by namespace, name and uid — not to a same-named one elsewhere or a successor", () => {
+    const kept = keepEvent(event())!;
+    expect(isEventAbout(kept, { namespace: "shop", name: "checkout", uid: "r-1" })).toBe(true);
+    // The same name in another namespace, and the Rollout created again under the same name (a new uid).
+    expect(isEventAbout(kept, { namespace: "payments", name: "checkout", uid: "r-1" })).toBe(false);
+    expect(isEventAbout(kept, { namespace: "shop", name: "checkout", uid: "r-2" })).toBe(false);
+    // An Event that does not name the uid is matched by namespace and name, as before.
+    const anonymous = keepEvent(event({ involvedObject: { kind: "Rollout", name: "checkout", namespace: "shop" } }))!;
+    expect(anonymous.rolloutUid).toBeNull();
+    expect(isEventAbout(anonymous, { namespace: "shop", name: "checkout", uid: "r-2" })).toBe(true);
   });
 });

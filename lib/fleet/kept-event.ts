@@ -15,6 +15,8 @@ export interface KeptEvent {
   /** The Rollout it is about: its namespace (the Event's when involvedObject has none) and name. */
   namespace: string;
   rollout: string;
+  /** The uid of the Rollout it is about (`involvedObject.uid`); null when the Event does not say. */
+  rolloutUid: string | null;
   type: "Normal" | "Warning";
   reason: string;
   message: string;
@@ -22,6 +24,15 @@ export interface KeptEvent {
   /** When it first and last happened (ISO); null when the Event says neither. */
   firstAt: string | null;
   lastAt: string | null;
+}
+
+/**
+ * Whether the Event is about this Rollout object: the same namespace and name and, when both say, the same uid — a
+ * Rollout deleted and created again under its name does not inherit its predecessor's Events.
+ */
+export function isEventAbout(event: KeptEvent, rollout: { namespace: string; name: string; uid: string | null }): boolean {
+  if (event.rollout !== rollout.name || event.namespace !== rollout.namespace) return false;
+  return event.rolloutUid === null || rollout.uid === null || event.rolloutUid === rollout.uid;
 }
 
 /** The kept record of an Event; null when it is not about a Rollout or does not read as an Event. */
@@ -38,6 +49,7 @@ export function keepEvent(obj: KubernetesObject): KeptEvent | null {
     resourceVersion: obj.metadata?.resourceVersion ?? "",
     namespace: e.involvedObject.namespace ?? e.metadata?.namespace ?? "",
     rollout: e.involvedObject.name,
+    rolloutUid: e.involvedObject.uid ?? null,
     type: e.type === "Warning" ? "Warning" : "Normal",
     reason: e.reason ?? "",
     message: e.message ?? "",

@@ -51,6 +51,7 @@ function eventRow(cluster: string, e: KeptEvent): RolloutEventRow {
     cluster,
     namespace: e.namespace,
     rollout: e.rollout,
+    rolloutUid: e.rolloutUid,
     eventUid: e.uid,
     type: e.type,
     reason: e.reason,

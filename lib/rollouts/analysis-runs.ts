@@ -18,15 +18,31 @@ function runKind(labels: Record<string, string> | undefined): AnalysisRunView["k
   }
 }
 
-/** AnalysisRuns owned by the Rollout, newest first, as the detail page shows them. */
-export function toAnalysisRunViews(objects: readonly unknown[], rolloutName: string): AnalysisRunView[] {
+/** The Rollout object an owned resource belongs to: its namespace and uid (Kubernetes ownership is by uid, not name). */
+export interface OwnerIdentity {
+  namespace: string;
+  uid: string | null;
+}
+
+/**
+ * Whether `metadata` belongs to `owner`: in its namespace, with an ownerReference to its uid (`metav1.IsControlledBy`
+ * without the controller flag, as upstream's `GetRolloutAnalysisRuns` filters). A Rollout whose uid is unknown owns
+ * nothing: a same-named Rollout of another namespace, or a deleted predecessor, must never lend it its objects.
+ */
+export function isOwnedByUid(metadata: { namespace?: string; ownerReferences?: unknown }, owner: OwnerIdentity): boolean {
+  if (owner.uid === null || (metadata.namespace ?? "") !== owner.namespace) return false;
+  const refs = Array.isArray(metadata.ownerReferences) ? (metadata.ownerReferences as Array<{ uid?: unknown }>) : [];
+  return refs.some((ref) => ref.uid === owner.uid);
+}
+
+/** AnalysisRuns owned by the Rollout object (by namespace and uid), newest first, as the detail page shows them. */
+export function toAnalysisRunViews(objects: readonly unknown[], owner: OwnerIdentity): AnalysisRunView[] {
   const views: AnalysisRunView[] = [];
   for (const obj of objects) {
     const parsed = parseAnalysisRun(obj);
     if (!parsed.ok) continue;
     const run = parsed.analysisRun;
-    const owners = (run.metadata.ownerReferences as Array<{ kind?: string; name?: string }> | undefined) ?? [];
-    if (!owners.some((o) => o.kind === "Rollout" && o.name === rolloutName)) continue;
+    if (!isOwnedByUid(run.metadata, owner)) continue;
     const { labels, annotations } = run.metadata;
     views.push({
       name: run.metadata.name,

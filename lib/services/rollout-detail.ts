@@ -21,8 +21,8 @@ const RANGE_MS: Record<HistoryRange, number> = {
 
 const MAX_EVENTS = 100;
 
-function liveEvents(watcher: ClusterWatcher, namespace: string, name: string): EventView[] {
-  return watcher.events({ namespace, name }).map((e) => {
+function liveEvents(watcher: ClusterWatcher, rollout: { namespace: string; name: string; uid: string | null }): EventView[] {
+  return watcher.events(rollout).map((e) => {
     const lastAt = e.lastAt ?? new Date(0).toISOString();
     return { uid: e.uid, type: e.type, reason: e.reason, message: e.message, count: e.count, firstAt: e.firstAt ?? lastAt, lastAt };
   });
@@ -41,8 +41,12 @@ function storedEventView(e: RolloutEventRow): EventView {
 }
 
 /** Events still in the cluster merged with those recorded earlier (the cluster's copy wins), newest first. */
-async function listRolloutEvents(app: AppContext, watcher: ClusterWatcher, rollout: RolloutRef): Promise<EventView[]> {
-  const live = liveEvents(watcher, rollout.namespace, rollout.name);
+async function listRolloutEvents(
+  app: AppContext,
+  watcher: ClusterWatcher,
+  rollout: RolloutRef & { uid: string | null },
+): Promise<EventView[]> {
+  const live = liveEvents(watcher, rollout);
   const stored = await app.repos.rolloutEvents.listForRollout(rollout, MAX_EVENTS);
   const byUid = new Map<string, EventView>();
   for (const e of stored) byUid.set(e.eventUid, storedEventView(e));
@@ -55,12 +59,13 @@ export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutR
   const watcher = app.fleet.clusterOrThrow(rollout.cluster);
   const view = watcher.rollout(rollout.namespace, rollout.name);
   if (!view) throw rolloutNotFound(rollout);
-  const [events, samples] = await Promise.all([listRolloutEvents(app, watcher, rollout), app.repos.rolloutSamples.listForRollout(rollout)]);
+  const object = { ...rollout, uid: view.uid };
+  const [events, samples] = await Promise.all([listRolloutEvents(app, watcher, object), app.repos.rolloutSamples.listForRollout(rollout)]);
   return {
     rollout: view,
     cluster: watcher.state(),
     events,
-    analysisRuns: toAnalysisRunViews(watcher.objects("analysisruns"), rollout.name),
+    analysisRuns: toAnalysisRunViews(watcher.objects("analysisruns"), object),
     revisions: deriveRevisionHistory(
       samples,
       view.steps.map((s) => s.label),

@@ -190,7 +190,7 @@ function emitStatusChange(
 
 /** Finds the runs named in status (upstream `GetCurrentAnalysisRunByType`). */
 export function loadCurrentAnalysisRuns(ctx: ReconcileContext): void {
-  const runs = ctx.deps.cache.analysisRunsOf(ctx.key);
+  const runs = ctx.deps.cache.analysisRunsOf(ctx.key, ctx.ro.metadata.uid);
   const byName = (name: string | undefined) => (name ? runs.find((r) => r.metadata.name === name) : undefined);
   ctx.currentArs = {
     step: byName(ctx.ro.status?.canary?.currentStepAnalysisRunStatus?.name),
@@ -201,7 +201,7 @@ export function loadCurrentAnalysisRuns(ctx: ReconcileContext): void {
 /** Port of `reconcileAnalysisRuns` for canary step and background analysis. Returns an error string or null. */
 export function reconcileAnalysisRuns(ctx: ReconcileContext): string | null {
   loadCurrentAnalysisRuns(ctx);
-  const all = ctx.deps.cache.analysisRunsOf(ctx.key);
+  const all = ctx.deps.cache.analysisRunsOf(ctx.key, ctx.ro.metadata.uid);
   const status = ctx.ro.status ?? {};
   const canaryStatus = ctx.newStatus.canary ?? (ctx.newStatus.canary = {});
   if (ctx.pause.isAborted() || status.promoteFull || !status.stableRS) {

@@ -18,7 +18,7 @@ export function analysisAndPauseCompleted(ctx: ReconcileContext, step: CanarySte
   }
   if (step.experiment) {
     const name = ctx.newStatus.canary?.currentExperiment;
-    const ex = name ? ctx.deps.cache.experimentsOf(ctx.key).find((e) => e.metadata.name === name) : undefined;
+    const ex = name ? ctx.deps.cache.experimentsOf(ctx.key, ctx.ro.metadata.uid).find((e) => e.metadata.name === name) : undefined;
     return experimentPhase(ex) === "Successful";
   }
   if (step.analysis) {

@@ -83,20 +83,26 @@ export class ClusterCache {
     }
   }
 
+  /** Objects indexed under the Rollout's key that its object (uid) controls, as upstream's `IsControlledBy` filters. */
+  private ownedBy<T extends KubeObject>(bucket: Map<string, T> | undefined, uid: string | undefined): T[] {
+    const all = [...(bucket?.values() ?? [])];
+    return all.filter((obj) => !uid || obj.metadata.ownerReferences?.some((r) => r.uid === uid));
+  }
+
   replicaSetsOf(rolloutKey: string, uid: string | undefined): ReplicaSet[] {
-    const all = [...(this.replicaSets.get(rolloutKey)?.values() ?? [])];
-    return all.filter((rs) => !uid || rs.metadata.ownerReferences?.some((r) => r.uid === uid));
+    return this.ownedBy(this.replicaSets.get(rolloutKey), uid);
   }
 
   podsOf(rsKey: string): KubeObject[] {
     return [...(this.pods.get(rsKey)?.values() ?? [])];
   }
 
-  analysisRunsOf(rolloutKey: string): AnalysisRun[] {
-    return [...(this.analysisRuns.get(rolloutKey)?.values() ?? [])];
+  /** A Rollout's AnalysisRuns: of the object with `uid` only (a predecessor of the same name owns its own). */
+  analysisRunsOf(rolloutKey: string, uid: string | undefined): AnalysisRun[] {
+    return this.ownedBy(this.analysisRuns.get(rolloutKey), uid);
   }
 
-  experimentsOf(rolloutKey: string): KubeObject[] {
-    return [...(this.experiments.get(rolloutKey)?.values() ?? [])];
+  experimentsOf(rolloutKey: string, uid: string | undefined): KubeObject[] {
+    return this.ownedBy(this.experiments.get(rolloutKey), uid);
   }
 }

@@ -22,7 +22,9 @@ export function reconcileExperiments(ctx: ReconcileContext): KubeObject | undefi
   const ns = ro.metadata.namespace ?? "default";
   const canaryStatus = ctx.newStatus.canary ?? (ctx.newStatus.canary = {});
   const currentName = ro.status?.canary?.currentExperiment;
-  const current = currentName ? ctx.deps.cache.experimentsOf(ctx.key).find((e) => e.metadata.name === currentName) : undefined;
+  const current = currentName
+    ? ctx.deps.cache.experimentsOf(ctx.key, ctx.ro.metadata.uid).find((e) => e.metadata.name === currentName)
+    : undefined;
   const { step, index } = currentStepOf(ro);
   const terminate = (ex: KubeObject | undefined) => {
     const phase = experimentPhase(ex);

@@ -341,7 +341,7 @@ export class RolloutController implements ControllerHandle {
       String(this.started.size),
     ];
     for (const rs of this.cache.replicaSetsOf(key, undefined)) parts.push(rs.metadata.resourceVersion ?? "");
-    for (const ar of this.cache.analysisRunsOf(key)) parts.push(ar.metadata.resourceVersion ?? "");
+    for (const ar of this.cache.analysisRunsOf(key, undefined)) parts.push(ar.metadata.resourceVersion ?? "");
     return parts.join("|");
   }
 

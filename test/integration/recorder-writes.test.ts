@@ -39,6 +39,7 @@ const event = (uid: string, lastAt: Date, count = 1): EventRow => ({
   cluster: "prod",
   namespace: "shop",
   rollout: "checkout",
+  rolloutUid: "checkout-uid",
   eventUid: uid,
   type: "Normal",
   reason: "RolloutStepCompleted",
@@ -127,6 +128,21 @@ describe("recorder batch writes", () => {
       ["uid-1", 3, "2026-11-30T05:10:00.000Z", "Rollout step 1/4 completed (count 3)"],
       ["uid-2", 1, "2026-11-30T05:10:00.000Z", "Rollout step 1/4 completed (count 1)"],
     ]);
+  });
+
+  it("give a Rollout the events of its own object: never those of a deleted predecessor of the same name", async () => {
+    const at = new Date("2026-11-30T06:00:00Z");
+    const ofObject = (eventUid: string, rolloutUid: string | null): EventRow => ({ ...event(eventUid, at), rollout: "reborn", rolloutUid });
+    await repos.transaction(
+      batchWrites(repos, [], [ofObject("reborn-old", "uid-before"), ofObject("reborn-new", "uid-after"), ofObject("reborn-unsaid", null)]),
+    );
+    const listed = async (uid: string | null) =>
+      (await repos.rolloutEvents.listForRollout({ cluster: "prod", namespace: "shop", name: "reborn", uid }, 10))
+        .map((e) => e.eventUid)
+        .sort();
+    expect(await listed("uid-after")).toEqual(["reborn-new", "reborn-unsaid"]);
+    expect(await listed("uid-before")).toEqual(["reborn-old", "reborn-unsaid"]);
+    expect(await listed(null)).toEqual(["reborn-new", "reborn-old", "reborn-unsaid"]);
   });
 
   it("are pruned by the retention like any other row", async () => {

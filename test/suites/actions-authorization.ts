@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { RolloutDetail } from "@/lib/rollouts/detail-types";
+import { namespaceObject } from "@/sim/scenarios/builders";
 import {
   adminKubeConfig,
+  createBasicCanary,
+  createObjects,
   isPausedAt,
   readRollout,
   startPausedCanary,
@@ -110,6 +114,62 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
       expect(hidden.body).toStrictEqual({
         error: { code: "not_found", message: `Rollout ${TEST_NAMESPACE}/${PROMOTED} not found in cluster ${backend.cluster}` },
       });
+    });
+
+    it("carol's page of a shop Rollout never shows the AnalysisRuns of a same-named Rollout in a namespace she cannot read", async () => {
+      const NAME = "twin";
+      const OTHER = "payments";
+      const detailPath = (namespace: string) => `/api/clusters/${backend.cluster}/rollouts/${namespace}/${NAME}`;
+      const runNames = (detail: RolloutDetail) => detail.analysisRuns.map((r) => r.name);
+      await createObjects(backend, [namespaceObject(OTHER) as never]);
+      await createBasicCanary(backend, NAME, [{ pause: {} }]);
+      await createObjects(backend, [
+        {
+          apiVersion: "argoproj.io/v1alpha1",
+          kind: "Rollout",
+          metadata: { name: NAME, namespace: OTHER },
+          spec: {
+            replicas: 1,
+            selector: { matchLabels: { app: `${NAME}-${OTHER}` } },
+            template: {
+              metadata: { labels: { app: `${NAME}-${OTHER}` } },
+              spec: { containers: [{ name: "web", image: "registry.local/rollscope-test/payments:1.0.0" }] },
+            },
+            strategy: { canary: { steps: [{ pause: {} }] } },
+          },
+        } as never,
+      ]);
+      const twin = await readRollout(backend, NAME, OTHER);
+      const run = (name: string, namespace: string, owner: { name: string; uid: string }) => ({
+        apiVersion: "argoproj.io/v1alpha1",
+        kind: "AnalysisRun",
+        metadata: {
+          name,
+          namespace,
+          labels: { "rollout-type": "Step" },
+          ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", name: owner.name, uid: owner.uid, controller: true }],
+        },
+        spec: { metrics: [{ name: "payments-secret-metric", provider: { web: { url: "http://127.0.0.1:9/secret" } } }] },
+      });
+      await createObjects(backend, [
+        run("twin-payments-run", OTHER, { name: NAME, uid: (twin.metadata as { uid?: string }).uid! }),
+      ] as never[]);
+
+      // Rollscope sees the run: it is on the page of the Rollout that owns it, for a user who may read that namespace.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const owner = await app.read<RolloutDetail>(detailPath(OTHER), as("alice"), TRUSTED).catch(() => null);
+        if (owner && runNames(owner).includes("twin-payments-run")) break;
+        if (Date.now() > deadline) throw new Error(`${backend.kind}: payments/${NAME}'s page never listed its AnalysisRun`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      await waitForCache(backend, app.cachedVersion, NAME);
+      const carols = await app.call("GET", detailPath(TEST_NAMESPACE), { from: TRUSTED, headers: as("carol") });
+      expect(carols.status, carols.text).toBe(200);
+      expect(runNames(carols.body as RolloutDetail)).toEqual([]);
+      expect(carols.text).not.toContain("payments-secret-metric");
+      expect(runNames(await app.read<RolloutDetail>(detailPath(TEST_NAMESPACE), as("alice"), TRUSTED))).toEqual([]);
+      expect((await app.call("GET", detailPath(OTHER), { from: TRUSTED, headers: as("carol") })).status).toBe(404);
     });
 
     it("alice aborts: the canary goes back to 0 %, the Rollout is Degraded, and retry is offered instead of abort", async () => {

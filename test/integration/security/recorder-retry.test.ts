@@ -46,6 +46,7 @@ const event = (uid: string): RolloutEventRow => ({
   cluster: "prod",
   namespace: "shop",
   rollout: "checkout",
+  rolloutUid: "checkout-uid",
   eventUid: uid,
   type: "Normal",
   reason: "RolloutStepCompleted",

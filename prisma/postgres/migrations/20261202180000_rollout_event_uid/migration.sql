@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RolloutEvent" ADD COLUMN "rolloutUid" TEXT;
