@@ -15,7 +15,10 @@ export interface ProbeListenerOptions {
   isReady: () => Promise<boolean>;
   /** Liveness fails once the main thread has not beaten for this long: a wedged event loop still gets restarted. */
   stallMs?: number;
-  /** Readiness fails once the last readiness answer is this old (the main thread is too busy to ask). */
+  /**
+   * Readiness fails once the last readiness answer is this old (the main thread too busy to finish asking). As long as
+   * liveness' bound by default: a burst that delays the answer (a flood of connections) must not take the pod out.
+   */
   staleReadinessMs?: number;
 }
 
