@@ -4,21 +4,26 @@ import type { RecorderLeadership } from "@/lib/db/recorder-leadership";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
 import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
-import type { FleetRollout } from "@/lib/fleet/types";
+import { rolloutKey, type FleetRollout } from "@/lib/fleet/types";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import type { RecorderStore } from "./batch-writes";
 import { MAX_ROWS_PER_WRITE, Recorder } from "./recorder";
 import { toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
-/** The checkout fixture paused at `step`: each step is a different recorded state. */
+/** The checkout fixture built into a view once per step: YAML and the full parser cost milliseconds; tests use thousands. */
+const builtAtStep = new Map<number, FleetRollout>();
+
+/** The checkout fixture paused at `step` (each step a different recorded state), under the name `name`. */
 function rolloutAt(name: string, step: number): FleetRollout {
-  const obj = structuredClone(readRolloutFixture("indefinite-pause")) as {
-    metadata: Record<string, unknown>;
-    status: Record<string, unknown>;
-  };
-  obj.metadata = { ...obj.metadata, name, resourceVersion: String(step) };
-  obj.status = { ...obj.status, currentStepIndex: step };
-  return buildFleetRollout("prod", obj, new Date());
+  let built = builtAtStep.get(step);
+  if (!built) {
+    const obj = readRolloutFixture("indefinite-pause") as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+    obj.metadata = { ...obj.metadata, resourceVersion: String(step) };
+    obj.status = { ...obj.status, currentStepIndex: step };
+    built = buildFleetRollout("prod", obj, new Date());
+    builtAtStep.set(step, built);
+  }
+  return { ...built, name, key: rolloutKey(built.cluster, built.namespace, name) };
 }
 
 /** A fleet double: rollouts its watches already listed, and a way to emit later changes. */
