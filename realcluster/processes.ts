@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 
 export interface StartSpec {
@@ -41,10 +42,56 @@ export function tail(file: string, lines = 15): string {
 }
 
 /**
+ * Kills every process group this Node process started when it ends without stopping them, however it ends: a crash,
+ * SIGKILL, a second Ctrl-C. Node has no PDEATHSIG, so one detached bash per Node process holds the read end of a pipe
+ * whose write end only this process holds; the kernel closes it when the process dies, and the watchdog then sends
+ * TERM to every group still registered (`+pgid` / `-pgid` lines), and KILL to those alive 10 s later. It ignores
+ * INT, TERM and HUP and sits in a session of its own, so Ctrl-C at the terminal does not reach it.
+ */
+const WATCHDOG_SCRIPT = `
+trap '' INT TERM HUP
+declare -A groups=()
+while IFS= read -r line; do
+  case "$line" in
+    +[0-9]*) groups[\${line:1}]=1 ;;
+    -[0-9]*) unset "groups[\${line:1}]" ;;
+  esac
+done
+[ \${#groups[@]} -eq 0 ] && exit 0
+for g in "\${!groups[@]}"; do kill -TERM -- "-$g" 2>/dev/null; done
+for _ in $(seq 100); do
+  alive=0
+  for g in "\${!groups[@]}"; do kill -0 -- "-$g" 2>/dev/null && alive=1; done
+  [ $alive -eq 0 ] && exit 0
+  sleep 0.1
+done
+for g in "\${!groups[@]}"; do kill -KILL -- "-$g" 2>/dev/null; done
+`;
+
+let watchdog: { child: ChildProcess; stdin: Socket } | null = null;
+
+/** Tells the watchdog (started at first use) that a process group starts (`+`) or has ended (`-`). */
+function tellWatchdog(change: "+" | "-", pgid: number): void {
+  if (pgid <= 0) return;
+  if (!watchdog) {
+    const child = spawn("bash", ["-c", WATCHDOG_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    const stdin = child.stdin as Socket;
+    // Neither the watchdog nor its pipe keeps this process alive; an error (it died) must not crash it either.
+    child.unref();
+    stdin.unref();
+    stdin.on("error", () => {});
+    child.once("error", () => {});
+    watchdog = { child, stdin };
+  }
+  // libuv writes a pipe at once when nothing is queued: the line is in the kernel's buffer when this returns.
+  watchdog.stdin.write(`${change}${pgid}\n`);
+}
+
+/**
  * Starts local processes, each in a process group of its own with its output in `<logsDir>/<name>.log`, reports
  * any that exits while the group is running, and stops them all (TERM to the whole group, KILL after a grace
  * period), the last started first. A synchronous exit hook KILLs whatever is still running if this Node process
- * ends without stop().
+ * ends without stop(), and the watchdog above does the same if it ends without running its exit hooks.
  */
 export class ProcessGroup {
   private readonly children: Array<{ spec: StartSpec; child: ChildProcess; managed: ManagedProcess }> = [];
@@ -75,6 +122,7 @@ export class ProcessGroup {
       child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown"));
     });
     const managed: ManagedProcess = { name: spec.name, pid: child.pid ?? -1, logFile, exited };
+    tellWatchdog("+", managed.pid);
     this.children.push({ spec, child, managed });
     void exited.then((code) => {
       if (!this.stopping && !this.stoppedOnPurpose.has(managed))
@@ -117,6 +165,7 @@ async function terminate(managed: ManagedProcess, graceMs: number): Promise<void
   clearTimeout(timer);
   // A process's own children (the plugin the controller started) share its group and may outlive it.
   signalGroup(managed.pid, "SIGKILL");
+  tellWatchdog("-", managed.pid);
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

@@ -14,5 +14,6 @@ if [ ! -f .next/BUILD_ID ] || [ -n "$(find app components lib -newer .next/BUILD
   echo "Building the app (about a minute the first time)…"
   npx next build >.rollscope/build.log 2>&1 || { tail -40 .rollscope/build.log; exit 1; }
 fi
-# exec: Ctrl-C reaches the Node process, which stops every component it started.
-exec node_modules/.bin/tsx realcluster/cli.ts "$@"
+# exec, and node itself rather than the tsx wrapper (which runs it as a child): Ctrl-C reaches the one Node process,
+# which stops every component it started; if it dies instead, its watchdog does (realcluster/processes.ts).
+exec node --import tsx realcluster/cli.ts "$@"
