@@ -69,7 +69,7 @@ test.describe("rollout actions", () => {
 
     await page.getByTestId("action-promote").click();
     const dialog = page.getByTestId("confirm-action-dialog");
-    await expect(dialog.getByTestId("action-effect")).toHaveText("Canary 20 % → 60 % (skips pause at step 2/6; next: pause)");
+    await expect(dialog.getByTestId("action-effect")).toHaveText("Canary 20 % → 60 % (skips pause at step 2 of 6; next: pause)");
     await dialog.getByTestId("confirm-action").click();
     await expect(dialog).toBeHidden();
     await expect(page.getByTestId("rollout-action-done")).toHaveText("Promote sent: status patched");

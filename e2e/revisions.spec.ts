@@ -50,7 +50,7 @@ test("revisions show their ReplicaSets and Pods live, and a rollback to revision
   await expect(row(page, 2).getByTestId("pod").first()).toHaveAttribute("data-status", "Running");
   await expect(row(page, 1).getByTestId("pod")).toHaveCount(2);
   // As the CLI prints it: paused on the second step (index 1 of 6), 20 % set and applied.
-  await expect(card.getByTestId("cli-step")).toHaveText("1/6");
+  await expect(card.getByTestId("cli-step")).toHaveText("step 2 of 6 · kubectl index 1");
   await expect(card.getByTestId("set-weight")).toHaveText("20%");
   await expect(card.getByTestId("actual-weight")).toHaveText("20%");
 

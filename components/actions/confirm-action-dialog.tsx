@@ -6,7 +6,7 @@ import { cn } from "@/components/ui/cn";
 
 export interface ConfirmActionDialogProps {
   title: string;
-  /** What will happen, e.g. "Canary 30 % → 60 % (skips pause at step 2/4)". */
+  /** What will happen, e.g. "Canary 30 % → 60 % (skips pause at step 2 of 4)". */
   effect: string;
   /** The exact requests, shown folded for those who want to check them. */
   requests: readonly string[];

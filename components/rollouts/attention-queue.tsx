@@ -14,6 +14,7 @@ import { comparableRequestedPercent } from "@/lib/overview/fleet-query";
 import { PauseClock } from "./pause-clock";
 import { PhaseBadge } from "./phase-badge";
 import { WeightBar } from "./weight-bar";
+import { formatStepPosition } from "@/lib/rollouts/step-position";
 
 const SEVERITY_STYLE: Record<AttentionSeverity, string> = {
   critical: "border-l-rose-500",
@@ -69,7 +70,7 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
           {r.step.total > 0 && (
             <span className="tabular-nums" title={r.step.label ?? undefined}>
-              step {r.step.current ?? r.step.total}/{r.step.total}
+              <span data-testid="queue-step">{formatStepPosition(r.step)}</span>
               {r.step.label ? ` · ${r.step.label}` : ""}
             </span>
           )}

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ScrollArea } from "@/components/ui/scroll-area";
+import { formatStepPositionWithCliIndex } from "@/lib/rollouts/step-position";
 import type { PodInfoView, ReplicaSetInfoView, ReplicaSetRole, RolloutInfoView } from "@/lib/contracts/rollout-workload";
 
 const ROLE_TONE: Record<ReplicaSetRole, Tone> = {
@@ -46,7 +47,7 @@ export function CliSummary({ info, maxTrafficWeight }: { info: RolloutInfoView; 
       {info.strategy === "Canary" && (
         <>
           <Figure label="Step" testId="cli-step">
-            {info.step || "—"}
+            {info.stepPosition ? formatStepPositionWithCliIndex(info.stepPosition) : "—"}
           </Figure>
           <Figure label="Set weight" testId="set-weight">
             {info.setWeight === null ? "—" : `${info.setWeight}${unit}`}

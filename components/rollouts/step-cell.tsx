@@ -1,17 +1,18 @@
 import type { RolloutSummary } from "@/lib/fleet/summary";
+import { formatStepPosition } from "@/lib/rollouts/step-position";
 
 /**
- * The step as `kubectl argo rollouts get rollout` prints it: `currentStepIndex/len(steps)` ("1/6" while paused on
- * the second step, "6/6" once complete), with the current step's label on hover; "—" without steps or before the
- * controller set the index.
+ * The step as every screen writes it ("step 5 of 8", formatStepPosition), with the current step's label and the
+ * index `kubectl argo rollouts get rollout` prints on hover; "—" without steps.
  */
 export function StepCell({ step }: { step: RolloutSummary["step"] }) {
-  const { current, total, index, label } = step;
-  if (!total || index === null) return <span className="text-slate-500 dark:text-slate-400">{total ? `—/${total}` : "—"}</span>;
-  const title = label && current !== null ? `Step ${current} of ${total}: ${label}` : index >= total ? "All steps complete" : "Not started";
+  const { total, index, label } = step;
+  if (!total) return <span className="text-slate-500 dark:text-slate-400">—</span>;
+  const text = formatStepPosition(step);
+  const cli = index === null ? "" : ` (kubectl index ${index})`;
   return (
-    <span data-testid="step" title={title} className="tabular-nums">
-      {`${index}/${total}`}
+    <span data-testid="step" title={label && index !== null && index < total ? `${label}${cli}` : `${text}${cli}`} className="tabular-nums">
+      {text}
     </span>
   );
 }

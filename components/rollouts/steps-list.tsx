@@ -5,6 +5,7 @@ import { CheckIcon } from "@/components/ui/icons";
 import { useNow } from "@/components/ui/use-now";
 import { formatDuration, secondsSince } from "@/lib/format/duration";
 import type { StepTimingView } from "@/lib/rollouts/detail-types";
+import { formatStepPosition } from "@/lib/rollouts/step-position";
 import type { RolloutStepView } from "@/lib/rollouts/view-model";
 
 const KIND_LABEL: Record<string, string> = {
@@ -95,6 +96,8 @@ export function StepsList({ steps, timings = [], paused }: StepsListProps) {
               {current ? (
                 <span className={cn("font-medium", paused ? "text-amber-700 dark:text-amber-300" : "text-sky-700 dark:text-sky-300")}>
                   {paused ? "paused" : "current"}
+                  {" · "}
+                  <span data-testid="current-step-position">{formatStepPosition({ index: step.index, total: steps.length })}</span>
                   {/* While paused, the pause callout owns the clock; two different ages would confuse. */}
                   {timing && !timing.leftAt && !paused && (
                     <>

@@ -69,7 +69,7 @@ test.describe("Rollscope on the real cluster", () => {
 
     await page.getByTestId("action-promote").click();
     const dialog = page.getByTestId("confirm-action-dialog");
-    await expect(dialog.getByTestId("action-effect")).toHaveText("Canary 20 % → 60 % (skips pause at step 2/4; next: pause)");
+    await expect(dialog.getByTestId("action-effect")).toHaveText("Canary 20 % → 60 % (skips pause at step 2 of 4; next: pause)");
     await dialog.getByTestId("confirm-action").click();
     await expect(page.getByTestId("rollout-action-done")).toHaveText("Promote sent: status patched");
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "60", { timeout: 60_000 });

@@ -4,7 +4,7 @@ import { loadRolloutFixture, loadRolloutFixtureWith } from "@/lib/rollouts/fixtu
 import { deriveAuditAfter } from "./audit-after";
 
 describe("deriveAuditAfter: the state an applied action left, as the audit log records it", () => {
-  it("a Rollout paused at step 6/8 records as paused there with its canary weight", () => {
+  it("a Rollout paused at step 6 of 8 records as paused there with its canary weight", () => {
     expect(deriveAuditAfter(loadRolloutFixture("indefinite-pause"))).toStrictEqual({
       phase: "Paused",
       stepIndex: 5,
@@ -54,8 +54,8 @@ describe("the audit page's before and after states", () => {
   };
 
   it("shows the step out of the before state's step count, or alone without it", () => {
-    expect(formatAuditBefore(before)).toBe("rev 2 · step 2/4 · canary 20 % · Paused");
-    expect(formatAuditAfter(after, before.totalSteps)).toBe("step 2/4 · canary 20 % · Progressing · unpaused");
+    expect(formatAuditBefore(before)).toBe("rev 2 · step 2 of 4 · canary 20 % · Paused");
+    expect(formatAuditAfter(after, before.totalSteps)).toBe("step 2 of 4 · canary 20 % · Progressing · unpaused");
     expect(formatAuditAfter({ ...after, aborted: true }, null)).toBe("step 2 · canary 20 % · Progressing · aborted");
   });
 });

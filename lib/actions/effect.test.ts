@@ -11,15 +11,15 @@ const atPause: ActionEffectState = {
 
 describe("describeActionEffect", () => {
   it("promote names the weight change and the step it skips", () => {
-    expect(describeActionEffect("promote", atPause)).toBe("Canary 30 % → 60 % (skips pause at step 6/8)");
+    expect(describeActionEffect("promote", atPause)).toBe("Canary 30 % → 60 % (skips pause at step 6 of 8)");
     expect(describeActionEffect("promote", { ...atPause, nextStepLabel: "analysis" })).toBe(
-      "Canary 30 % → 60 % (skips pause at step 6/8; next: analysis)",
+      "Canary 30 % → 60 % (skips pause at step 6 of 8; next: analysis)",
     );
   });
 
   it("promote without a weight change or step label", () => {
     expect(describeActionEffect("promote", { requestedPercent: 30, stepIndex: 2, totalSteps: 8 })).toBe(
-      "Canary stays at 30 % (leaves step 3/8)",
+      "Canary stays at 30 % (leaves step 3 of 8)",
     );
     expect(describeActionEffect("promote", { requestedPercent: 100, stepIndex: 8, totalSteps: 8 })).toBe(
       "Canary stays at 100 % (all steps are complete)",
@@ -36,9 +36,9 @@ describe("describeActionEffect", () => {
 
   it("abort, retry, pause, resume and restart", () => {
     expect(describeActionEffect("abort", atPause)).toBe("Abort: canary 30 % → 0 %; the Rollout becomes Degraded");
-    expect(describeActionEffect("retry", atPause)).toBe("Retry: clears the abort and restarts the update from step 1/8");
+    expect(describeActionEffect("retry", atPause)).toBe("Retry: clears the abort and restarts the update from step 1 of 8");
     expect(describeActionEffect("pause", atPause)).toBe("Pause: canary stays at 30 % until the Rollout is resumed or promoted");
-    expect(describeActionEffect("resume", atPause)).toBe("Resume: clears the manual pause; step 6/8 continues at canary 30 %");
+    expect(describeActionEffect("resume", atPause)).toBe("Resume: clears the manual pause; step 6 of 8 continues at canary 30 %");
     expect(describeActionEffect("restart", atPause)).toBe(
       "Restart: pods are recreated ReplicaSet by ReplicaSet; traffic weights do not change",
     );

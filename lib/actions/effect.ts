@@ -1,3 +1,4 @@
+import { formatStepPosition } from "@/lib/rollouts/step-position";
 import type { RolloutAction } from "./schema";
 
 /** What the confirmation dialog knows, already normalised to percent (weight / maxTrafficWeight × 100). */
@@ -31,7 +32,7 @@ function describePromote(state: ActionEffectState): string {
     nextStepWeightPercent !== undefined && nextStepWeightPercent !== requestedPercent
       ? `Canary ${formatPercent(requestedPercent)} → ${formatPercent(nextStepWeightPercent)}`
       : `Canary stays at ${formatPercent(requestedPercent)}`;
-  const position = `step ${stepIndex + 1}/${totalSteps}`;
+  const position = formatStepPosition({ index: stepIndex, total: totalSteps });
   const step = stepLabel ? `skips ${stepLabel} at ${position}` : `leaves ${position}`;
   return `${weight} (${step}${nextStepLabel ? `; next: ${nextStepLabel}` : ""})`;
 }
@@ -46,7 +47,7 @@ function describePromoteFull(state: ActionEffectState): string {
 }
 
 /**
- * One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 6/8)". Plain inputs
+ * One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 6 of 8)". Plain inputs
  * keep it UI-independent; the wording follows what the controller does after the patch (`rollout/canary.go`,
  * `rollout/bluegreen.go`): abort scales the canary to 0 and marks the Rollout Degraded, retry restarts at step 1.
  */
@@ -64,7 +65,7 @@ export function describeActionEffect(action: RolloutAction, state: ActionEffectS
         : `Abort: canary ${weight} → 0 %; the Rollout becomes Degraded`;
     case "retry":
       return !blueGreen && state.totalSteps > 0
-        ? `Retry: clears the abort and restarts the update from step 1/${state.totalSteps}`
+        ? `Retry: clears the abort and restarts the update from step 1 of ${state.totalSteps}`
         : "Retry: clears the abort and restarts the update";
     case "pause":
       return blueGreen
@@ -74,7 +75,7 @@ export function describeActionEffect(action: RolloutAction, state: ActionEffectS
       if (blueGreen || state.stepIndex >= state.totalSteps) {
         return "Resume: clears the manual pause; the update continues";
       }
-      const step = `step ${state.stepIndex + 1}/${state.totalSteps}`;
+      const step = formatStepPosition({ index: state.stepIndex, total: state.totalSteps });
       return `Resume: clears the manual pause; ${step} continues at canary ${weight}`;
     }
     case "restart":

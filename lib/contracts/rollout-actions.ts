@@ -18,7 +18,7 @@ export interface RolloutActionOption {
   reason?: string;
   /** The user's permission alone (RBAC or role mapping). */
   permitted: boolean;
-  /** One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 2/4)". */
+  /** One line for the confirmation dialog, e.g. "Canary 30 % → 60 % (skips pause at step 2 of 4)". */
   effect: string;
   /** In a cluster labelled production, promote-full and abort need the rollout's name typed. */
   typedConfirmation: boolean;

@@ -1,3 +1,4 @@
+import type { StepPosition } from "./step-position";
 import { deriveMaxTrafficWeight } from "./max-traffic-weight";
 import { deriveRolloutPhase } from "./phase";
 import type { RolloutResource } from "./schema";
@@ -53,6 +54,8 @@ export interface RolloutInfoView {
   strategy: "Canary" | "BlueGreen" | "";
   /** `currentStepIndex/len(steps)` as upstream prints it ("" without steps or before the controller set the index). */
   step: string;
+  /** The same position for display (formatStepPositionWithCliIndex); null where `step` is "". */
+  stepPosition: StepPosition | null;
   /** Desired weight in maxTrafficWeight units (canary only). */
   setWeight: number | null;
   /** Upstream's ActualWeight (canary only); null when it needs ReplicaSets that were not given. */
@@ -284,6 +287,9 @@ export function deriveRolloutInfo(
     message,
     strategy,
     step: deriveCliStep(rollout),
+    stepPosition: deriveCliStep(rollout)
+      ? { index: rollout.status?.currentStepIndex ?? null, total: listCanarySteps(rollout).length }
+      : null,
     setWeight: strategy === "Canary" ? (deriveRequestedWeight(rollout)?.weight ?? null) : null,
     actualWeight: deriveActualWeight(rollout, infos),
     images: deriveImages(infos),

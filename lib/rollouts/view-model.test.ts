@@ -57,7 +57,7 @@ describe("toRolloutView", () => {
       lastTransitionTime: "2026-08-18T09:41:02Z",
       lastUpdateTime: "2026-08-18T09:41:02Z",
     });
-    expect(view.attention).toEqual([{ code: "AwaitingPromotion", message: "Paused at step 6/8 until promoted" }]);
+    expect(view.attention).toEqual([{ code: "AwaitingPromotion", message: "Paused at step 6 of 8 until promoted" }]);
   });
 
   it("marks steps before the current one done and the rest pending", () => {
@@ -217,7 +217,7 @@ describe("toRolloutView", () => {
 
   it("an inconclusive analysis asks for a decision", () => {
     expect(viewOf("inconclusive-analysis").attention).toEqual([
-      { code: "AwaitingPromotion", message: "Paused at step 5/8: analysis was inconclusive; promote or abort" },
+      { code: "AwaitingPromotion", message: "Paused at step 5 of 8: analysis was inconclusive; promote or abort" },
       {
         code: "AnalysisInconclusive",
         message:

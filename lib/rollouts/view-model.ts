@@ -4,6 +4,7 @@ import { deriveActualWeight, deriveCliStep } from "./rollout-info";
 import { listPluginStepNames, listTrafficRouters, type TrafficRouter } from "./routers";
 import { deriveMaxTrafficWeight } from "./max-traffic-weight";
 import type { AnalysisRunStatusRef, RolloutResource } from "./schema";
+import { formatStepPosition } from "./step-position";
 import { describeStep, deriveStepProgress, type StepDescription, type StepKind, type StepProgress } from "./steps";
 import { deriveAppliedWeights, deriveRequestedWeight, type AppliedWeights, type RequestedWeight } from "./weights";
 
@@ -350,7 +351,7 @@ function deriveAttention(input: AttentionInput): AttentionReason[] {
 }
 
 function describeIndefinitePause(pause: PauseState, progress: StepProgress): string {
-  const where = progress.current !== null ? ` at step ${progress.current}/${progress.total}` : "";
+  const where = progress.current !== null ? ` at ${formatStepPosition(progress)}` : "";
   switch (pause.reason) {
     case "Manual":
       return "Manually paused; resume or promote to continue";

@@ -27,6 +27,7 @@ import { useNow } from "@/components/ui/use-now";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useMeasuredTraffic, useRolloutDetail, useRolloutHistory } from "@/lib/queries/use-rollout-detail";
 import { useRolloutWorkload } from "@/lib/queries/use-rollout-workload";
+import { formatStepPositionWithCliIndex } from "@/lib/rollouts/step-position";
 import { RANGES, useHistoryRange } from "./use-history-range";
 
 interface Props {
@@ -232,8 +233,10 @@ export function RolloutDetailView({ cluster, namespace, name }: Props) {
                 id="steps-title"
                 title="Steps"
                 meta={
-                  rollout.cliStep && (
-                    <span title="As kubectl argo rollouts get rollout shows it: currentStepIndex/steps">step {rollout.cliStep}</span>
+                  rollout.steps.length > 0 && (
+                    <span data-testid="steps-position" title="kubectl argo rollouts get rollout prints the 0-based index">
+                      {formatStepPositionWithCliIndex({ index: rollout.stepProgress.index, total: rollout.stepProgress.total })}
+                    </span>
                   )
                 }
               />
