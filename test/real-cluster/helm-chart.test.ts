@@ -69,7 +69,12 @@ const KINDS_WITHOUT_SCHEMA = ["ServiceMonitor"];
 const ALICE: AuthUser = { via: "proxy", name: "alice", groups: ["sre-operators"], sessionId: null };
 const SERVICE_ACCOUNT_USER: AuthUser = { via: "proxy", name: "system:serviceaccount:demo:deployer", groups: [], sessionId: null };
 
-const NO_SIGN_IN_CONFIG = { clusters: [{ name: "in-cluster", inCluster: true, controllerNamespace: CONTROLLER_NAMESPACE }] };
+/** Sign-in off and actions on, both written out as the chart requires (its defaults are sign-in and read-only). */
+const NO_SIGN_IN_CONFIG = {
+  clusters: [{ name: "in-cluster", inCluster: true, controllerNamespace: CONTROLLER_NAMESPACE }],
+  readOnly: false,
+  auth: { mode: "none" },
+};
 const PROXY_CONFIG = { ...NO_SIGN_IN_CONFIG, auth: { mode: "proxy", proxy: { trustedProxies: ["127.0.0.1"] } } };
 
 /** Every optional part switched on, with Secrets named (not created) for every credential. */
@@ -468,7 +473,7 @@ describe.skipIf(realBackendSkipReason() !== null)(
       expect(badConfig.stderr).toMatch(/config\/clusters\/0\/inCluster.*(got string, want boolean|expected boolean)/);
     });
 
-    it("runs the image as it is built: its user, its two listeners, its writable paths; /metrics scraped on its own port", async () => {
+    it("runs the image as it is built: its user, its three listeners, its writable paths; /metrics scraped on its own port", async () => {
       const dockerfile = readFileSync(path.join(CHART_DIR, "../../Dockerfile"), "utf8");
       const imageUser = /^USER (\d+):(\d+)$/m.exec(dockerfile)!;
       const imageMetricsPort = /ROLLSCOPE_METRICS_LISTEN=0\.0\.0\.0:(\d+)/.exec(dockerfile)![1];
@@ -494,7 +499,144 @@ describe.skipIf(realBackendSkipReason() !== null)(
       const monitor = objects.find((o) => o.kind === "ServiceMonitor")!.spec as { endpoints: Array<{ port: string; path: string }> };
       expect(monitor.endpoints).toMatchObject([{ port: "metrics", path: "/metrics" }]);
       const policy = objects.find((o) => o.kind === "NetworkPolicy")!.spec as { ingress: Array<{ ports: Array<{ port: string }> }> };
-      expect(policy.ingress.flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(["http", "metrics"]);
+      expect(policy.ingress.flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(["http", "metrics", "probes"]);
+    });
+
+    it("is safe by default: sign-in required, no patch rights, a NetworkPolicy admitting only the ingress controller and the scraper", async () => {
+      const objects = await renderChart(tools.helm, workDir, {});
+      const configMap = objects.find((o) => o.kind === "ConfigMap") as KubeObject & { data: Record<string, string> };
+      const config = parseConfig(configMap.data["rollscope.yaml"], "the chart's ConfigMap");
+      expect(config.auth.mode).toBe("proxy");
+      // Only a proxy inside the pod may name the user: without one, every request is refused (401).
+      expect(config.auth.proxy?.trustedProxies).toEqual(["127.0.0.1/32"]);
+      expect(config.readOnly).toBe(true);
+      const granted = objects.filter(isRole).flatMap(permissionsOf);
+      expect(granted.filter((p) => p.verb === "patch" || p.verb === "impersonate")).toEqual([]);
+      const policy = objects.find((o) => o.kind === "NetworkPolicy")?.spec as {
+        policyTypes: string[];
+        ingress: Array<{ ports: Array<{ port: string }>; from?: unknown[] }>;
+      };
+      expect(policy.policyTypes).toContain("Ingress");
+      const fromOf = (port: string) => policy.ingress.find((rule) => rule.ports.some((p) => p.port === port))?.from;
+      const namespaceOnly = (name: string) => [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": name } } }];
+      expect(fromOf("http")).toEqual(namespaceOnly("ingress-nginx"));
+      expect(fromOf("metrics")).toEqual(namespaceOnly("monitoring"));
+      // Only the probe port (alive/ready, nothing more) is open to any peer: the kubelet's probes.
+      expect(policy.ingress.filter((rule) => rule.from === undefined).flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(["probes"]);
+      // Configurable: another ingress controller's namespace.
+      const traefik = await renderChart(tools.helm, workDir, { networkPolicy: { ingressFrom: namespaceOnly("traefik") } });
+      const traefikPolicy = traefik.find((o) => o.kind === "NetworkPolicy")!.spec as typeof policy;
+      expect(traefikPolicy.ingress[0].from).toEqual(namespaceOnly("traefik"));
+
+      // Patch rights come with actions: the dashboard's own when nobody signs in, impersonation when users do.
+      const actionsNoSignIn = (await renderChart(tools.helm, workDir, { config: NO_SIGN_IN_CONFIG })).filter(isRole).flatMap(permissionsOf);
+      expect(actionsNoSignIn.filter((p) => p.verb === "patch").map((p) => p.resource)).toContain("rollouts");
+      const actionsSignedIn = (await renderChart(tools.helm, workDir, { config: { readOnly: false } }))
+        .filter(isRole)
+        .flatMap(permissionsOf);
+      expect(actionsSignedIn.filter((p) => p.verb === "patch")).toEqual([]);
+      expect(actionsSignedIn.filter((p) => p.verb === "impersonate").length).toBeGreaterThan(0);
+    });
+
+    it("says after install what sign-in mode none exposes, only when the values choose it", async () => {
+      const notes = async (values: unknown) => {
+        const result = await run(tools.helm, [
+          "install",
+          "notes",
+          CHART_DIR,
+          "--dry-run",
+          "--kubeconfig",
+          cluster.adminKubeconfigPath,
+          "--values",
+          valuesFile(workDir, values),
+        ]);
+        expect(result.code, result.stderr).toBe(0);
+        return result.stdout.slice(result.stdout.indexOf("NOTES:"));
+      };
+      const none = await notes({ config: NO_SIGN_IN_CONFIG });
+      expect(none).toMatch(/auth\.mode is none/);
+      expect(none).toMatch(/reads every Rollout/);
+      expect(none).toMatch(/patch on every Rollout/);
+      const defaults = await notes({});
+      expect(defaults).not.toMatch(/auth\.mode is none/);
+      expect(defaults).toMatch(/Sign-in is required/);
+      expect(defaults).toMatch(/Actions are off/);
+    });
+
+    it("rolls pods as the database allows: Recreate on SQLite (RollingUpdate refused), RollingUpdate on PostgreSQL", async () => {
+      const strategyOf = async (values: unknown) =>
+        ((await renderChart(tools.helm, workDir, values)).find((o) => o.kind === "Deployment")!.spec as { strategy: unknown }).strategy;
+      expect(await strategyOf({})).toEqual({ type: "Recreate" });
+      expect(await strategyOf({ persistence: { enabled: true } })).toEqual({ type: "Recreate" });
+      const postgres = { secrets: { databaseUrl: { existingSecret: "rollscope-db" } } };
+      expect(await strategyOf(postgres)).toEqual({ type: "RollingUpdate", rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } });
+      const rolling = await run(tools.helm, [
+        "template",
+        "rollscope",
+        CHART_DIR,
+        "--values",
+        valuesFile(workDir, { strategy: { type: "RollingUpdate" } }),
+      ]);
+      expect(rolling.code).not.toBe(0);
+      expect(rolling.stderr).toContain("two writers on one database file");
+    });
+
+    it("has a PodDisruptionBudget that never blocks a drain, and refuses one that would", async () => {
+      const pdbOf = async (values: unknown) =>
+        (await renderChart(tools.helm, workDir, values)).find((o) => o.kind === "PodDisruptionBudget");
+      // One replica, the default: one pod may still be evicted.
+      expect((await pdbOf({}))?.spec).toMatchObject({ maxUnavailable: 1 });
+      expect((await pdbOf({}))?.spec).not.toHaveProperty("minAvailable");
+      const blocking = await run(tools.helm, [
+        "template",
+        "rollscope",
+        CHART_DIR,
+        "--values",
+        valuesFile(workDir, { podDisruptionBudget: { minAvailable: 1 } }),
+      ]);
+      expect(blocking.code).not.toBe(0);
+      expect(blocking.stderr).toContain("would never let a node drain evict a pod");
+      const twoOfThree = { replicaCount: 3, secrets: { databaseUrl: { existingSecret: "db" } }, podDisruptionBudget: { minAvailable: 2 } };
+      expect((await pdbOf(twoOfThree))?.spec).toMatchObject({ minAvailable: 2 });
+    });
+
+    it("takes extra env, volumes, init and sidecar containers, a priority class and grace period; a config change rolls the pods", async () => {
+      const values = {
+        extraEnvFrom: [{ secretRef: { name: "proxy-env" } }],
+        extraVolumes: [{ name: "ca", configMap: { name: "corp-ca" } }],
+        extraVolumeMounts: [{ name: "ca", mountPath: "/etc/ssl/corp", readOnly: true }],
+        initContainers: [{ name: "wait-db", image: "busybox:1.36", command: ["true"] }],
+        sidecars: [{ name: "oauth2-proxy", image: "quay.io/oauth2-proxy/oauth2-proxy:v7.6.0" }],
+        priorityClassName: "platform",
+        terminationGracePeriodSeconds: 45,
+        podAnnotations: { team: "sre" },
+      };
+      const objects = await renderChart(tools.helm, workDir, values);
+      const summary = await kubeconform(tools.kubeconform, toManifests(objects), schemaDir, KINDS_WITHOUT_SCHEMA);
+      expect(summary.invalid + summary.errors).toBe(0);
+      interface ExtendedPod {
+        initContainers: Array<{ name: string }>;
+        containers: Array<{ name: string; envFrom?: unknown[]; volumeMounts: unknown[] }>;
+        volumes: Array<{ name: string }>;
+        priorityClassName: string;
+        terminationGracePeriodSeconds: number;
+      }
+      type PodTemplate = { metadata: { annotations: Record<string, string> }; spec: ExtendedPod };
+      const templateOf = (rendered: KubeObject[]) =>
+        (rendered.find((o) => o.kind === "Deployment")!.spec as { template: PodTemplate }).template;
+      const template = templateOf(objects);
+      const pod = template.spec;
+      expect(pod.initContainers.map((c) => c.name)).toEqual(["wait-db"]);
+      expect(pod.containers.map((c) => c.name)).toEqual(["rollscope", "oauth2-proxy"]);
+      expect(pod.containers[0].envFrom).toEqual(values.extraEnvFrom);
+      expect(pod.volumes.map((v) => v.name)).toContain("ca");
+      expect(pod.containers[0].volumeMounts).toContainEqual(values.extraVolumeMounts[0]);
+      expect([pod.priorityClassName, pod.terminationGracePeriodSeconds]).toEqual(["platform", 45]);
+      expect(template.metadata.annotations.team).toBe("sre");
+      const checksum = template.metadata.annotations["checksum/config"];
+      expect(checksum).toMatch(/^[0-9a-f]{64}$/);
+      const changed = await renderChart(tools.helm, workDir, { ...values, config: { attention: { noProgressMinutes: 20 } } });
+      expect(templateOf(changed).metadata.annotations["checksum/config"]).not.toBe(checksum);
     });
 
     it("refuses several replicas on SQLite, saying PostgreSQL is needed", async () => {
