@@ -1,0 +1,7 @@
+//go:build !linux
+
+package meter
+
+import "os/exec"
+
+func setParentDeathSignal(*exec.Cmd) {}
