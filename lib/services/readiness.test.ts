@@ -66,6 +66,23 @@ describe("checkReadiness", () => {
     });
   });
 
+  it("says why the database is unreachable without saying where it is (no host, address or port)", async () => {
+    const failures = [
+      "connect ECONNREFUSED 10.20.30.40:5432",
+      "Can't reach database server at `db.internal.example:5432`",
+      "getaddrinfo ENOTFOUND db.internal.example",
+      'password authentication failed for user "rollscope" (postgresql://rollscope@db.internal.example:5432/rollscope)',
+      "connect ECONNREFUSED [fd00::12]:5432",
+    ];
+    for (const message of failures) {
+      const report = await checkReadiness(appWith({ ping: async () => Promise.reject(new Error(message)), migrationStatus: migrated }));
+      const detail = report.checks.database.detail ?? "";
+      expect(report.ready).toBe(false);
+      expect(detail).not.toMatch(/10\.20\.30\.40|db\.internal|5432|fd00/);
+      expect(detail).toMatch(/ECONNREFUSED|reach database server|ENOTFOUND|authentication failed/);
+    }
+  });
+
   it("is not ready while the start-up warm-up runs, and ready once it is done or has failed (bounded, logged)", async () => {
     const app = appWith({ ping: reachable, migrationStatus: migrated });
     const warming = await checkReadiness(app, { state: "warming", detail: "warming up: rendering the overview once" });

@@ -13,12 +13,28 @@ function checkWarmUp(warmUp: WarmUpStatus): ReadinessCheck {
   return warmUp.state === "warming" ? notOk(warmUp.detail ?? "warming up") : ok;
 }
 
+/**
+ * A database error without where the database is: URLs, `host:port`, addresses and unresolved names are replaced,
+ * so the reason (refused, timed out, authentication failed) is shown and the network layout is not.
+ */
+export function redactDatabaseError(text: string): string {
+  return text
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "<address>")
+    .replace(/\[[0-9a-f:.]+\](:\d+)?/gi, "<address>")
+    .replace(/\b[\w.-]+:\d{1,5}\b/g, "<address>")
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}\b/g, "<address>")
+    .replace(/\b(ENOTFOUND|EAI_AGAIN)\s+[\w.-]+/g, "$1 <address>")
+    .replace(/(server at|host) [`"']?[\w.-]+[`"']?/gi, "$1 <address>");
+}
+
+const describeDatabaseError = (err: unknown) => redactDatabaseError(describeErrorSafely(err));
+
 async function checkDatabase(app: AppContext): Promise<ReadinessCheck> {
   try {
     await app.repos.schema.ping();
     return ok;
   } catch (err) {
-    return notOk(describeErrorSafely(err));
+    return notOk(describeDatabaseError(err));
   }
 }
 
@@ -29,7 +45,7 @@ async function checkMigrations(app: AppContext): Promise<ReadinessCheck> {
     if (pending.length > 0) return notOk(`migrations not applied: ${pending.join(", ")} (run \`npx prisma migrate deploy\`)`);
     return ok;
   } catch (err) {
-    return notOk(describeErrorSafely(err));
+    return notOk(describeDatabaseError(err));
   }
 }
 
