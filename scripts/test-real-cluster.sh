@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything on the real cluster (real kube-apiserver and Argo Rollouts controller built from Go modules): the
 # simulator vs the real controller (conformance, docs/fidelity.md), Rollscope's own suites with the CLI oracle and the
-# Helm chart on one cluster, and one Chromium pass. `npm test` runs it beside the simulator's e2e stages; alone:
-# `bash scripts/test-real-cluster.sh`. Each stage skips itself, saying why, without Go.
+# Helm chart on one cluster, and one Chromium pass; before them the plugin meter's Go tests (plugin-meter/go-test.ts).
+# `npm test` runs it beside the simulator's e2e stages; alone: `bash scripts/test-real-cluster.sh`. Each stage skips
+# itself, saying why, without Go.
 #   --go-build-status FILE   wait until FILE holds the exit status of a Go build running elsewhere (npm test's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ if [ "${1:-}" = "--go-build-status" ]; then
 else
   echo "── Go binaries"; npx tsx scripts/build-go-binaries.ts
 fi
+echo "── plugin meter (go test)";  npx tsx plugin-meter/go-test.ts
 echo "── conformance";             npx vitest run --project conformance
 echo "── real-cluster suites";      npx vitest run --project real-cluster
 echo "── e2e on the real cluster"; npx playwright test -c playwright.real-cluster.config.ts
