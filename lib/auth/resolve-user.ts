@@ -66,6 +66,12 @@ export async function resolveRequestIdentity(request: Request, settings: AuthSet
       const proxy = settings.config.proxy;
       const name = trusted && proxy ? headers.get(proxy.userHeader)?.trim() : undefined;
       if (!proxy || !name) return { user: null, clientAddress };
+      if (name.toLowerCase().startsWith("system:") && !proxy.allowedSystemUsers.includes(name)) {
+        throw new ApiError(
+          "forbidden",
+          `the sign-in proxy named a Kubernetes system identity (${JSON.stringify(name.slice(0, 100))}): Rollscope does not act as one unless auth.proxy.allowedSystemUsers lists it`,
+        );
+      }
       return { user: { via: "proxy", name, groups: splitGroups(headers.get(proxy.groupsHeader)), sessionId: null }, clientAddress };
     }
     case "oidc": {

@@ -42,6 +42,7 @@ describe("auth and authorization configuration", () => {
       userHeader: "x-auth-request-user",
       groupsHeader: "x-forwarded-groups",
       trustedProxies: ["10.0.0.0/8", "fd00::/8"],
+      allowedSystemUsers: [],
     });
   });
 

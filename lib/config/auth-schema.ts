@@ -19,6 +19,12 @@ const proxyAuthSchema = z.strictObject({
   groupsHeader: headerName.default("x-forwarded-groups"),
   /** Only requests whose TCP peer is in one of these ranges may set the identity headers. */
   trustedProxies: z.array(cidr).min(1, { message: "list the auth proxy's addresses (CIDR), e.g. [10.0.0.0/8]" }),
+  /**
+   * User names in Kubernetes' own `system:` forms (`system:serviceaccount:…`, `system:admin`, `system:kube-proxy`)
+   * the proxy may name. None by default: such a name is refused (403), since acting as it would impersonate a
+   * service account (Rollscope's own included) or a component rather than a person.
+   */
+  allowedSystemUsers: z.array(z.string().startsWith("system:")).default([]),
 });
 
 const oidcAuthSchema = z
