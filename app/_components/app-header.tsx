@@ -16,6 +16,7 @@ import { SimulatedTimeBadge } from "./simulated-time-badge";
 
 const NAV = [
   { href: "/", label: "Rollouts", match: (p: string) => p === "/" || p.startsWith("/rollouts") },
+  { href: "/activity", label: "Activity", match: (p: string) => p.startsWith("/activity") },
   { href: "/plugins", label: "Plugins", match: (p: string) => p.startsWith("/plugins") },
   { href: "/clusters", label: "Clusters", match: (p: string) => p.startsWith("/clusters") },
   { href: "/audit", label: "Audit", match: (p: string) => p.startsWith("/audit"), auditReaders: true },

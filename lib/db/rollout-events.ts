@@ -40,6 +40,8 @@ export interface RolloutEventRepository {
     from: Date,
     limit: number,
   ): Promise<RolloutEventRow[]>;
+  /** Every Rollout event last seen in [from, to], newest first (the caller filters what a user may read). */
+  listBetween(from: Date, to: Date, limit: number): Promise<RolloutEventRow[]>;
   /** Deletes events last seen before `cutoff`; how many. */
   deleteBefore(cutoff: Date): Promise<number>;
 }
@@ -86,6 +88,10 @@ export function createRolloutEventRepository(db: PrismaClient, dialect: Database
         orderBy: { lastAt: "desc" },
         take: limit,
       });
+    },
+
+    listBetween(from, to, limit) {
+      return db.rolloutEvent.findMany({ where: { lastAt: { gte: from, lte: to } }, orderBy: { lastAt: "desc" }, take: limit });
     },
 
     async deleteBefore(cutoff) {

@@ -23,6 +23,11 @@ export interface RolloutSampleRepository {
   listLatestPerRollout(): Promise<RolloutSampleInput[]>;
   /** A Rollout's samples in time order; with `from`, those since then preceded by the one in force at `from`. */
   listForRollout(rollout: RolloutRef, from?: Date): Promise<StoredSample[]>;
+  /**
+   * Every Rollout's samples observed in [from, to], in time order per Rollout, each Rollout's list preceded by its
+   * sample in force at `from` (what the first change in the window changed from); at most `limit` in the window.
+   */
+  listChangesBetween(from: Date, to: Date, limit: number): Promise<Array<RolloutRef & { samples: StoredSample[] }>>;
   /** A Rollout's newest `limit` verification states, in time order (how long its weights have gone unverified). */
   listRecentVerification(rollout: RolloutRef, limit: number): Promise<Array<{ at: Date; verified: boolean | null }>>;
   /** Deletes samples older than `cutoff`; how many. */
@@ -211,6 +216,32 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
         aborted: Boolean(row.aborted),
         paused: Boolean(row.paused),
       }));
+    },
+
+    async listChangesBetween(from, to, limit) {
+      const inWindow = await db.rolloutSample.findMany({
+        where: { atMs: { gte: BigInt(from.getTime()), lte: BigInt(to.getTime()) } },
+        orderBy: [{ atMs: "desc" }, { id: "desc" }],
+        take: limit,
+        select: { ...STORED_SELECT, rolloutId: true, rollout: { select: { cluster: true, namespace: true, name: true } } },
+      });
+      const ids = [...new Set(inWindow.map((row) => row.rolloutId))];
+      const before = ids.length
+        ? await db.rolloutSample.findMany({
+            where: { rolloutId: { in: ids }, atMs: { lt: BigInt(from.getTime()) } },
+            orderBy: [{ atMs: "desc" }, { id: "desc" }],
+            distinct: ["rolloutId"],
+            select: { ...STORED_SELECT, rolloutId: true },
+          })
+        : [];
+      const byRollout = new Map<number, RolloutRef & { samples: StoredSample[] }>();
+      for (const { rolloutId, rollout, ...row } of [...inWindow].reverse()) {
+        let entry = byRollout.get(rolloutId);
+        if (!entry) byRollout.set(rolloutId, (entry = { ...rollout, samples: [] }));
+        entry.samples.push(toStored(row));
+      }
+      for (const { rolloutId, ...row } of before) byRollout.get(rolloutId)?.samples.unshift(toStored(row));
+      return [...byRollout.values()];
     },
 
     async listForRollout(rollout, from) {

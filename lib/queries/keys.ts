@@ -1,3 +1,4 @@
+import type { ActivityFilters } from "@/lib/contracts/activity";
 import type { AuditFilters } from "@/lib/contracts/audit";
 import type { HealthRange } from "@/lib/contracts/plugins";
 import type { HistoryRange } from "@/lib/contracts/rollout-detail";
@@ -29,6 +30,7 @@ export const queryKeys = {
   pluginHealth: (range: HealthRange, cluster: string | null, plugin: string | null) =>
     ["plugins", "health", range, cluster, plugin] as const,
   audit: (filters: AuditFilters) => ["audit", filters] as const,
+  activity: (filters: ActivityFilters) => ["activity", filters] as const,
   session: () => ["session"] as const,
   readiness: () => ["readiness"] as const,
 };

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMemo } from "react";
 import { AuditFilters } from "@/components/audit/audit-filters";
@@ -45,7 +46,14 @@ export function AuditLogView() {
       <div className="flex flex-wrap items-baseline gap-x-4">
         <h1 className="text-xl font-semibold tracking-tight">Audit log</h1>
         <p className="text-sm text-slate-500 dark:text-slate-400">
-          Every attempted rollout action: who, when, the state before, and what happened.
+          Every attempted rollout action: who, when, the state before, and what happened.{" "}
+          <Link
+            href="/activity"
+            className="font-medium text-sky-700 underline hover:no-underline dark:text-sky-300"
+            data-testid="audit-activity-link"
+          >
+            Every change of every rollout, whoever made it: Activity
+          </Link>
         </p>
       </div>
       <AuditFilters

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import type { StoredSample } from "@/lib/rollouts/history";
+import { activityToCsv, buildActivityTimeline, type ActivityAction, type ActivityEvent } from "./timeline";
+
+const T0 = Date.parse("2026-12-02T10:00:00Z");
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+
+function sample(minutes: number, patch: Partial<StoredSample> = {}): StoredSample {
+  return {
+    at: at(minutes),
+    revision: "2",
+    stepIndex: 1,
+    totalSteps: 4,
+    phase: "Paused",
+    message: "CanaryPauseStep",
+    requestedWeight: 20,
+    canaryWeight: 20,
+    stableWeight: 80,
+    verified: null,
+    maxWeight: 100,
+    aborted: false,
+    paused: true,
+    ...patch,
+  };
+}
+
+const shop = { cluster: "prod", namespace: "shop", name: "checkout" };
+const ref = { cluster: "prod", namespace: "shop", rollout: "checkout" };
+
+describe("buildActivityTimeline", () => {
+  // As the recorder stores a canary that a Rollscope user promoted, then someone aborted with kubectl and the
+  // controller reported it (Events as upstream's controller writes them, utils/conditions reasons and messages).
+  const rollouts = [
+    {
+      ...shop,
+      samples: [
+        sample(-90),
+        sample(5, { stepIndex: 2, phase: "Progressing", paused: false, requestedWeight: 40 }),
+        sample(6, { stepIndex: 3, phase: "Paused", paused: true, requestedWeight: 40 }),
+        sample(20, {
+          stepIndex: 3,
+          phase: "Degraded",
+          aborted: true,
+          paused: false,
+          canaryWeight: 0,
+          stableWeight: 100,
+          message: "RolloutAborted",
+        }),
+      ],
+    },
+  ];
+  const events: ActivityEvent[] = [
+    {
+      ...ref,
+      eventUid: "e1",
+      type: "Normal",
+      reason: "RolloutStepCompleted",
+      message: "Rollout step 2/4 completed (pause)",
+      lastAt: at(5),
+      source: "rollouts-controller",
+    },
+    {
+      ...ref,
+      eventUid: "e2",
+      type: "Warning",
+      reason: "RolloutAborted",
+      message: "Rollout aborted update to revision 2",
+      lastAt: at(20),
+      source: "rollouts-controller",
+    },
+    {
+      ...ref,
+      eventUid: "e3",
+      type: "Warning",
+      reason: "AnalysisRunFailed",
+      message: "Analysis Run 'checkout-2-3' Status New: 'Failed' Previous: 'Running'",
+      lastAt: at(19),
+      source: "rollouts-controller",
+    },
+  ];
+  const actions: ActivityAction[] = [
+    { id: 7, at: at(4.9).toISOString(), user: "alice@example.com", ...ref, action: "promote", message: null },
+  ];
+  const items = buildActivityTimeline({ rollouts, events, actions, from: at(0), to: at(30) });
+
+  it("lists every change in the window newest first, the state before the window changing nothing by itself", () => {
+    expect(items.map((i) => [i.kind, i.summary])).toEqual([
+      ["abort", "aborted"],
+      ["resume", "unpaused"],
+      ["phase", "Paused → Degraded"],
+      ["analysis", "AnalysisRunFailed (warning)"],
+      ["pause", "paused at step 4 of 4"],
+      ["step", "step 3 of 4 → step 4 of 4"],
+      ["phase", "Progressing → Paused"],
+      ["resume", "unpaused"],
+      ["step", "step 2 of 4 → step 3 of 4"],
+      ["phase", "Paused → Progressing"],
+      ["promote", "promote through Rollscope"],
+    ]);
+  });
+
+  it("credits a Rollscope user with what their action did, and the Event's source otherwise", () => {
+    const step = items.find((i) => i.summary === "step 2 of 4 → step 3 of 4")!;
+    expect(step.actor).toEqual({ name: "alice@example.com", via: "rollscope" });
+    expect(step.detail).toBe("Rollout step 2/4 completed (pause)");
+    const abort = items.find((i) => i.kind === "abort")!;
+    expect(abort.actor).toEqual({ name: "rollouts-controller", via: "event" });
+    expect(abort.detail).toBe("Rollout aborted update to revision 2");
+  });
+
+  it("prefers the field manager recorded with a state over the Event's source", () => {
+    const withManager = buildActivityTimeline({
+      rollouts,
+      events,
+      actions: [],
+      from: at(0),
+      to: at(30),
+      managerOf: (_r, s) => (s.aborted ? "kubectl-argo-rollouts" : null),
+    });
+    expect(withManager.find((i) => i.kind === "abort")!.actor).toEqual({ name: "kubectl-argo-rollouts", via: "field-manager" });
+  });
+
+  it("leaves out what happened outside the window", () => {
+    const late = buildActivityTimeline({ rollouts, events, actions, from: at(10), to: at(30) });
+    expect(late.every((i) => Date.parse(i.at) >= at(10).getTime())).toBe(true);
+    expect(late.map((i) => i.kind)).toContain("abort");
+    expect(late.map((i) => i.kind)).not.toContain("promote");
+  });
+
+  it("exports a CSV with one row per change and formula-safe cells", () => {
+    const csv = activityToCsv([{ ...items[0], detail: "=HYPERLINK(1)" }]);
+    expect(csv.split("\r\n")[0]).toBe("at,cluster,namespace,rollout,kind,summary,actor,actorVia,detail");
+    expect(csv).toContain("'=HYPERLINK(1)");
+  });
+});
