@@ -13,6 +13,7 @@ require (
 	github.com/prometheus/client_model v0.6.1
 	github.com/prometheus/common v0.62.0
 	k8s.io/apimachinery v0.34.1
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
