@@ -1,0 +1,134 @@
+package meter
+
+import (
+	"net"
+	"net/rpc"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/argoproj/argo-rollouts/pkg/apis/rollouts/v1alpha1"
+	routerrpc "github.com/argoproj/argo-rollouts/rollout/trafficrouting/plugin/rpc"
+	"github.com/argoproj/argo-rollouts/utils/plugin/types"
+)
+
+// router answers SetWeight with an error for odd weights and VerifyWeight as verified.
+type router struct{}
+
+func (router) InitPlugin() types.RpcError { return types.RpcError{} }
+func (router) UpdateHash(*v1alpha1.Rollout, string, string, []v1alpha1.WeightDestination) types.RpcError {
+	return types.RpcError{}
+}
+func (router) SetWeight(_ *v1alpha1.Rollout, w int32, _ []v1alpha1.WeightDestination) types.RpcError {
+	if w%2 == 1 {
+		return types.RpcError{ErrorString: "odd weight"}
+	}
+	return types.RpcError{}
+}
+func (router) SetHeaderRoute(*v1alpha1.Rollout, *v1alpha1.SetHeaderRoute) types.RpcError {
+	return types.RpcError{}
+}
+func (router) SetMirrorRoute(*v1alpha1.Rollout, *v1alpha1.SetMirrorRoute) types.RpcError {
+	return types.RpcError{}
+}
+func (router) VerifyWeight(*v1alpha1.Rollout, int32, []v1alpha1.WeightDestination) (types.RpcVerified, types.RpcError) {
+	return types.Verified, types.RpcError{}
+}
+func (router) RemoveManagedRoutes(*v1alpha1.Rollout) types.RpcError { return types.RpcError{} }
+func (router) Type() string                                         { return "in-memory" }
+
+// serve registers v as "Plugin" on one end of a pipe and returns a client on the other, as go-plugin does per stream.
+func serve(t testing.TB, v any) *rpc.Client {
+	server := rpc.NewServer()
+	if err := server.RegisterName("Plugin", v); err != nil {
+		t.Fatal(err)
+	}
+	a, b := net.Pipe()
+	go server.ServeConn(a)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return rpc.NewClient(b)
+}
+
+// controllerThroughMeter is upstream's RPC client, talking to the meter's server, which forwards to router.
+func controllerThroughMeter(t testing.TB, recorder *Recorder) routerrpc.TrafficRouterPlugin {
+	child := serve(t, &routerrpc.TrafficRouterRPCServer{Impl: router{}})
+	forwarder := NewForwarder(TrafficRouter, child, recorder, 0, nil)
+	plugin, _ := (&routerrpc.RpcTrafficRouterPlugin{}).Client(nil, serve(t, TrafficRouter.newServer(forwarder)))
+	return plugin.(routerrpc.TrafficRouterPlugin)
+}
+
+func TestRecorderKeepsCountsAcrossProcesses(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	first, err := OpenRecorder(TrafficRouter, "org/router", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := controllerThroughMeter(t, first)
+	ro := &v1alpha1.Rollout{ObjectMeta: metav1.ObjectMeta{Name: "checkout"}}
+	if err := p.SetWeight(ro, 1, nil); err.ErrorString != "odd weight" {
+		t.Fatalf("SetWeight answered %q", err.ErrorString)
+	}
+	p.SetWeight(ro, 2, nil)
+	if err := first.Flush(); err != nil {
+		t.Fatal(err)
+	}
+
+	second, err := OpenRecorder(TrafficRouter, "org/router", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := second.state.Calls["SetWeight"]; got[OutcomeOK] != 1 || got[OutcomeError] != 1 {
+		t.Fatalf("after a restart SetWeight = %v", got)
+	}
+	if second.Restarts() != 1 || second.state.Durations["SetWeight"].Count != 2 {
+		t.Fatalf("restarts %d, SetWeight durations %d", second.Restarts(), second.state.Durations["SetWeight"].Count)
+	}
+
+	// Another plugin's state in the directory is not taken over.
+	other, _ := OpenRecorder(TrafficRouter, "org/other", dir)
+	if other.Restarts() != 0 || other.state.Calls["SetWeight"][OutcomeError] != 0 {
+		t.Fatalf("org/other took over org/router's state: %+v", other.state)
+	}
+}
+
+func TestDurationsFallInPrometheusBuckets(t *testing.T) {
+	r, _ := OpenRecorder(Step, "org/step", "")
+	for _, d := range []time.Duration{500 * time.Microsecond, 501 * time.Microsecond, 90 * time.Second} {
+		r.Observe("Run", d, OutcomeOK, true)
+	}
+	h := r.state.Durations["Run"]
+	// le=0.0005 holds exactly 0.5 ms; 0.501 ms is in le=0.001; 90 s only in +Inf.
+	if h.Buckets[0] != 1 || h.Buckets[1] != 1 || h.Buckets[len(DurationBuckets)] != 1 || h.Count != 3 {
+		t.Fatalf("buckets %v", h.Buckets)
+	}
+}
+
+func TestUnwritableStateDirStillMeters(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRecorder(TrafficRouter, "org/router", filepath.Join(file, "state"))
+	if err == nil {
+		t.Fatal("a state directory under a file was usable")
+	}
+	r.Count("SetWeight", OutcomeOK)
+	if r.Flush() != nil || r.state.Calls["SetWeight"][OutcomeOK] != 1 {
+		t.Fatal("the recorder stopped working without its state directory")
+	}
+}
+
+// BenchmarkForwardSetWeight is the meter's own work per call, without processes: decode the controller's
+// arguments, encode them to the child, decode its reply, encode it back, count. go test -bench . -cpuprofile cpu.out
+func BenchmarkForwardSetWeight(b *testing.B) {
+	recorder, _ := OpenRecorder(TrafficRouter, "org/router", "")
+	p := controllerThroughMeter(b, recorder)
+	ro := &v1alpha1.Rollout{ObjectMeta: metav1.ObjectMeta{Name: "checkout", Namespace: "shop", Labels: map[string]string{"app": "checkout"}}}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		p.SetWeight(ro, 2, nil)
+	}
+}
