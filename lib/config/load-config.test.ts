@@ -65,4 +65,23 @@ describe("parseConfig", () => {
     ]);
     expect(errorMessage(() => loadConfig({ ROLLSCOPE_CONFIG: path.join(dir, "missing.yaml") }))).toContain("does not exist");
   });
+
+  it("refuses kubeconfig contexts that differ only in case (or in characters a cluster name drops), naming both", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rollscope-cfg-"));
+    const kubeconfig = path.join(dir, "kubeconfig");
+    writeFileSync(
+      kubeconfig,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters: [{name: a, cluster: {server: 'http://127.0.0.1:1'}}, {name: b, cluster: {server: 'http://127.0.0.1:2'}}]",
+        "users: [{name: u, user: {token: t}}]",
+        "contexts: [{name: Prod, context: {cluster: a, user: u}}, {name: prod, context: {cluster: b, user: u}}]",
+        "current-context: prod",
+      ].join("\n"),
+    );
+    const message = errorMessage(() => loadConfig({ KUBECONFIG: kubeconfig }));
+    expect(message).toContain('kubeconfig contexts "Prod" and "prod" would both be cluster "prod"');
+    expect(message).toContain("ROLLSCOPE_CONFIG");
+  });
 });

@@ -49,6 +49,23 @@ function sanitizeName(context: string): string {
 }
 
 /**
+ * Contexts whose cluster names would be one (`Prod` and `prod`, `a.b` and `a-b`) would merge into one cluster: rows
+ * hiding each other, actions going to whichever came first. Refused, naming them and the way out.
+ */
+function refuseCollidingContexts(contexts: readonly string[]): void {
+  const byName = new Map<string, string>();
+  for (const context of contexts) {
+    const name = sanitizeName(context);
+    const earlier = byName.get(name);
+    if (earlier !== undefined)
+      throw new ConfigError(
+        `kubeconfig contexts "${earlier}" and "${context}" would both be cluster "${name}" (cluster names are lower case letters, digits and '-'): rename one of the contexts, or list the clusters with names of your own in a config file (ROLLSCOPE_CONFIG)`,
+      );
+    byName.set(name, context);
+  }
+}
+
+/**
  * The configuration in force: the YAML file named by ROLLSCOPE_CONFIG; without one, every context of the default
  * kubeconfig ($KUBECONFIG or ~/.kube/config); without that, the in-cluster service account when running in a pod.
  */
@@ -66,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const contexts = kc.getContexts();
   if (contexts.length > 0 && !(contexts.length === 1 && contexts[0].name === "inClusterContext")) {
+    refuseCollidingContexts(contexts.map((c) => c.name));
     return rollscopeConfigSchema.parse({
       clusters: contexts.map((c) => ({ name: sanitizeName(c.name), kubeconfig: { context: c.name } })),
     });
