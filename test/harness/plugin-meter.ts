@@ -27,7 +27,7 @@ export async function readPluginMeter(address: string, plugin?: string): Promise
 
 /** The same reading from exposition text already fetched. */
 export function readPluginMeterText(text: string, plugin?: string): PluginMeterReading {
-  const only = plugin === undefined ? {} : { plugin };
+  const only: Record<string, string> = plugin === undefined ? {} : { plugin };
   const { calls, duration, restarts, info } = contract.metrics;
   const reading: PluginMeterReading = { calls: {}, durations: {}, restarts: 0, version: null };
   for (const s of samplesOf(text, calls.name, only)) {
