@@ -21,7 +21,14 @@ export async function register(): Promise<void> {
   const probeAddress = await startOrExit(() => probeListenAddress(config));
   if (probeAddress) {
     await startOrExit(() =>
-      startProbeListener({ address: probeAddress, isReady: async () => (await checkReadiness(getAppContext, warmUpStatus())).ready }),
+      startProbeListener({
+        address: probeAddress,
+        isReady: async () => {
+          const { ready, checks } = await checkReadiness(getAppContext, warmUpStatus());
+          const failing = Object.entries(checks).filter(([, check]) => !check.ok);
+          return { ready, reason: failing.map(([name, check]) => `${name}: ${check.detail ?? "failing"}`).join("; ") || null };
+        },
+      }),
     );
     console.log(`Rollscope: probes at http://${probeAddress}/api/healthz and /api/readyz`);
   }

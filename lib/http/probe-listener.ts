@@ -11,8 +11,8 @@ const READINESS_EVERY_MS = 2_000;
 export interface ProbeListenerOptions {
   /** `host:port` (IPv6 in brackets). */
   address: string;
-  /** The process's readiness (database, migrations, warm-up), asked every 2 s on the main thread. */
-  isReady: () => Promise<boolean>;
+  /** The process's readiness (database, migrations, warm-up), asked every 2 s on the main thread; why not, when not. */
+  isReady: () => Promise<{ ready: boolean; reason: string | null }>;
   /** Liveness fails once the main thread has not beaten for this long: a wedged event loop still gets restarted. */
   stallMs?: number;
   /**
@@ -89,12 +89,19 @@ export function startProbeListener({
   const beat = setInterval(() => worker.postMessage({ type: "beat" }), BEAT_MS);
   beat.unref();
   let asking = false;
+  let wasReady: boolean | null = null;
   const ask = () => {
     if (asking) return;
     asking = true;
     isReady()
-      .catch(() => false)
-      .then((ready) => worker.postMessage({ type: "readiness", ready }))
+      .catch((err: unknown) => ({ ready: false, reason: err instanceof Error ? err.message : String(err) }))
+      .then(({ ready, reason }) => {
+        worker.postMessage({ type: "readiness", ready });
+        // The kubelet sees only 503: the log says why, once per change.
+        if (ready !== wasReady)
+          console.log(`Rollscope: the readiness probe answers ${ready ? "ready" : `not ready (${reason ?? "no reason given"})`}`);
+        wasReady = ready;
+      })
       .finally(() => (asking = false));
   };
   const readiness = setInterval(ask, READINESS_EVERY_MS);
