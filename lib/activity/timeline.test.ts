@@ -109,15 +109,14 @@ describe("buildActivityTimeline", () => {
   });
 
   it("prefers the field manager recorded with a state over the Event's source", () => {
-    const withManager = buildActivityTimeline({
-      rollouts,
-      events,
-      actions: [],
-      from: at(0),
-      to: at(30),
-      managerOf: (_r, s) => (s.aborted ? "kubectl-argo-rollouts" : null),
-    });
+    const samples = rollouts[0].samples.map((s) => ({ ...s, manager: s.aborted ? "kubectl-argo-rollouts" : "rollouts-controller" }));
+    const withManager = buildActivityTimeline({ rollouts: [{ ...shop, samples }], events, actions: [], from: at(0), to: at(30) });
     expect(withManager.find((i) => i.kind === "abort")!.actor).toEqual({ name: "kubectl-argo-rollouts", via: "field-manager" });
+    // The controller's own writes are told by the Event that reports them, when there is one.
+    expect(withManager.find((i) => i.summary === "step 2 of 4 → step 3 of 4")!.actor).toEqual({
+      name: "rollouts-controller",
+      via: "event",
+    });
   });
 
   it("leaves out what happened outside the window", () => {

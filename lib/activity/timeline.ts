@@ -1,4 +1,5 @@
 import { csvCell } from "@/lib/audit/csv";
+import { CONTROLLER_FIELD_MANAGER } from "@/lib/rollouts/field-manager";
 import type { StoredSample } from "@/lib/rollouts/history";
 import { formatStepPosition } from "@/lib/rollouts/step-position";
 
@@ -165,7 +166,6 @@ export function buildActivityTimeline(input: {
   actions: readonly ActivityAction[];
   from: Date;
   to: Date;
-  managerOf?: (rollout: RecordedRollout, sample: StoredSample) => string | null;
 }): ActivityItem[] {
   const { rollouts, events, actions, from, to } = input;
   const items: ActivityItem[] = [];
@@ -194,7 +194,8 @@ export function buildActivityTimeline(input: {
         );
         if (event) usedEvents.add(event.eventUid);
         const action = actionFor(actions, key, change.kind, at);
-        const manager = input.managerOf?.(r, next) ?? null;
+        // The controller is the last writer of nearly every state it reconciles; the Event says more about it.
+        const manager = next.manager && next.manager !== CONTROLLER_FIELD_MANAGER ? next.manager : null;
         items.push({
           id: `s:${key}:${at}:${change.kind}`,
           at: next.at.toISOString(),
@@ -210,7 +211,9 @@ export function buildActivityTimeline(input: {
               ? { name: manager, via: "field-manager" }
               : event?.source
                 ? { name: event.source, via: "event" }
-                : null,
+                : next.manager
+                  ? { name: next.manager, via: "field-manager" }
+                  : null,
         });
       }
     }

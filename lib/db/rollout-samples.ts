@@ -66,6 +66,7 @@ const SAMPLE_COLUMNS = [
   ["maxWeight", "int"],
   ["aborted", "bool"],
   ["paused", "bool"],
+  ["manager", "text"],
   ["resourceVersion", "text"],
 ] as const satisfies ReadonlyArray<readonly [string, JsonColumn]>;
 
@@ -166,12 +167,13 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
         s.maxWeight,
         bool(s.aborted),
         bool(s.paused),
+        s.manager ?? null,
         s.resourceVersion,
       ]),
     );
     return db.$executeRaw`
-      INSERT INTO "RolloutSample" ("rolloutId", "atMs", "revision", "stepIndex", "totalSteps", "phase", "messageId", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "resourceVersion")
-      SELECT k."id", r."atMs", r."revision", r."stepIndex", r."totalSteps", r."phase", m."id", r."requestedWeight", r."canaryWeight", r."stableWeight", r."verified", r."maxWeight", r."aborted", r."paused", r."resourceVersion"
+      INSERT INTO "RolloutSample" ("rolloutId", "atMs", "revision", "stepIndex", "totalSteps", "phase", "messageId", "requestedWeight", "canaryWeight", "stableWeight", "verified", "maxWeight", "aborted", "paused", "manager", "resourceVersion")
+      SELECT k."id", r."atMs", r."revision", r."stepIndex", r."totalSteps", r."phase", m."id", r."requestedWeight", r."canaryWeight", r."stableWeight", r."verified", r."maxWeight", r."aborted", r."paused", r."manager", r."resourceVersion"
       FROM ${jsonRowsTable(dialect, rows, SAMPLE_COLUMNS)}
       JOIN "RolloutKey" k ON k."cluster" = r."cluster" AND k."namespace" = r."namespace" AND k."name" = r."name"
       LEFT JOIN "SampleMessage" m ON m."text" = r."message"
@@ -223,7 +225,7 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
         where: { atMs: { gte: BigInt(from.getTime()), lte: BigInt(to.getTime()) } },
         orderBy: [{ atMs: "desc" }, { id: "desc" }],
         take: limit,
-        select: { ...STORED_SELECT, rolloutId: true, rollout: { select: { cluster: true, namespace: true, name: true } } },
+        select: { ...STORED_SELECT, manager: true, rolloutId: true, rollout: { select: { cluster: true, namespace: true, name: true } } },
       });
       const ids = [...new Set(inWindow.map((row) => row.rolloutId))];
       const before = ids.length
@@ -231,16 +233,16 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
             where: { rolloutId: { in: ids }, atMs: { lt: BigInt(from.getTime()) } },
             orderBy: [{ atMs: "desc" }, { id: "desc" }],
             distinct: ["rolloutId"],
-            select: { ...STORED_SELECT, rolloutId: true },
+            select: { ...STORED_SELECT, manager: true, rolloutId: true },
           })
         : [];
       const byRollout = new Map<number, RolloutRef & { samples: StoredSample[] }>();
       for (const { rolloutId, rollout, ...row } of [...inWindow].reverse()) {
         let entry = byRollout.get(rolloutId);
         if (!entry) byRollout.set(rolloutId, (entry = { ...rollout, samples: [] }));
-        entry.samples.push(toStored(row));
+        entry.samples.push({ ...toStored(row), manager: row.manager });
       }
-      for (const { rolloutId, ...row } of before) byRollout.get(rolloutId)?.samples.unshift(toStored(row));
+      for (const { rolloutId, ...row } of before) byRollout.get(rolloutId)?.samples.unshift({ ...toStored(row), manager: row.manager });
       return [...byRollout.values()];
     },
 

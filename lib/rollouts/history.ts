@@ -15,6 +15,8 @@ export interface StoredSample {
   maxWeight: number;
   aborted: boolean;
   paused: boolean;
+  /** The field manager that wrote this state (the Rollout's last writer when it was recorded); absent in older rows. */
+  manager?: string | null;
 }
 
 function percent(weight: number | null, max: number): number | null {

@@ -27,6 +27,7 @@ export function toRolloutSample(r: FleetRollout, at: Date): RolloutSampleInput {
     maxWeight: r.maxTrafficWeight,
     aborted: r.aborted,
     paused: r.pause !== null,
+    manager: r.lastWriter,
     resourceVersion: r.resourceVersion,
   };
 }

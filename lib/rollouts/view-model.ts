@@ -4,6 +4,7 @@ import { deriveActualWeight, deriveCliStep } from "./rollout-info";
 import { listPluginStepNames, listTrafficRouters, type TrafficRouter } from "./routers";
 import { deriveMaxTrafficWeight } from "./max-traffic-weight";
 import type { AnalysisRunStatusRef, RolloutResource } from "./schema";
+import { deriveLastWriter } from "./field-manager";
 import { formatStepPosition } from "./step-position";
 import { describeStep, deriveStepProgress, type StepDescription, type StepKind, type StepProgress } from "./steps";
 import { deriveAppliedWeights, deriveRequestedWeight, type AppliedWeights, type RequestedWeight } from "./weights";
@@ -116,6 +117,8 @@ export interface RolloutView {
   name: string;
   namespace: string | null;
   uid: string | null;
+  /** Who wrote the object last (deriveLastWriter of `metadata.managedFields`); null when it does not say. */
+  lastWriter: string | null;
   /** From the `rollout.argoproj.io/revision` annotation. */
   revision: number | null;
   generation: number | null;
@@ -192,6 +195,7 @@ export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView 
     name: metadata.name,
     namespace: metadata.namespace ?? null,
     uid: metadata.uid ?? null,
+    lastWriter: deriveLastWriter(metadata.managedFields),
     revision: parseRevision(metadata.annotations?.[REVISION_ANNOTATION]),
     generation: metadata.generation ?? null,
     observedGeneration: status?.observedGeneration ?? null,

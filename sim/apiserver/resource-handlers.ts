@@ -166,7 +166,7 @@ async function createObject(ctx: ResourceContext): Promise<void> {
   }
   if (ctx.type.namespaced && !ctx.info.namespace) throw methodNotAllowed();
   const obj = withCreateDefaults(ctx.type, await readObject(ctx));
-  sendObject(ctx, 201, ctx.env.store.create(ctx.type, namespaceOf(ctx), obj, { dryRun: isDryRun(ctx) }));
+  sendObject(ctx, 201, ctx.env.store.create(ctx.type, namespaceOf(ctx), obj, { dryRun: isDryRun(ctx), manager: managerOf(ctx) }));
 }
 
 /** What the built-in create strategies fill in: an Active namespace with the kubernetes finalizer, Opaque secrets. */
@@ -179,8 +179,20 @@ function withCreateDefaults(type: ResourceType, obj: KubeObject): KubeObject {
   return obj;
 }
 
-function subresourceOption(ctx: ResourceContext): { subresource?: "status" } {
-  return ctx.info.subresource === "status" ? { subresource: "status" } : {};
+/**
+ * The write's target and field manager: `?fieldManager=`, else the client's user agent up to its first "/" (the API
+ * server's prefixFromUserAgent), so `kubectl-argo-rollouts/v1.9.1 (linux/amd64) …` writes as kubectl-argo-rollouts.
+ */
+function subresourceOption(ctx: ResourceContext): { subresource?: "status"; manager?: string } {
+  const manager = managerOf(ctx);
+  return { ...(ctx.info.subresource === "status" ? { subresource: "status" as const } : {}), ...(manager ? { manager } : {}) };
+}
+
+function managerOf(ctx: ResourceContext): string | undefined {
+  const explicit = ctx.url.searchParams.get("fieldManager");
+  if (explicit) return explicit.slice(0, 128);
+  const agent = ctx.req.headers["user-agent"];
+  return typeof agent === "string" && agent ? agent.split("/")[0].slice(0, 128) : undefined;
 }
 
 async function updateObject(ctx: ResourceContext): Promise<void> {
@@ -257,7 +269,11 @@ function serverSideApply(ctx: ResourceContext, body: unknown, dryRun: boolean): 
     throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
   }
   if (!store.tryGet(ctx.type, ns, name) && !ctx.info.subresource) {
-    return sendObject(ctx, 201, store.create(ctx.type, ns, { ...obj, metadata: { ...obj.metadata, name } }, { dryRun }));
+    return sendObject(
+      ctx,
+      201,
+      store.create(ctx.type, ns, { ...obj, metadata: { ...obj.metadata, name } }, { dryRun, manager: managerOf(ctx) }),
+    );
   }
   sendObject(ctx, 200, store.patch(ctx.type, ns, name, "merge", obj, { ...subresourceOption(ctx), dryRun }));
 }

@@ -1,6 +1,9 @@
 import type { ResourceType } from "../resources";
 import type { KubeObject, ObjectStore, WriteOptions } from "../store/object-store";
 
+/** The field manager upstream's controller writes as (its clientset's user agent). */
+const CONTROLLER_MANAGER = "rollouts-controller";
+
 export type RequestVerb = "Create" | "Update" | "Patch" | "Delete";
 
 export type RequestObserver = (kind: string, namespace: string, name: string, verb: RequestVerb, statusCode: string) => void;
@@ -22,7 +25,7 @@ export class K8sClient {
   }
 
   create(type: ResourceType, namespace: string | undefined, obj: KubeObject): KubeObject {
-    const created = this.store.create(type, namespace, obj);
+    const created = this.store.create(type, namespace, obj, { manager: CONTROLLER_MANAGER });
     this.count(type, namespace, created.metadata.name, "Create", "201");
     return created;
   }
@@ -36,7 +39,7 @@ export class K8sClient {
     opts: WriteOptions & { verb?: RequestVerb } = {},
   ): KubeObject {
     const before = this.store.get(type, namespace, name);
-    const after = this.store.update(type, namespace, name, mutate, opts);
+    const after = this.store.update(type, namespace, name, mutate, { manager: CONTROLLER_MANAGER, ...opts });
     if (after !== before) this.count(type, namespace, name, opts.verb ?? "Update", "200");
     return after;
   }

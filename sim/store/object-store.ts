@@ -77,6 +77,12 @@ export type PatchType = "merge" | "json" | "strategic";
 
 export interface WriteOptions {
   subresource?: "status" | "scale";
+  /**
+   * Who writes (the API server's field manager: `?fieldManager=`, else the client's user agent up to its first "/"):
+   * its `metadata.managedFields` entry for this operation and subresource is stamped with the write's time. Field
+   * sets are not tracked (fieldsV1 stays empty).
+   */
+  manager?: string;
   /** Apply every rule but store nothing (the API server's `?dryRun=All`). */
   dryRun?: boolean;
 }
@@ -323,7 +329,12 @@ export class ObjectStore {
     }
   }
 
-  create(type: ResourceType, namespace: string | undefined, input: KubeObject, opts: { dryRun?: boolean } = {}): KubeObject {
+  create(
+    type: ResourceType,
+    namespace: string | undefined,
+    input: KubeObject,
+    opts: { dryRun?: boolean; manager?: string } = {},
+  ): KubeObject {
     if (type.createOnly) throw new StoreError(405, "MethodNotAllowed", `${type.plural} are not stored`);
     const ns = type.namespaced ? (namespace ?? input.metadata?.namespace) : undefined;
     if (type.namespaced && input.metadata?.namespace && namespace && input.metadata.namespace !== namespace) {
@@ -356,6 +367,7 @@ export class ObjectStore {
         ...(type.hasGeneration ? { generation: 1 } : {}),
       },
     };
+    if (opts.manager) obj.metadata.managedFields = this.stampManager(type, undefined, opts.manager, undefined);
     delete obj.metadata.deletionTimestamp;
     // Types with a status subresource drop status on create, as the API server's strategies do for CRDs.
     if (type.subresources.includes("status") && type.group !== "") delete obj.status;
@@ -413,6 +425,11 @@ export class ObjectStore {
     if (stored === current) return current;
     if (type.hasGeneration && specChanged(stored, current))
       stored.metadata = { ...stored.metadata, generation: (current.metadata.generation ?? 1) + 1 };
+    if (opts.manager && opts.subresource !== "scale")
+      stored.metadata = {
+        ...stored.metadata,
+        managedFields: this.stampManager(type, current.metadata.managedFields, opts.manager, opts.subresource),
+      };
     if (opts.dryRun) return deepFreeze(stored);
     this.revision++;
     stored.metadata = { ...stored.metadata, resourceVersion: String(this.revision) };
@@ -420,6 +437,22 @@ export class ObjectStore {
     this.bucket(type).set(objectKey(current.metadata.namespace, name), stored);
     this.record(type, "MODIFIED", stored);
     return stored;
+  }
+
+  /** managedFields with `manager`'s Update entry for this subresource stamped now (one entry per manager, operation, subresource). */
+  private stampManager(type: ResourceType, entries: unknown, manager: string, subresource: string | undefined): unknown[] {
+    const kept = Array.isArray(entries) ? (entries as Array<Record<string, unknown>>) : [];
+    const same = (e: Record<string, unknown>) => e.manager === manager && e.operation === "Update" && e.subresource === subresource;
+    const entry = {
+      manager,
+      operation: "Update",
+      apiVersion: groupVersion(type),
+      time: this.now(),
+      fieldsType: "FieldsV1",
+      fieldsV1: {},
+      ...(subresource ? { subresource } : {}),
+    };
+    return [...kept.filter((e) => !same(e)), entry];
   }
 
   private conflict(type: ResourceType, name: string): StoreError {

@@ -291,6 +291,11 @@ describe("the migration to the compact sample layout", () => {
     readdirSync(dir)
       .filter((name) => /^\d{14}_/.test(name) && name < NEW_LAYOUT)
       .sort();
+  /** The new layout and every migration after it, as `prisma migrate deploy` applies them. */
+  const migrationsFrom = () =>
+    readdirSync(dir)
+      .filter((name) => /^\d{14}_/.test(name) && name >= NEW_LAYOUT)
+      .sort();
 
   /** Rows as the previous layout stored them: texts repeated, the time as Prisma's date. */
   const oldRows = [
@@ -359,7 +364,7 @@ describe("the migration to the compact sample layout", () => {
       );
       // Prisma's SQLite dates: ISO text with an explicit offset.
       for (const s of oldRows) insert.run(...oldValues(s, s.at.toISOString().replace("Z", "+00:00"), (v) => (v ? 1 : 0)));
-      sqlite.exec(migrationSql(NEW_LAYOUT));
+      for (const name of migrationsFrom()) sqlite.exec(migrationSql(name));
       sqlite.close();
       return url;
     }
@@ -374,7 +379,7 @@ describe("the migration to the compact sample layout", () => {
           `INSERT INTO "RolloutSample" (${OLD_COLUMNS}) VALUES (${placeholders.join(", ")})`,
           oldValues(s, s.at.toISOString().replace("Z", ""), (v) => v),
         );
-      await client.query(migrationSql(NEW_LAYOUT));
+      for (const name of migrationsFrom()) await client.query(migrationSql(name));
     } finally {
       await client.end();
     }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { deriveLastWriter } from "./field-manager";
+
+// managedFields as a real API server keeps them on a Rollout applied by Argo CD, aborted with the CLI and then
+// reconciled by the controller (fieldsV1 left out: only manager, operation, subresource and time matter here).
+const applied = { manager: "argocd-controller", operation: "Apply", apiVersion: "argoproj.io/v1alpha1", time: "2026-12-02T10:00:00Z" };
+const controller = {
+  manager: "rollouts-controller",
+  operation: "Update",
+  apiVersion: "argoproj.io/v1alpha1",
+  time: "2026-12-02T10:05:00Z",
+  subresource: "status",
+};
+const cli = {
+  manager: "kubectl-argo-rollouts",
+  operation: "Update",
+  apiVersion: "argoproj.io/v1alpha1",
+  time: "2026-12-02T10:07:31Z",
+  subresource: "status",
+};
+
+describe("deriveLastWriter", () => {
+  it("names the manager of the newest entry", () => {
+    expect(deriveLastWriter([applied, controller])).toBe("rollouts-controller");
+    expect(deriveLastWriter([applied, controller, cli])).toBe("kubectl-argo-rollouts");
+  });
+
+  it("within one second, credits the writer the controller reacted to", () => {
+    expect(deriveLastWriter([cli, { ...controller, time: cli.time }])).toBe("kubectl-argo-rollouts");
+    expect(deriveLastWriter([{ ...controller, time: cli.time }, cli])).toBe("kubectl-argo-rollouts");
+  });
+
+  it("is null without managedFields or times", () => {
+    expect(deriveLastWriter(undefined)).toBeNull();
+    expect(deriveLastWriter([{ manager: "x" }])).toBeNull();
+  });
+});

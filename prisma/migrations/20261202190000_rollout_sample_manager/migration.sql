@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RolloutSample" ADD COLUMN "manager" TEXT;
