@@ -5,6 +5,7 @@ import (
 	"net/rpc"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,5 +131,26 @@ func BenchmarkForwardSetWeight(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		p.SetWeight(ro, 2, nil)
+	}
+}
+
+func TestConcurrentCallsAreAllCounted(t *testing.T) {
+	recorder, _ := OpenRecorder(TrafficRouter, "org/router", "")
+	p := controllerThroughMeter(t, recorder)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				p.SetWeight(&v1alpha1.Rollout{}, int32(i), nil) // odd weights fail: 25 of 50
+				p.VerifyWeight(&v1alpha1.Rollout{}, int32(i), nil)
+			}
+		}()
+	}
+	wg.Wait()
+	calls := recorder.state.Calls
+	if calls["SetWeight"][OutcomeOK] != 200 || calls["SetWeight"][OutcomeError] != 200 || calls["VerifyWeight"][OutcomeOK] != 400 {
+		t.Fatalf("SetWeight %v, VerifyWeight %v", calls["SetWeight"], calls["VerifyWeight"])
 	}
 }
