@@ -1,3 +1,4 @@
+import { OutcomeBacklog } from "./outcome-backlog";
 const ACTED_PER_ROLLOUT = 50;
 
 /**
@@ -8,6 +9,8 @@ const ACTED_PER_ROLLOUT = 50;
 export class RolloutActionGuard {
   private readonly locks = new Map<string, Promise<unknown>>();
   private readonly acted = new Map<string, Set<string>>();
+  /** Outcomes the audit log could not store yet, written again until stored. */
+  readonly outcomeBacklog = new OutcomeBacklog();
 
   /** Runs `fn` after every earlier call for the same key has settled (failed or not). */
   async runExclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {

@@ -61,7 +61,7 @@ async function viewAtCurrentVersion(cluster: string, name: ActionRolloutName): P
 beforeAll(async () => {
   assertFreshBuild();
   sim = await startActionsSimulation();
-  await Promise.all([startCanary(sim, "prod", "checkout"), startCanary(sim, "prod", "cart")]);
+  await Promise.all([startCanary(sim, "prod", "checkout"), startCanary(sim, "prod", "cart"), startCanary(sim, "prod", "catalog")]);
   const config = writeRollscopeConfig({ kubeconfigPath: sim.kubeconfigPath, clusters: [{ name: "prod" }, { name: "legacy" }] });
   app = await startAppProcess({ kubeconfigPath: sim.kubeconfigPath, env: { ROLLSCOPE_CONFIG: config } });
   db = createDbClient(app.databaseUrl);
@@ -128,6 +128,36 @@ describe("the audit log is written before the cluster is changed", () => {
     expect(entry).toMatchObject({ id: pending.id, user: "anonymous (kubeconfig identity)", cluster: "prod" });
     expect(entry.message).toMatch(/outcome unknown/);
     expect(entry.before).toMatchObject({ revision: 2, stepIndex: 1 });
+  });
+
+  it("keeps an outcome the audit log cannot store and writes it once it can: the answer is the action's, not a 500", async () => {
+    const view = await viewAtCurrentVersion("prod", "catalog");
+    const sqlite = new Database(databaseFile());
+    // Outcomes settle their intent with an UPDATE: refused from here on, while new entries (INSERT) still go in.
+    sqlite.exec("CREATE TRIGGER refuse_outcomes BEFORE UPDATE ON AuditEntry BEGIN SELECT RAISE(ABORT, 'outcome writes refused'); END");
+    let res: Response;
+    try {
+      res = await postAction("prod", "catalog", { action: "promote", expected: view.expected });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { outcome: string }).outcome).toBe("done");
+      expect(readRollout(sim, "prod", "shop", "catalog").status?.currentStepIndex).toBe(2);
+      const entry = await db.auditEntry.findFirst({ where: { requestId: res.headers.get("x-request-id")! } });
+      expect(entry?.outcome).toBe("pending");
+    } finally {
+      sqlite.exec("DROP TRIGGER refuse_outcomes");
+      sqlite.close();
+    }
+    // The kept outcome is written again until it is stored: seconds, not the 5 minutes after which it would be "interrupted".
+    const stored = await waitFor(
+      "the kept outcome to be stored",
+      async () => {
+        const entry = await db.auditEntry.findFirst({ where: { requestId: res.headers.get("x-request-id")! } });
+        return entry?.outcome === "done" ? entry : null;
+      },
+      60_000,
+      250,
+    );
+    expect(stored.after).not.toBeNull();
   });
 
   it("audits an action on an unreachable cluster as an error, not as denied", async () => {
