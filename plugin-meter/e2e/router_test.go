@@ -267,6 +267,7 @@ func TestPluginCrashIsATransportOutcomeAndARestart(t *testing.T) {
 	if !want.HasError() || got != want {
 		t.Fatalf("through the meter %q, directly %q", got.ErrorString, want.ErrorString)
 	}
+	t.Logf("the controller saw %q with and without the meter", got.ErrorString)
 	waitFor(t, "the meter exits with its plugin", first.client.Exited)
 
 	// The controller starts the plugin again, as it does when the ping fails.
