@@ -44,6 +44,8 @@ export interface SimulatedCluster {
   controller: ControllerHandle;
   store: ObjectStore;
   metricsUrl: string;
+  /** The plugin meter's /metrics: what rollscope-plugin-meter counts of this controller's plugin calls. */
+  pluginMeterUrl: string;
 }
 
 export interface SimulationUsers {
@@ -74,7 +76,7 @@ const REVIEWS = {
   apiGroups: ["authorization.k8s.io"],
   resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
 };
-const PATCH_ROLLOUTS = { verbs: ["patch"], apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/status"] };
+const PATCH_ROLLOUTS = { verbs: ["patch", "update"], apiGroups: ["argoproj.io"], resources: ["rollouts", "rollouts/status"] };
 
 function token(seed: number, who: string): string {
   const a = fnv32a(`${seed}:${who}:a`).toString(16).padStart(8, "0");
@@ -204,6 +206,7 @@ export async function startSimulation(options: SimulationOptions): Promise<Simul
         controller,
         store,
         metricsUrl: controller.metricsUrl,
+        pluginMeterUrl: controller.pluginMeterUrl,
       });
     }
   } catch (err) {

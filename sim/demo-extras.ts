@@ -25,7 +25,7 @@ export interface DemoExtras {
 }
 
 export async function startDemoExtras(options: {
-  clusters: ReadonlyArray<{ name: string; metricsUrl: string }>;
+  clusters: ReadonlyArray<{ name: string; metricsUrl: string; pluginMeterUrl: string }>;
   prometheus: boolean;
   /** The app's URL when sign-in is wanted, e.g. http://127.0.0.1:3000. */
   signInAt: string | null;
@@ -37,7 +37,10 @@ export async function startDemoExtras(options: {
     if (options.prometheus) {
       if (findPrometheus()) {
         prometheus = await startPrometheus({
-          targets: options.clusters.map((c) => ({ job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } })),
+          targets: options.clusters.flatMap((c) => [
+            { job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } },
+            { job: `rollscope-plugin-meter-${c.name}`, url: c.pluginMeterUrl, labels: { cluster: c.name } },
+          ]),
           scrapeIntervalSeconds: 5,
           readyTimeoutMs: 60_000,
         });

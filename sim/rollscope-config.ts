@@ -1,10 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
+import { PLUGIN_METER_SERVICE } from "./controller/metrics-service";
 
 /**
  * A Rollscope configuration for a simulated fleet: one entry per cluster, on the kubeconfig context that uses the
  * dashboard's own identity (the kubeconfig also holds `<cluster>-admin` contexts for tests, which Rollscope must not
- * pick up as clusters of their own).
+ * pick up as clusters of their own). Each simulated controller has a plugin meter in front of its plugins, so the
+ * scrape (clusters without a Prometheus) reads the meter's endpoint too, as docs/plugins.md configures it.
  */
 export function buildRollscopeConfig(
   kubeconfigPath: string,
@@ -21,6 +23,7 @@ export function buildRollscopeConfig(
       controllerNamespace: "argo-rollouts",
       ...clusterExtra(c.name),
     })),
+    metrics: { scrape: { pluginMeters: [PLUGIN_METER_SERVICE] } },
     ...extra,
   });
 }

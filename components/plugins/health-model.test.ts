@@ -20,6 +20,8 @@ function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
     failuresByMethod: panel([]),
     latency: panel(null),
     perRpc: panel({
+      source: "meter" as const,
+      restarts: 0,
       methods: [],
       points: [{ at: "2026-08-18T09:01:00Z", successRate: 0.75, calls: 4 }],
       total: { calls: 4, errors: 1, successRate: 0.75 },
@@ -27,6 +29,7 @@ function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
     verification: panel({ unverified: [] }),
     warnings: panel([]),
     affected: [],
+    otherProblems: [],
     ...partial,
   };
 }

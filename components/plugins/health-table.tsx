@@ -41,7 +41,7 @@ export function HealthTable({ views, range }: { views: readonly PluginHealthView
             <th className="py-1.5 pr-3 font-medium">Health</th>
             <th className="py-1.5 pr-3 font-medium">Plugin</th>
             <th className="py-1.5 pr-3 font-medium">Cluster</th>
-            <th className="py-1.5 pr-3 font-medium">Success (derived, {range})</th>
+            <th className="py-1.5 pr-3 font-medium">Success ({range})</th>
             <th className="py-1.5 pr-3 font-medium">SLO burn</th>
             <th className="py-1.5 pr-3 font-medium">Rollouts</th>
             <th className="py-1.5 pr-3 font-medium">Affected now</th>
@@ -71,7 +71,19 @@ export function HealthTable({ views, range }: { views: readonly PluginHealthView
                   </Link>
                 </td>
                 <td className="py-1.5 pr-3 text-xs wrap-anywhere">{view.cluster ?? "fleet-wide"}</td>
-                <td className="py-1.5 pr-3 tabular-nums">{formatRate(rank.successRate)}</td>
+                <td className="py-1.5 pr-3 tabular-nums" data-testid="success-rate" data-source={rank.source}>
+                  {formatRate(rank.successRate)}{" "}
+                  <span
+                    className="text-[11px] text-slate-500 dark:text-slate-400"
+                    title={
+                      rank.source === "measured"
+                        ? "Counted call by call by rollscope-plugin-meter at the plugin's RPC boundary"
+                        : "Derived from the controller's metrics and events of the Rollouts that use the plugin"
+                    }
+                  >
+                    {rank.source === "measured" ? "measured" : "derived"}
+                  </span>
+                </td>
                 <td className="py-1.5 pr-3">
                   <span className="flex flex-wrap gap-1">
                     {view.slo.error ? (

@@ -80,9 +80,14 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
                 : ""}
             </span>
             {view.perRpc?.data && (
-              <span>
-                Per-RPC: <strong className="tabular-nums">{formatRate(view.perRpc.data.total.successRate)}</strong>
-                <span className="text-xs text-slate-500 dark:text-slate-400"> of {Math.round(view.perRpc.data.total.calls)} calls</span>
+              <span data-testid="measured-success">
+                {view.perRpc.data.source === "meter" ? "Measured at the plugin boundary" : "Per-RPC (configured metric)"}:{" "}
+                <strong className="tabular-nums">{formatRate(view.perRpc.data.total.successRate)}</strong>
+                <span className="text-xs text-slate-500 dark:text-slate-400 tabular-nums">
+                  {" "}
+                  · {Math.round(view.perRpc.data.total.errors)} failed of {Math.round(view.perRpc.data.total.calls)} calls
+                  {view.perRpc.data.restarts !== null ? ` · ${view.perRpc.data.restarts} plugin restarts` : ""}
+                </span>
               </span>
             )}
           </div>
@@ -112,26 +117,45 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
           )}
         </Section>
         {view.perRpc && (
-          <Section title="Per-RPC calls (configured metric)" panel={view.perRpc}>
+          <Section
+            title={
+              view.perRpc.data?.source === "configured"
+                ? "Per-RPC calls (configured metric)"
+                : "Calls per method — measured at the plugin boundary"
+            }
+            panel={view.perRpc}
+          >
             {(perRpc) => (
-              <table className="w-full text-xs tabular-nums" data-testid="per-rpc-table">
+              <table className="w-full text-xs tabular-nums" data-testid="per-rpc-table" data-source={perRpc.source}>
                 <thead>
                   <tr className="text-left text-slate-500 dark:text-slate-400">
                     <th className="font-medium">Method</th>
                     <th className="font-medium">Calls</th>
+                    <th className="font-medium">Failed</th>
                     <th className="font-medium">Success</th>
                     <th className="font-medium">p50</th>
                     <th className="font-medium">p95</th>
+                    <th className="font-medium">Mean</th>
                   </tr>
                 </thead>
                 <tbody>
                   {perRpc.methods.map((m) => (
-                    <tr key={m.method}>
+                    <tr key={m.method} data-method={m.method}>
                       <td className="font-mono">{m.method}</td>
                       <td>{Math.round(m.calls)}</td>
+                      <td title={m.errorsByOutcome.map((e) => `${e.outcome}: ${Math.round(e.calls)}`).join(", ")}>
+                        {Math.round(m.errors)}
+                        {m.errorsByOutcome.length > 0 && (
+                          <span className="text-slate-500 dark:text-slate-400">
+                            {" "}
+                            ({m.errorsByOutcome.map((e) => `${Math.round(e.calls)} ${e.outcome}`).join(", ")})
+                          </span>
+                        )}
+                      </td>
                       <td>{formatRate(m.successRate)}</td>
                       <td>{formatSeconds(m.p50)}</td>
                       <td>{formatSeconds(m.p95)}</td>
+                      <td>{formatSeconds(m.mean)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -156,7 +180,12 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
         </Section>
         <Section
           title="Rollouts affected now"
-          panel={{ signal: "recent Warning events, verified=false, derived failures in the last window", error: null, data: view.affected }}
+          panel={{
+            signal:
+              "the needs-attention reasons of the overview's queue that are the router's (failed calls, not registered, weight not verified)",
+            error: null,
+            data: view.affected,
+          }}
         >
           {(affected) =>
             affected.length === 0 ? (
@@ -164,6 +193,31 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             ) : (
               <ul className="text-xs" data-testid="affected-rollouts">
                 {affected.map((a) => (
+                  <li key={`${a.cluster}/${a.namespace}/${a.name}`}>
+                    <span className="font-medium">
+                      {a.cluster}: {a.namespace}/{a.name}
+                    </span>{" "}
+                    — {a.reasons.join("; ")}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </Section>
+        <Section
+          title="Other problems of these Rollouts (not the router's)"
+          panel={{
+            signal: "needs-attention reasons of their own (analysis, abort, missing Service, no progress); left out of the derived figures",
+            error: null,
+            data: view.otherProblems,
+          }}
+        >
+          {(others) =>
+            others.length === 0 ? (
+              <p className="text-xs text-slate-500 dark:text-slate-400">None</p>
+            ) : (
+              <ul className="text-xs" data-testid="other-problems">
+                {others.map((a) => (
                   <li key={`${a.cluster}/${a.namespace}/${a.name}`}>
                     <span className="font-medium">
                       {a.cluster}: {a.namespace}/{a.name}

@@ -60,7 +60,7 @@ export const rollscopeConfigSchema = z
     /** Fleet-wide plugin settings (SLO, stuck-router tolerance, measured-traffic and per-RPC queries). */
     plugins: pluginSettingsSchema.default({}),
     metrics: metricsSettingsSchema.default({
-      scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", timeoutMs: 5_000 },
+      scrape: { intervalSeconds: 15, retentionHours: 48, service: "argo-rollouts-metrics:8090", pluginMeters: [], timeoutMs: 5_000 },
     }),
     auth: authConfigSchema.default({ mode: "none", sessionTtlHours: 12 }),
     authorization: authorizationConfigSchema.default({

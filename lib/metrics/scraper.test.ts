@@ -9,7 +9,15 @@ const inFlight = { now: 0, most: 0 };
 
 // Every cluster's controller answers on the next turn, as the service proxy does on a warm fleet.
 vi.mock("./fetch-controller-metrics", () => ({
-  fetchControllerMetrics: vi.fn(async () => {
+  fetchControllerMetrics: vi.fn(async (_kubeConfig: unknown, _namespace: string, service: string) => {
+    // A plugin meter's endpoint (docs/plugins.md): one answers with its family, the other is down.
+    if (service === "argo-rollouts-plugin-meter:9465")
+      return [
+        "# TYPE rollscope_plugin_calls_total counter",
+        'rollscope_plugin_calls_total{plugin="acme/router",kind="trafficRouter",method="SetWeight",outcome="ok"} 7',
+        'rollscope_plugin_calls_total{plugin="acme/router",kind="trafficRouter",method="SetWeight",outcome="error"} 2',
+      ].join("\n");
+    if (service === "argo-rollouts-plugin-meter:9466") throw new Error("the API server proxy answered 503: no endpoints available");
     inFlight.now += 1;
     inFlight.most = Math.max(inFlight.most, inFlight.now);
     await nextEventLoopTurn();
@@ -26,11 +34,11 @@ vi.mock("./fetch-controller-metrics", () => ({
 
 const CLUSTERS = 20;
 
-function fleet(): ScrapeTargets {
+function fleet(pluginMeters: string[] = [], count = CLUSTERS): ScrapeTargets {
   const config = {
-    metrics: { scrape: { intervalSeconds: 15, timeoutMs: 5_000, retentionHours: 24, service: "argo-rollouts-metrics:8090" } },
+    metrics: { scrape: { intervalSeconds: 15, timeoutMs: 5_000, retentionHours: 24, service: "argo-rollouts-metrics:8090", pluginMeters } },
   };
-  const clusters = Array.from({ length: CLUSTERS }, (_, i) => ({
+  const clusters = Array.from({ length: count }, (_, i) => ({
     name: `c${i}`,
     config: { controllerNamespace: "argo-rollouts" },
     clients: { kubeConfig: {} },
@@ -85,5 +93,17 @@ describe("ControllerMetricsScraper.scrapeAll", () => {
     await new ControllerMetricsScraper(fleet(), store, () => new Set(CONTROLLER_FAMILIES)).scrapeAll();
     expect(saves).toHaveLength(CLUSTERS);
     expect(inFlight.most).toBe(SCRAPE_CONCURRENCY);
+  });
+
+  it("reads each plugin meter's endpoint with the controller's metrics, and a meter that is down costs nothing else", async () => {
+    const { store, saves } = recordingStore(() => 0);
+    const meters = ["argo-rollouts-plugin-meter:9465", "argo-rollouts-plugin-meter:9466"];
+    const families = new Set([...CONTROLLER_FAMILIES, "rollscope_plugin_calls_total"]);
+    await new ControllerMetricsScraper(fleet(meters, 1), store, () => families).scrapeAll();
+    expect(saves).toHaveLength(1);
+    expect(saves[0].outcome.ok).toBe(true);
+    const meterRows = saves[0].rows.filter((row) => JSON.stringify(row).includes("rollscope_plugin_calls_total"));
+    expect(meterRows).toHaveLength(2);
+    expect(saves[0].rows).toHaveLength(52);
   });
 });

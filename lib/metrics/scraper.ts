@@ -82,16 +82,18 @@ export class ControllerMetricsScraper {
     const settings = this.targets.config.metrics.scrape;
     const started = this.now();
     try {
-      const text = await fetchControllerMetrics(
-        cluster.clients.kubeConfig,
-        cluster.config.controllerNamespace,
-        settings.service,
-        settings.timeoutMs,
-      );
+      const fetch = (service: string) =>
+        fetchControllerMetrics(cluster.clients.kubeConfig, cluster.config.controllerNamespace, service, settings.timeoutMs);
+      const [text, meterTexts] = await Promise.all([
+        fetch(settings.service),
+        Promise.all(settings.pluginMeters.map((s) => this.fetchMeter(name, s, fetch))),
+      ]);
       const fetchMs = this.now() - started;
       await this.inOwnTurn(async () => {
         const parseStarted = this.now();
-        const samples = readExpositionSamples(text, this.scrapeFamilies(cluster.config));
+        const families = this.scrapeFamilies(cluster.config);
+        const samples = readExpositionSamples(text, families);
+        for (const meterText of meterTexts) if (meterText !== null) samples.push(...readExpositionSamples(meterText, families));
         const at = this.now();
         const { rows, next } = planSampleRows(samples, state.series, at, state.lastOkMs);
         await nextEventLoopTurn(); // the parse and the (synchronous, on SQLite) write are each a burst of their own
@@ -113,6 +115,22 @@ export class ControllerMetricsScraper {
         );
     } finally {
       state.running = false;
+    }
+  }
+
+  /**
+   * One plugin meter's metrics text, or null when it cannot be read: a meter that is down (its plugin restarting, or
+   * not installed) must not cost the cluster its controller metrics; its plugins then show no measured figures.
+   */
+  private async fetchMeter(cluster: string, service: string, fetch: (service: string) => Promise<string>): Promise<string | null> {
+    try {
+      return await fetch(service);
+    } catch (err) {
+      rateLimitedLog().error(
+        `meter ${cluster}/${service}`,
+        `[metrics] plugin meter ${service} of ${cluster} could not be read: ${describeErrorSafely(err)}`,
+      );
+      return null;
     }
   }
 

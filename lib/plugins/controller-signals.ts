@@ -29,14 +29,12 @@ export interface ScopeSignals {
 export interface ClusterSignals {
   /** Per plugin: the signals of the Rollouts that use it in the cluster, summed (by Prometheus in its query). */
   byPlugin: Map<string, ScopeSignals>;
-  /** Per rollout key `ns/name`: its failure signals in the range's latest window (one point), for the affected list. */
-  latest: Map<string, DerivedSignalSeries>;
   error: string | null;
   latencyError: string | null;
 }
 
 export function emptyClusterSignals(): ClusterSignals {
-  return { byPlugin: new Map(), latest: new Map(), error: null, latencyError: null };
+  return { byPlugin: new Map(), error: null, latencyError: null };
 }
 
 export function emptyScopeSignals(length: number): ScopeSignals {
@@ -48,12 +46,6 @@ export const SIGNAL_PARTS: readonly IncreaseQuery[] = [
   { metric: "rollout_events_total", filter: { reason: PLUGIN_EVENT_REASONS }, by: ["reason"] },
   { metric: "rollout_reconcile_error", by: [] },
   { metric: "rollout_reconcile_count", by: [] },
-];
-
-/** The failure signals per Rollout (events as part 0, reconcile errors as part 1), for the latest window only. */
-export const LATEST_PARTS: readonly IncreaseQuery[] = [
-  { metric: "rollout_events_total", filter: { reason: ["TrafficRoutingError", "WeightVerifyError"] }, by: ["namespace", "name", "reason"] },
-  { metric: "rollout_reconcile_error", by: ["namespace", "name"] },
 ];
 
 /** The reconcile histogram's buckets by `le`, as the one part of a grouped query. */

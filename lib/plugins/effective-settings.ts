@@ -1,4 +1,5 @@
 import { mergeMeasuredTrafficTemplates, type ResolvedTemplate } from "./measured-traffic";
+import { PLUGIN_METER_PER_RPC } from "./plugin-meter-family";
 import type { PerRpcSettings, PluginSettings } from "./settings-schema";
 
 export const DEFAULT_SLO_TARGET = 0.99;
@@ -11,7 +12,8 @@ export interface EffectivePluginSettings {
   sloByPlugin: Record<string, number>;
   stuckRouter: { tolerancePercent: number; forSeconds: number };
   measuredTraffic: { window: string; templates: Record<string, ResolvedTemplate> };
-  perRpc: PerRpcSettings | null;
+  /** Where per-call figures come from: the configured metric, else the plugin meter's family. */
+  perRpc: PerRpcSettings;
 }
 
 /** The settings in force for one cluster: its own `plugins` block over the fleet-wide one over the defaults. */
@@ -27,7 +29,7 @@ export function resolvePluginSettings(fleet: PluginSettings | undefined, cluster
       window: cluster?.measuredTraffic?.window ?? fleet?.measuredTraffic?.window ?? DEFAULT_MEASURED_WINDOW,
       templates: mergeMeasuredTrafficTemplates(fleet?.measuredTraffic?.templates, cluster?.measuredTraffic?.templates),
     },
-    perRpc: cluster?.perRpc ?? fleet?.perRpc ?? null,
+    perRpc: cluster?.perRpc ?? fleet?.perRpc ?? { ...PLUGIN_METER_PER_RPC, successOutcomes: [...PLUGIN_METER_PER_RPC.successOutcomes] },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rankPluginHealth, sortHealthWorstFirst } from "./health-rank";
-import { healthView, withOutcome } from "./two-cluster-overview.test-helper";
+import { healthView, withMeasured, withOutcome } from "./two-cluster-overview.test-helper";
 
 const order = (views: ReturnType<typeof healthView>[]) => sortHealthWorstFirst(views).map((v) => `${v.plugin}@${v.cluster ?? "fleet"}`);
 
@@ -12,6 +12,20 @@ describe("rankPluginHealth", () => {
     expect(rankPluginHealth(healthView({ ...withOutcome(1, ["ok", "ok"]), affected })).level).toBe("warning");
     expect(rankPluginHealth(healthView(withOutcome(1, ["ok", "ok"]))).level).toBe("ok");
     expect(rankPluginHealth(healthView()).level).toBe("no-data");
+  });
+
+  it("ranks by the meter's measured calls where they exist, not by the derived burn of controller-wide signals", () => {
+    // Derived signals blame the router (reconcile errors of a Rollout's own), the meter saw every call succeed.
+    const measuredClean = rankPluginHealth(healthView({ ...withOutcome(0.6, ["critical", "critical"]), ...withMeasured(500, 0) }));
+    expect(measuredClean).toMatchObject({ level: "ok", successRate: 1, source: "measured" });
+    // 3 failed of 100 against a 99 % SLO: 3× the budget, a warning; 20 of 100: 20×, critical.
+    expect(rankPluginHealth(healthView({ ...withOutcome(1, ["ok", "ok"]), ...withMeasured(100, 3) })).level).toBe("warning");
+    expect(rankPluginHealth(healthView({ ...withOutcome(1, ["ok", "ok"]), ...withMeasured(100, 20) })).level).toBe("critical");
+    // No measured call in the range: the derived figures stand, labelled as such.
+    expect(rankPluginHealth(healthView({ ...withOutcome(0.9, ["warning", "ok"]), ...withMeasured(0, 0) }))).toMatchObject({
+      level: "warning",
+      source: "derived",
+    });
   });
 });
 

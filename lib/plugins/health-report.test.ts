@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IncreaseSeries } from "@/lib/metrics/types";
 import { FIXTURE_NOW, loadRolloutFixtureWith } from "@/lib/rollouts/fixtures.test-helper";
-import { toRolloutView } from "@/lib/rollouts/view-model";
+import { toRolloutView, type AttentionReason } from "@/lib/rollouts/view-model";
 import { sumSeriesBy } from "@/lib/metrics/counter-math";
 import { emptyClusterSignals, emptySignalSeries, type ClusterSignals } from "./controller-signals";
 import { resolvePluginSettings } from "./effective-settings";
@@ -83,8 +83,7 @@ function clusterSignals(
       { series: sumOf(keys, POINTS), burn1h: sumOf(keys, 1), burn24h: sumOf(keys, 1), latencyBuckets: bucketsOf(keys) },
     ]),
   );
-  const latest = new Map(Object.entries(byRollout).map(([key, point]) => [key, signalsAtLastPoint(1, point)]));
-  return { ...emptyClusterSignals(), byPlugin, latest };
+  return { ...emptyClusterSignals(), byPlugin };
 }
 
 const bucket = (name: string, le: string, count: number): IncreaseSeries => ({
@@ -155,9 +154,23 @@ const unverifiedStorefront = describeUnverifiedRollout(
   NOW,
 );
 
+/** storefront's needs-attention reasons as the overview's queue shows them (in prod-eu and in prod-us). */
+const STOREFRONT_ROUTING: AttentionReason = {
+  code: "ReconcileFailing",
+  message: "TrafficRoutingError: failed to set weight via plugin: HTTPProxy shop/storefront not found",
+};
+const STOREFRONT_UNVERIFIED: AttentionReason = { code: "WeightNotVerified", message: "Canary weight 20 % not verified by the router" };
+const withReasons = (rollout: PluginRollout, attention: AttentionReason[]): PluginRollout => ({ ...rollout, attention });
+
 const clusters = [
-  { name: "prod-eu", rollouts: () => [rolloutUsing("storefront", [CONTOUR, GATEWAY]), rolloutUsing("checkout", [CONTOUR])] },
-  { name: "prod-us", rollouts: () => [rolloutUsing("storefront", [CONTOUR])] },
+  {
+    name: "prod-eu",
+    rollouts: () => [
+      withReasons(rolloutUsing("storefront", [CONTOUR, GATEWAY]), [STOREFRONT_ROUTING, STOREFRONT_UNVERIFIED]),
+      withReasons(rolloutUsing("checkout", [CONTOUR]), []),
+    ],
+  },
+  { name: "prod-us", rollouts: () => [withReasons(rolloutUsing("storefront", [CONTOUR]), [STOREFRONT_UNVERIFIED])] },
 ];
 
 /** The report as the plugin-health service composes it: per-cluster views, then the fleet-wide ones first. */
@@ -244,7 +257,7 @@ describe("per-cluster health", () => {
     expect(contour.latency.data!.p95).toBe(0.5);
   });
 
-  it("lists warnings with the failing method and a hint, and the Rollouts the plugin hurts now", () => {
+  it("lists warnings with the failing method and a hint, and the Rollouts the plugin hurts now (the queue's reasons)", () => {
     expect(contour.warnings.data!.map((w) => [w.reason, w.method, w.hint?.code ?? null])).toEqual([
       ["TrafficRoutingError", "SetWeight", "set-weight-failed"],
       ["WeightVerifyError", "VerifyWeight", expect.any(String)],
@@ -257,13 +270,11 @@ describe("per-cluster health", () => {
         cluster: "prod-eu",
         namespace: "shop",
         name: "storefront",
-        reasons: [
-          "TrafficRoutingError: failed to set weight via plugin: HTTPProxy shop/storefront not found",
-          "weight not verified for 120 s",
-          "3 failed plugin calls in the last window (derived)",
-        ],
+        reasons: [STOREFRONT_ROUTING.message, STOREFRONT_UNVERIFIED.message],
       },
     ]);
+    // checkout has no needs-attention reason: however its metrics read, it is not affected now.
+    expect(contour.otherProblems).toEqual([]);
   });
 
   it("has no per-RPC panel unless the cluster configures a per-RPC metric", () => {
@@ -327,7 +338,8 @@ describe("edge cases", () => {
     expect(contour.slo.data!.burn.map((b) => b.status)).toEqual(["no-data", "no-data"]);
     expect(contour.latency.data!.p50).toBeNull();
     expect(contour.failuresByMethod.data).toEqual([]);
-    expect(contour.affected).toEqual([]);
+    // Whether a Rollout is affected now is the queue's word, not the metrics': it stays without data.
+    expect(contour.affected.map((a) => a.name)).toEqual(["storefront"]);
     expect(viewOf(report, null, CONTOUR).derived.data!.total).toBeNull();
   });
 
@@ -357,8 +369,19 @@ describe("edge cases", () => {
     expect(contour.failuresByMethod).toMatchObject({ error: "recorded events could not be read", data: null });
     expect(contour.verification).toMatchObject({ error: "recorded samples could not be read", data: null });
     expect(contour.derived.data!.total!.successRate).toBe(0.85);
-    expect(contour.affected.map((a) => a.reasons)).toEqual([["3 failed plugin calls in the last window (derived)"]]);
+    expect(contour.affected.map((a) => a.reasons)).toEqual([[STOREFRONT_ROUTING.message, STOREFRONT_UNVERIFIED.message]]);
   });
+
+  const NO_PER_RPC: NonNullable<ClusterHealthData["perRpc"]> = {
+    calls: [],
+    buckets: [],
+    durationSums: [],
+    durationCounts: [],
+    restarts: [],
+    source: "configured",
+    error: null,
+    signal: "per-RPC",
+  };
 
   it("shows a failing per-RPC metric as an error, and drops the panel when it has no calls of the plugin", () => {
     const perRpcCalls = (plugin: string, outcome: string, count: number): IncreaseSeries => ({
@@ -368,18 +391,13 @@ describe("edge cases", () => {
     const withPerRpc = (perRpc: ClusterHealthData["perRpc"]): ClusterHealthData => ({ ...prodEuData(), perRpc });
     const failing = buildReport({
       data: {
-        "prod-eu": withPerRpc({ calls: [], buckets: [], error: "bad_data: parse error", signal: "per-RPC" }),
+        "prod-eu": withPerRpc({ ...NO_PER_RPC, error: "bad_data: parse error" }),
         "prod-us": prodUsData(),
       },
     });
     expect(viewOf(failing, "prod-eu", CONTOUR).perRpc).toEqual({ signal: "per-RPC", error: "bad_data: parse error", data: null });
 
-    const gatewayOnly = withPerRpc({
-      calls: [perRpcCalls(GATEWAY, "success", 8), perRpcCalls(GATEWAY, "error", 2)],
-      buckets: [],
-      error: null,
-      signal: "per-RPC",
-    });
+    const gatewayOnly = withPerRpc({ ...NO_PER_RPC, calls: [perRpcCalls(GATEWAY, "ok", 8), perRpcCalls(GATEWAY, "error", 2)] });
     const report = buildReport({ data: { "prod-eu": gatewayOnly, "prod-us": prodUsData() } });
     expect(viewOf(report, "prod-eu", CONTOUR).perRpc).toBeNull();
     expect(viewOf(report, "prod-eu", GATEWAY).perRpc!.data!.total).toEqual({ calls: 10, errors: 2, successRate: 0.8 });
@@ -390,30 +408,45 @@ describe("edge cases", () => {
   });
 });
 
-describe("deriveAffectedRollouts", () => {
-  const scope = { cluster: "prod-eu", plugin: CONTOUR, rollouts: [rolloutUsing("storefront", [CONTOUR])] };
+describe("deriveAffectedRollouts: one definition with the overview's needs-attention queue", () => {
+  const withAttention = (name: string, attention: AttentionReason[], parseError: string | null = null): PluginRollout => ({
+    ...rolloutUsing(name, [CONTOUR]),
+    attention,
+    parseError,
+  });
+  const routing = { code: "ReconcileFailing" as const, message: "TrafficRoutingError: failed to set weight via plugin: Contour: 503" };
 
-  it("names an unreadable spec and a Degraded Rollout whose message is about the plugin, ignoring old events", () => {
-    const degraded = {
-      ...scope.rollouts[0],
-      phase: "Degraded" as const,
-      message: "TrafficRoutingError: plugin argoproj-labs/contour not configured",
-    };
-    const broken = { ...rolloutUsing("search", [CONTOUR]), parseError: "spec.replicas: expected number" };
-    const affected = deriveAffectedRollouts({ ...scope, rollouts: [degraded, broken] }, new Map(), [oldVerifyError], [], NOW);
-    expect(affected).toEqual([
-      {
-        cluster: "prod-eu",
-        namespace: "shop",
-        name: "storefront",
-        reasons: ["TrafficRoutingError: plugin argoproj-labs/contour not configured"],
-      },
-      { cluster: "prod-eu", namespace: "shop", name: "search", reasons: ["unreadable spec: spec.replicas: expected number"] },
+  it("lists a Rollout as affected exactly when its queue reasons include the router's, and its own problems beside", () => {
+    const rollouts = [
+      withAttention("quiet", []),
+      withAttention("search", [routing]),
+      withAttention("cart", [
+        { code: "AnalysisFailed", message: "Metric success-rate assessed Failed" },
+        { code: "Aborted", message: "RolloutAborted: Rollout aborted update to revision 2" },
+      ]),
+      withAttention("checkout", [
+        { code: "PluginNotRegistered", message: `Traffic-router plugin ${CONTOUR} is not registered in prod-eu's argo-rollouts-config` },
+        { code: "AwaitingPromotion", message: "Paused at step 2 of 4: promote to continue" },
+      ]),
+      withAttention("payments", [{ code: "Degraded", message: 'ServiceNotFound: service "payments-canary" not found' }]),
+      withAttention("broken", [], "spec.replicas: expected number"),
+    ];
+    const { affected, otherProblems } = deriveAffectedRollouts({ cluster: "prod-eu", plugin: CONTOUR, rollouts });
+    expect(affected.map((a) => [a.name, a.reasons])).toEqual([
+      ["search", [routing.message]],
+      ["checkout", [`Traffic-router plugin ${CONTOUR} is not registered in prod-eu's argo-rollouts-config`]],
+    ]);
+    expect(otherProblems.map((a) => [a.name, a.reasons])).toEqual([
+      ["cart", ["Metric success-rate assessed Failed", "RolloutAborted: Rollout aborted update to revision 2"]],
+      ["payments", ['ServiceNotFound: service "payments-canary" not found']],
+      ["broken", ["unreadable spec: spec.replicas: expected number"]],
     ]);
   });
 
   it("keeps at most five reasons per Rollout", () => {
-    const events = Array.from({ length: 7 }, (_, i) => ({ ...routingError, message: `failure ${i}` }));
-    expect(deriveAffectedRollouts(scope, new Map(), events, [], NOW)[0].reasons).toHaveLength(5);
+    const many = Array.from({ length: 7 }, (_, i) => ({ ...routing, message: `${routing.message} (${i})` }));
+    expect(
+      deriveAffectedRollouts({ cluster: "prod-eu", plugin: CONTOUR, rollouts: [withAttention("search", many)] }).affected[0].reasons,
+    ).toHaveLength(5);
   });
 });

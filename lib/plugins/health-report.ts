@@ -1,12 +1,11 @@
 import { quantileSeries, sumSeriesBy, sumValues } from "@/lib/metrics/counter-math";
 import { alignRange, rangeTimestamps, type IncreaseSeries, type RangeSpec } from "@/lib/metrics/types";
-import { emptyScopeSignals, rolloutRefKey, type ClusterSignals, type RolloutRef, type ScopeSignals } from "./controller-signals";
+import { emptyScopeSignals, type ClusterSignals, type RolloutRef, type ScopeSignals } from "./controller-signals";
 import { sloTargetOf, type EffectivePluginSettings } from "./effective-settings";
 import {
   addSignalSeries,
   countFailuresByMethod,
   deriveBurnRate,
-  deriveCallOutcome,
   deriveCallOutcomeSeries,
   deriveCallOutcomeTotal,
   deriveUnverifiedSince,
@@ -17,6 +16,7 @@ import {
 } from "./health";
 import { buildPerRpcView, type PerRpcData } from "./per-rpc";
 import type { PluginScope } from "./plugin-scopes";
+import { attributeAttention } from "./router-attribution";
 import { classifyPluginRpcMethod, explainPluginError } from "./troubleshooting";
 import type {
   AffectedRolloutView,
@@ -45,8 +45,6 @@ const EVENTS_SIGNAL = "Warning Events on the Rollouts (kept by Rollscope's recor
 
 const RANGE_MS: Record<HealthRange, number> = { "15m": 15 * 60_000, "1h": 3_600_000, "6h": 6 * 3_600_000, "24h": 24 * 3_600_000 };
 const STEP_SECONDS: Record<HealthRange, number> = { "15m": 30, "1h": 60, "6h": 300, "24h": 900 };
-/** Warning events and failures this recent make a Rollout "affected". */
-const RECENT_MS = 10 * 60_000;
 const MAX_WARNINGS = 30;
 const MAX_REASONS = 5;
 
@@ -159,14 +157,14 @@ function buildClusterHealthView(
       events ? null : "recorded events could not be read",
       events ? toWarningViews(scope.cluster, events) : null,
     ),
-    affected: deriveAffectedRollouts(scope, data.signals.latest, events ?? [], unverified ?? [], window.nowMs),
+    ...deriveAffectedRollouts(scope),
   };
 }
 
 /** The per-RPC panel where the cluster configures such a metric and it has this plugin's calls (or failed). */
 function buildPerRpcPanel(data: ClusterHealthData, plugin: string, timestamps: readonly number[]): PluginHealthView["perRpc"] {
   if (!data.perRpc) return null;
-  const successOutcomes = data.settings.perRpc?.successOutcomes ?? ["success"];
+  const successOutcomes = data.settings.perRpc.successOutcomes;
   const built = panel(data.perRpc.signal, data.perRpc.error, buildPerRpcView(data.perRpc, plugin, successOutcomes, timestamps));
   return built.data === null && built.error === null ? null : built;
 }
@@ -220,6 +218,7 @@ function buildFleetHealthView(
         .slice(0, MAX_WARNINGS),
     ),
     affected: views.flatMap((v) => v.affected),
+    otherProblems: views.flatMap((v) => v.otherProblems),
   };
 }
 
@@ -308,51 +307,18 @@ function mergeMethodCounts(views: readonly PluginHealthView[]): MethodFailureCou
   return [...counts.values()].sort((a, b) => b.failures - a.failures);
 }
 
-/** The latest point's derived outcome of one Rollout (null without signals there). */
-function lastOutcome(signals: DerivedSignalSeries) {
-  return deriveCallOutcome({
-    weightUpdates: signals.weightUpdates.at(-1) ?? null,
-    routingErrors: signals.routingErrors.at(-1) ?? null,
-    verifyErrors: signals.verifyErrors.at(-1) ?? null,
-    reconcileErrors: signals.reconcileErrors.at(-1) ?? null,
-    reconciles: signals.reconciles.at(-1) ?? null,
-  });
-}
-
 /**
- * Rollouts the plugin is hurting now, each with up to five reasons: a Warning event in the last 10 minutes,
- * weights not verified, an unreadable spec, Degraded with a message about the plugin, failed calls at the latest point.
+ * Which of the scope's Rollouts the router is hurting now, and which have problems of their own: each Rollout's
+ * needs-attention reasons (the overview queue's, one definition for both pages) split by attributeAttention.
  */
-export function deriveAffectedRollouts(
-  scope: PluginScope,
-  byRollout: ReadonlyMap<string, DerivedSignalSeries>,
-  events: readonly PluginWarningEvent[],
-  unverified: readonly UnverifiedRolloutView[],
-  nowMs: number,
-): AffectedRolloutView[] {
-  const reasons = new Map<string, Set<string>>();
-  const add = (namespace: string, name: string, reason: string) => {
-    const key = `${namespace}/${name}`;
-    if (!reasons.has(key)) reasons.set(key, new Set());
-    reasons.get(key)!.add(reason);
-  };
-  for (const event of events) {
-    if (nowMs - Date.parse(event.lastAt) <= RECENT_MS) add(event.namespace, event.rollout, `${event.reason}: ${event.message}`);
-  }
-  for (const entry of unverified)
-    add(entry.namespace, entry.name, `weight not verified${entry.seconds !== null ? ` for ${entry.seconds} s` : ""}`);
+export function deriveAffectedRollouts(scope: PluginScope): Pick<PluginHealthView, "affected" | "otherProblems"> {
+  const affected: AffectedRolloutView[] = [];
+  const otherProblems: AffectedRolloutView[] = [];
   for (const rollout of scope.rollouts) {
-    if (rollout.parseError) add(rollout.namespace ?? "", rollout.name, `unreadable spec: ${rollout.parseError}`);
-    if (rollout.phase === "Degraded" && /plugin/i.test(rollout.message)) add(rollout.namespace ?? "", rollout.name, rollout.message);
+    const { router, other } = attributeAttention(rollout, scope.plugin);
+    const ref = { cluster: scope.cluster, namespace: rollout.namespace ?? "", name: rollout.name };
+    if (router.length > 0) affected.push({ ...ref, reasons: router.slice(0, MAX_REASONS).map((r) => r.message) });
+    if (other.length > 0) otherProblems.push({ ...ref, reasons: other.slice(0, MAX_REASONS).map((r) => r.message) });
   }
-  for (const rollout of scope.rollouts) {
-    const signals = byRollout.get(rolloutRefKey(rollout));
-    const last = signals ? lastOutcome(signals) : null;
-    if (last && last.failures > 0)
-      add(rollout.namespace ?? "", rollout.name, `${Math.round(last.failures)} failed plugin calls in the last window (derived)`);
-  }
-  return [...reasons.entries()].map(([key, set]) => {
-    const [namespace, name] = key.split("/");
-    return { cluster: scope.cluster, namespace, name, reasons: [...set].slice(0, MAX_REASONS) };
-  });
+  return { affected, otherProblems };
 }

@@ -26,6 +26,10 @@ describe("buildPerRpcView", () => {
       bucket("a/gw", "SetWeight", "0.1", [10, 2]),
       bucket("a/gw", "SetWeight", "+Inf", [10, 2]),
     ],
+    durationSums: [],
+    durationCounts: [],
+    restarts: [],
+    source: "configured",
     error: null,
     signal: "per-RPC",
   };
@@ -72,5 +76,56 @@ describe("per-RPC signal", () => {
     expect(describePerRpcSignal(settings, false, "scrape s")).toBe(
       "plugin_rpc_total / plugin_rpc_seconds (configured per-RPC metric, not upstream) from scrape s",
     );
+  });
+});
+
+describe("the plugin meter's figures", () => {
+  // What Rollscope reads of rollscope-plugin-meter over two steps: 20 SetWeight calls of which 3 failed (2 answered
+  // with an error, 1 lost on the wire), 10 VerifyWeight calls all slow (300 ms each), one plugin restart.
+  const meter: PerRpcData = {
+    calls: [
+      calls("acme/router", "SetWeight", "ok", [10, 7]),
+      calls("acme/router", "SetWeight", "error", [2, 0]),
+      calls("acme/router", "SetWeight", "transport", [0, 1]),
+      calls("acme/router", "VerifyWeight", "ok", [5, 5]),
+    ],
+    buckets: [
+      bucket("acme/router", "VerifyWeight", "0.25", [0, 0]),
+      bucket("acme/router", "VerifyWeight", "0.5", [5, 5]),
+      bucket("acme/router", "VerifyWeight", "+Inf", [5, 5]),
+    ],
+    durationSums: [{ labels: { plugin: "acme/router", method: "VerifyWeight" }, values: [1.5, 1.5] }],
+    durationCounts: [{ labels: { plugin: "acme/router", method: "VerifyWeight" }, values: [5, 5] }],
+    restarts: [{ labels: { plugin: "acme/router" }, values: [0, 1] }],
+    source: "meter",
+    error: null,
+    signal: "meter",
+  };
+
+  it("counts exactly the failed calls per method, by outcome, with the exact mean latency and the restarts", () => {
+    const view = buildPerRpcView(meter, "acme/router", ["ok"], T)!;
+    expect(view.source).toBe("meter");
+    const setWeight = view.methods.find((m) => m.method === "SetWeight")!;
+    expect([setWeight.calls, setWeight.errors]).toEqual([20, 3]);
+    expect(setWeight.errorsByOutcome).toEqual([
+      { outcome: "error", calls: 2 },
+      { outcome: "transport", calls: 1 },
+    ]);
+    const verify = view.methods.find((m) => m.method === "VerifyWeight")!;
+    expect([verify.calls, verify.errors, verify.errorsByOutcome]).toEqual([10, 0, []]);
+    expect(verify.mean).toBeCloseTo(0.3);
+    expect(verify.p95).toBeGreaterThan(0.25);
+    expect(setWeight.mean).toBeNull();
+    expect(view.restarts).toBe(1);
+  });
+
+  it("says the figures are measured at the plugin boundary when the settings read the meter", () => {
+    const settings = {
+      callsMetric: "rollscope_plugin_calls_total",
+      durationMetric: "rollscope_plugin_call_duration_seconds",
+      successOutcomes: ["ok"],
+    };
+    expect(describePerRpcSignal(settings, false, "Prometheus p")).toMatch(/^MEASURED at the plugin boundary: rollscope_plugin_calls_total/);
+    expect(buildPerRpcView({ ...meter, source: "configured" }, "acme/router", ["ok"], T)!.restarts).toBeNull();
   });
 });

@@ -3,13 +3,22 @@ import type { IncreaseSeries } from "@/lib/metrics/types";
 import { CONTROLLER_FAMILIES } from "@/lib/metrics/scrape-plan";
 import type { ClusterConfig, RollscopeConfig } from "@/lib/config/schema";
 import { resolvePluginSettings } from "./effective-settings";
+import { PLUGIN_METER_FAMILY, readsPluginMeter } from "./plugin-meter-family";
 import type { PerRpcSettings } from "./settings-schema";
 import type { PerRpcMethodView, PerRpcView } from "./view-types";
 
-/** What a cluster's configured per-RPC metric answered for its plugins (`plugin`, `method`, `outcome`/`le` labels). */
+/** What a cluster's per-RPC metric (the meter's or a configured one) answered for its plugins. */
 export interface PerRpcData {
+  /** Call increases labelled plugin, method, outcome. */
   calls: IncreaseSeries[];
+  /** Latency bucket increases labelled plugin, method, le. */
   buckets: IncreaseSeries[];
+  /** The histogram's `_sum` and `_count` increases labelled plugin, method (the mean); empty when not read. */
+  durationSums: IncreaseSeries[];
+  durationCounts: IncreaseSeries[];
+  /** Plugin process restarts labelled plugin (the meter's); empty when not read. */
+  restarts: IncreaseSeries[];
+  source: "meter" | "configured";
   error: string | null;
   signal: string;
 }
@@ -21,6 +30,8 @@ export function usesPerRpcPromql(perRpc: PerRpcSettings, canQueryPromql: boolean
 
 /** Where the per-RPC numbers come from: never an upstream metric, so it says so. */
 export function describePerRpcSignal(perRpc: PerRpcSettings, usePromql: boolean, sourceSignal: string): string {
+  if (!usePromql && readsPluginMeter(perRpc))
+    return `MEASURED at the plugin boundary: ${PLUGIN_METER_FAMILY.calls} / ${PLUGIN_METER_FAMILY.duration} (rollscope-plugin-meter) from ${sourceSignal}`;
   return usePromql
     ? `configured per-RPC PromQL (plugins.perRpc.promql) on ${sourceSignal} — not an upstream metric`
     : `${perRpc.callsMetric ?? "?"}${perRpc.durationMetric ? ` / ${perRpc.durationMetric}` : ""} (configured per-RPC metric, not upstream) from ${sourceSignal}`;
@@ -40,21 +51,42 @@ function rangeQuantiles(buckets: readonly IncreaseSeries[]): { p50: number | nul
   return { p50: quantileSeries(0.5, totals, 1)[0], p95: quantileSeries(0.95, totals, 1)[0] };
 }
 
+/** The total of the series over the whole range (null points count as nothing). */
+function totalOf(series: readonly IncreaseSeries[]): number {
+  return series.reduce((acc, s) => acc + (sumValues(s.values) ?? 0), 0);
+}
+
+/** Mean duration over the range: increase of the histogram's sum over that of its count; null without calls. */
+function meanOf(sums: readonly IncreaseSeries[], counts: readonly IncreaseSeries[]): number | null {
+  const count = totalOf(counts);
+  return sums.length > 0 && count > 0 ? totalOf(sums) / count : null;
+}
+
 function methodView(
   method: string,
-  calls: readonly IncreaseSeries[],
-  buckets: readonly IncreaseSeries[],
+  data: Pick<PerRpcData, "calls" | "buckets" | "durationSums" | "durationCounts">,
   isSuccess: (s: IncreaseSeries) => boolean,
 ): PerRpcMethodView {
-  const mine = calls.filter((s) => s.labels.method === method);
-  const n = sumValues(sumSeries(mine, 0)) ?? 0;
-  const ok = sumValues(sumSeries(mine.filter(isSuccess), 0)) ?? 0;
+  const ofMethod = (series: readonly IncreaseSeries[]) => series.filter((s) => s.labels.method === method);
+  const mine = ofMethod(data.calls);
+  const n = totalOf(mine);
+  const ok = totalOf(mine.filter(isSuccess));
+  const failed = new Map<string, number>();
+  for (const s of mine.filter((x) => !isSuccess(x))) {
+    const outcome = s.labels.outcome ?? "";
+    failed.set(outcome, (failed.get(outcome) ?? 0) + totalOf([s]));
+  }
   return {
     method,
     calls: n,
     errors: Math.max(0, n - ok),
+    errorsByOutcome: [...failed.entries()]
+      .filter(([, calls]) => calls > 0)
+      .map(([outcome, calls]) => ({ outcome, calls }))
+      .sort((a, b) => b.calls - a.calls || a.outcome.localeCompare(b.outcome)),
     successRate: n > 0 ? ok / n : null,
-    ...rangeQuantiles(buckets.filter((s) => s.labels.method === method)),
+    ...rangeQuantiles(ofMethod(data.buckets)),
+    mean: meanOf(ofMethod(data.durationSums), ofMethod(data.durationCounts)),
   };
 }
 
@@ -69,9 +101,16 @@ export function buildPerRpcView(
   successOutcomes: readonly string[],
   timestamps: readonly number[],
 ): PerRpcView | null {
-  const calls = data.calls.filter((s) => s.labels.plugin === plugin);
+  const ofPlugin = (series: readonly IncreaseSeries[]) => series.filter((s) => s.labels.plugin === plugin);
+  const calls = ofPlugin(data.calls);
   if (calls.length === 0) return null;
-  const buckets = data.buckets.filter((s) => s.labels.plugin === plugin);
+  const mine = {
+    calls,
+    buckets: ofPlugin(data.buckets),
+    durationSums: ofPlugin(data.durationSums),
+    durationCounts: ofPlugin(data.durationCounts),
+  };
+  const restarts = ofPlugin(data.restarts);
   const methods = [...new Set(calls.map((s) => s.labels.method ?? ""))].sort();
   const isSuccess = (s: IncreaseSeries) => successOutcomes.includes(s.labels.outcome ?? "");
   const allCalls = sumSeries(calls, timestamps.length);
@@ -79,12 +118,14 @@ export function buildPerRpcView(
   const totalCalls = sumValues(allCalls) ?? 0;
   const totalOk = sumValues(okCalls) ?? 0;
   return {
-    methods: methods.map((method) => methodView(method, calls, buckets, isSuccess)),
+    source: data.source,
+    methods: methods.map((method) => methodView(method, mine, isSuccess)),
     points: timestamps.map((t, i) => {
       const n = allCalls[i];
       return { at: new Date(t).toISOString(), calls: n, successRate: n !== null && n > 0 ? (okCalls[i] ?? 0) / n : null };
     }),
     total: { calls: totalCalls, errors: Math.max(0, totalCalls - totalOk), successRate: totalCalls > 0 ? totalOk / totalCalls : null },
+    restarts: data.source === "meter" ? Math.round(totalOf(restarts)) : null,
   };
 }
 
@@ -92,7 +133,8 @@ export function buildPerRpcView(
 export function listScrapeFamilies(config: RollscopeConfig, cluster: ClusterConfig): Set<string> {
   const families = new Set<string>(CONTROLLER_FAMILIES);
   const perRpc = resolvePluginSettings(config.plugins, cluster.plugins).perRpc;
-  if (perRpc?.callsMetric) families.add(perRpc.callsMetric);
-  if (perRpc?.durationMetric) families.add(perRpc.durationMetric);
+  if (perRpc.callsMetric) families.add(perRpc.callsMetric);
+  if (perRpc.durationMetric) families.add(perRpc.durationMetric);
+  if (readsPluginMeter(perRpc)) families.add(PLUGIN_METER_FAMILY.restarts);
   return families;
 }

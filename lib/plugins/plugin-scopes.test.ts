@@ -7,6 +7,7 @@ const rollout = (name: string, routers: PluginRollout["trafficRouters"]): Plugin
   phase: "Healthy",
   message: "",
   trafficRouters: routers,
+  attention: [],
   parseError: null,
 });
 const plugin = (name: string) => ({ kind: "plugin" as const, name });

@@ -1,7 +1,7 @@
 import type { RolloutView } from "@/lib/rollouts/view-model";
 
 /** What plugin health reads of a Rollout. */
-export type PluginRollout = Pick<RolloutView, "namespace" | "name" | "phase" | "message" | "trafficRouters"> & {
+export type PluginRollout = Pick<RolloutView, "namespace" | "name" | "phase" | "message" | "trafficRouters" | "attention"> & {
   parseError: string | null;
 };
 

@@ -69,6 +69,10 @@ describe("readablePluginHealth", () => {
         { ...rollout("shop"), rollout: "shop-app", reason: "r", message: "m", count: 1, lastAt: "", method: "SetWeight", hint: null },
       ]),
       affected: [{ ...rollout("payments"), reasons: ["x"] }],
+      otherProblems: [
+        { ...rollout("payments"), reasons: ["AnalysisRun failed"] },
+        { ...rollout("shop"), reasons: ["aborted"] },
+      ],
     } as unknown as PluginHealthView;
     const report = { range: "1h", plugins: [view] } as unknown as PluginHealthReport;
     const [readable] = readablePluginHealth(report, inShop).plugins;
@@ -76,6 +80,7 @@ describe("readablePluginHealth", () => {
     expect(readable.verification.data?.unverified).toEqual([]);
     expect(readable.warnings.data).toHaveLength(1);
     expect(readable.affected).toEqual([]);
+    expect(readable.otherProblems).toEqual([{ ...rollout("shop"), reasons: ["aborted"] }]);
     expect(readable.derived).toBe(view.derived);
   });
 });

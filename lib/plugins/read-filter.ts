@@ -43,6 +43,7 @@ function readableHealth(view: PluginHealthView, canRead: CanReadObject): PluginH
     verification: { ...verification, data: verification.data && { unverified: keep(verification.data.unverified) } },
     warnings: { ...warnings, data: warnings.data && keep(warnings.data) },
     affected: keep(view.affected),
+    otherProblems: keep(view.otherProblems),
   };
 }
 

@@ -43,6 +43,7 @@ export function healthView(partial: Partial<PluginHealthView> = {}): PluginHealt
     verification: panel({ unverified: [] }),
     warnings: panel([]),
     affected: [],
+    otherProblems: [],
     ...partial,
   };
 }
@@ -69,6 +70,24 @@ export function withOutcome(successRate: number, burn: Array<"ok" | "warning" | 
           attempts,
           status,
         })),
+      },
+    },
+  };
+}
+
+/** The per-call panel of a view whose calls the plugin meter measured: `errors` failed of `calls`. */
+export function withMeasured(calls: number, errors: number): Partial<PluginHealthView> {
+  const successRate = calls > 0 ? (calls - errors) / calls : null;
+  return {
+    perRpc: {
+      signal: "MEASURED at the plugin boundary",
+      error: null,
+      data: {
+        source: "meter",
+        methods: [],
+        points: [],
+        total: { calls, errors, successRate },
+        restarts: 0,
       },
     },
   };

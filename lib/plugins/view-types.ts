@@ -128,15 +128,23 @@ export interface PerRpcMethodView {
   method: string;
   calls: number;
   errors: number;
+  /** Failed calls by outcome (`error`, `transport`, `timeout` for the meter), most first. */
+  errorsByOutcome: Array<{ outcome: string; calls: number }>;
   successRate: number | null;
   p50: number | null;
   p95: number | null;
+  /** Mean duration (histogram sum ÷ count), exact where quantiles are interpolated within a bucket; null without both. */
+  mean: number | null;
 }
 
 export interface PerRpcView {
+  /** `meter`: measured at the plugin's RPC boundary by rollscope-plugin-meter; `configured`: a metric the config names. */
+  source: "meter" | "configured";
   methods: PerRpcMethodView[];
   points: Array<{ at: string; successRate: number | null; calls: number | null }>;
   total: { calls: number; errors: number; successRate: number | null };
+  /** Restarts of the plugin process in the range (the meter counts them); null when not measured. */
+  restarts: number | null;
 }
 
 export interface UnverifiedRolloutView {
@@ -178,7 +186,13 @@ export interface PluginHealthView {
   perRpc: Panel<PerRpcView> | null;
   verification: Panel<{ unverified: UnverifiedRolloutView[] }>;
   warnings: Panel<WarningEventView[]>;
+  /** Rollouts the router is hurting now: their needs-attention reasons that are the router's (the overview's queue). */
   affected: AffectedRolloutView[];
+  /**
+   * Rollouts of this router with problems of their own (an analysis failure, an abort, a missing Service), shown
+   * beside the router's health and left out of its derived figures while they have none of the router's.
+   */
+  otherProblems: AffectedRolloutView[];
 }
 
 export const HEALTH_RANGES = ["15m", "1h", "6h", "24h"] as const;

@@ -4,21 +4,20 @@ import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import type { FleetRollout } from "@/lib/fleet/types";
-import { GROUP_LABEL, PART_LABEL, rangeTimestamps, type IncreaseSeries, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
+import { GROUP_LABEL, rangeTimestamps, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {
   LATENCY_PART,
-  LATEST_PARTS,
   MAX_FILTER_VALUES,
   SIGNAL_PARTS,
   emptyClusterSignals,
   emptyScopeSignals,
-  groupControllerSignals,
   readGroupedSignals,
   type ClusterSignals,
   type RolloutRef,
 } from "@/lib/plugins/controller-signals";
 import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
+import { isOwnProblemOnly } from "@/lib/plugins/router-attribution";
 import type { PluginWarningEvent } from "@/lib/plugins/health";
 import {
   assembleHealthReport,
@@ -33,6 +32,7 @@ import {
 } from "@/lib/plugins/health-report";
 import { readablePluginHealth } from "@/lib/plugins/read-filter";
 import { describePerRpcSignal, usesPerRpcPromql, type PerRpcData } from "@/lib/plugins/per-rpc";
+import { PLUGIN_METER_FAMILY, readsPluginMeter } from "@/lib/plugins/plugin-meter-family";
 import { listPluginScopes, type PluginScope } from "@/lib/plugins/plugin-scopes";
 import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
 import { describeTemplateError } from "@/lib/plugins/template-check";
@@ -89,14 +89,12 @@ async function collectCluster(
   const mine = scopes.filter((s) => s.cluster === cluster.name);
   const [signals, perRpc] = await Promise.all([
     querySignals(source, mine, window),
-    settings.perRpc
-      ? queryPerRpc(
-          source,
-          settings.perRpc,
-          mine.map((s) => s.plugin),
-          window.query,
-        )
-      : null,
+    queryPerRpc(
+      source,
+      settings.perRpc,
+      mine.map((s) => s.plugin),
+      window.query,
+    ),
   ]);
   const status = source.kind === "scrape" ? await source.status().catch(() => null) : null;
   // A scrape source that never succeeded has no data rather than zero calls: say why.
@@ -107,14 +105,19 @@ async function collectCluster(
 
 /**
  * The derived signals of one cluster's plugin scopes, each summed over its Rollouts by the source (one grouped query
- * per window: the range, the two burn windows, the latency buckets), and per Rollout at the latest point only. The
+ * per window: the range, the two burn windows, the latency buckets). The
  * queries run at once; a failure fails only the panels that need its answer.
  */
 async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
   const result = emptyClusterSignals();
   const length = window.timestamps.length;
   for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
-  const groups = scopes.map((scope, i) => ({ key: String(i), rollouts: toRolloutRefs(scope.rollouts) }));
+  // A Rollout with problems of its own and none of the router's (a missing Service fails its every reconcile) is left
+  // out: its reconcile errors are not the router's failures. The page lists it beside the router's health.
+  const groups = scopes.map((scope, i) => ({
+    key: String(i),
+    rollouts: toRolloutRefs(scope.rollouts.filter((r) => !isOwnProblemOnly(r, scope.plugin))),
+  }));
   if (groups.every((g) => g.rollouts.length === 0)) return result;
   const scopeOf = (key: string | undefined) => result.byPlugin.get(scopes[Number(key)]?.plugin ?? "");
   const signalsOver = async (range: RangeSpec) =>
@@ -123,20 +126,14 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
     const burn24hFirst = source.kind === "scrape" ? await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }) : null;
-    const [burn24h, series, burn1h, latest] = await Promise.all([
+    const [burn24h, series, burn1h] = await Promise.all([
       burn24hFirst ?? signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }),
       signalsOver(window.query),
       signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
-      queryLatestSignals(
-        source,
-        groups.flatMap((g) => g.rollouts),
-        window.query,
-      ),
     ]);
     for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
     for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
     for (const [key, signals] of series) scopeOf(key)!.series = signals;
-    result.latest = latest;
   };
   const collectLatency = async () => {
     const buckets = await source.increaseByGroup({ parts: [LATENCY_PART], groups }, window.query);
@@ -149,20 +146,6 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
   return result;
 }
 
-/** Each Rollout's failure signals in the range's latest window only (which Rollouts the plugin fails now): one grouped query. */
-async function queryLatestSignals(
-  source: MetricsSource,
-  rollouts: readonly RolloutRef[],
-  range: RangeSpec,
-): Promise<ClusterSignals["latest"]> {
-  const latest = { startMs: range.endMs, endMs: range.endMs, stepSeconds: range.stepSeconds };
-  const unique = [...new Map(rollouts.map((r) => [`${r.namespace}/${r.name}`, r])).values()];
-  const series = await source.increaseByGroup({ parts: LATEST_PARTS, groups: [{ key: "0", rollouts: unique }] }, latest);
-  const part = (index: string) => series.filter((s) => s.labels[PART_LABEL] === index);
-  const wanted = new Set(unique.map((r) => `${r.namespace}/${r.name}`));
-  return groupControllerSignals({ events: part("0"), reconcileErrors: part("1"), reconciles: [], wanted, length: 1 });
-}
-
 /** The configured per-RPC metric of the cluster's plugins: its PromQL on Prometheus, else its metric names. */
 async function queryPerRpc(
   source: MetricsSource,
@@ -172,19 +155,19 @@ async function queryPerRpc(
 ): Promise<PerRpcData> {
   const usePromql = usesPerRpcPromql(perRpc, source.queryRange !== null);
   const signal = describePerRpcSignal(perRpc, usePromql, source.signal);
+  const source_ = !usePromql && readsPluginMeter(perRpc) ? "meter" : "configured";
+  const none: PerRpcSeries = { calls: [], buckets: [], durationSums: [], durationCounts: [], restarts: [] };
   try {
-    const { calls, buckets } = usePromql
-      ? await queryPerRpcPromql(source, perRpc, range)
-      : await queryPerRpcMetrics(source, perRpc, plugins, range);
-    return { calls, buckets, error: null, signal };
+    const series = usePromql ? await queryPerRpcPromql(source, perRpc, range) : await queryPerRpcMetrics(source, perRpc, plugins, range);
+    return { ...none, ...series, source: source_, error: null, signal };
   } catch (err) {
-    return { calls: [], buckets: [], error: messageOf(err), signal };
+    return { ...none, source: source_, error: messageOf(err), signal };
   }
 }
 
-type PerRpcSeries = Pick<PerRpcData, "calls" | "buckets">;
+type PerRpcSeries = Pick<PerRpcData, "calls" | "buckets" | "durationSums" | "durationCounts" | "restarts">;
 
-async function queryPerRpcPromql(source: MetricsSource, perRpc: PerRpcSettings, range: RangeSpec): Promise<PerRpcSeries> {
+async function queryPerRpcPromql(source: MetricsSource, perRpc: PerRpcSettings, range: RangeSpec): Promise<Partial<PerRpcSeries>> {
   const render = (text: string, path: string) => {
     const rendered = renderPromqlTemplate(text, { window: `${range.stepSeconds}s` });
     if (!rendered.ok) throw new Error(`${path} needs ${rendered.missing.join(", ")}`);
@@ -204,14 +187,21 @@ async function queryPerRpcMetrics(
   perRpc: PerRpcSettings,
   plugins: readonly string[],
   range: RangeSpec,
-): Promise<PerRpcSeries> {
+): Promise<Partial<PerRpcSeries>> {
   if (!perRpc.callsMetric) throw new Error("plugins.perRpc.promql needs Prometheus; set callsMetric for the scrape mode");
   const filter = { plugin: [...plugins] };
   const calls = await source.increase({ metric: perRpc.callsMetric, filter, by: ["plugin", "method", "outcome"] }, range);
-  const buckets: IncreaseSeries[] = perRpc.durationMetric
-    ? await source.increase({ metric: `${perRpc.durationMetric}_bucket`, filter, by: ["plugin", "method", "le"] }, range)
-    : [];
-  return { calls, buckets };
+  // A metric that has no calls of these plugins (no meter in this cluster) needs no further query.
+  if (calls.length === 0) return { calls };
+  const histogram = (suffix: string, by: string[]) =>
+    perRpc.durationMetric ? source.increase({ metric: `${perRpc.durationMetric}${suffix}`, filter, by }, range) : Promise.resolve([]);
+  const [buckets, durationSums, durationCounts, restarts] = await Promise.all([
+    histogram("_bucket", ["plugin", "method", "le"]),
+    histogram("_sum", ["plugin", "method"]),
+    histogram("_count", ["plugin", "method"]),
+    readsPluginMeter(perRpc) ? source.increase({ metric: PLUGIN_METER_FAMILY.restarts, filter, by: ["plugin"] }, range) : [],
+  ]);
+  return { calls, buckets, durationSums, durationCounts, restarts };
 }
 
 // ── Records: what Rollscope stored about each scope's Rollouts ──────────────────────────────────────────────────

@@ -19,8 +19,8 @@ export interface ControllerOptions {
   /** Controller namespace (POD_NAMESPACE); default argo-rollouts. */
   namespace?: string;
   pluginProfiles?: Record<string, PluginProfileInput>;
-  /** Plugins that get the simulator-only rollscope_sim_plugin_rpc_* metrics; default argoproj-labs/gatewayAPI. */
-  rpcMetricsPlugins?: string[];
+  /** Plugins registered through rollscope-plugin-meter (their calls are counted on its endpoint); default every plugin. */
+  meteredPlugins?: string[];
   /** Simulated seconds a new Pod takes to become Ready; default 5. */
   podReadySeconds?: number;
   /** Run the timer loop (default true); false leaves reconciling to tick(). */
@@ -56,6 +56,7 @@ export interface ControllerHandle {
   readonly metrics: ControllerMetrics;
   readonly metricsUrl: string;
   readonly metricsPort: number;
+  readonly pluginMeterUrl: string;
   /** The plugins the running controller loaded (empty while crash-looping). */
   readonly pluginConfig: PluginConfig;
   /** A `kubectl rollout restart` of the controller: new Pod, argo-rollouts-config read again, plugins restarted. */

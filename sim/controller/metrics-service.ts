@@ -7,10 +7,25 @@ import { T } from "./resource-types";
  * the simulated API server's service proxy forwards to the controller's real /metrics listener.
  */
 export function ensureMetricsService(store: ObjectStore, namespace: string, target: string): void {
+  ensureProxiedService(store, namespace, target, "argo-rollouts-metrics", 8090);
+}
+
+/** The port docs/plugins.md gives the first metered plugin's meter (the Service Rollscope's scrape reads). */
+export const PLUGIN_METER_SERVICE = "argo-rollouts-plugin-meter:9465";
+
+/**
+ * Service `argo-rollouts-plugin-meter` (port 9465, as docs/plugins.md installs the meter next to the controller),
+ * forwarding to the simulated meter's /metrics.
+ */
+export function ensurePluginMeterService(store: ObjectStore, namespace: string, target: string): void {
+  ensureProxiedService(store, namespace, target, "argo-rollouts-plugin-meter", 9465);
+}
+
+function ensureProxiedService(store: ObjectStore, namespace: string, target: string, name: string, port: number): void {
   store.ensureNamespace(namespace);
   const annotations = { [PROXY_TARGET_ANNOTATION]: target };
-  if (store.tryGet(T.services, namespace, "argo-rollouts-metrics")) {
-    store.update(T.services, namespace, "argo-rollouts-metrics", (draft) => {
+  if (store.tryGet(T.services, namespace, name)) {
+    store.update(T.services, namespace, name, (draft) => {
       draft.metadata.annotations = { ...(draft.metadata.annotations ?? {}), ...annotations };
     });
     return;
@@ -19,10 +34,10 @@ export function ensureMetricsService(store: ObjectStore, namespace: string, targ
     apiVersion: "v1",
     kind: "Service",
     metadata: {
-      name: "argo-rollouts-metrics",
+      name,
       namespace,
       labels: {
-        "app.kubernetes.io/name": "argo-rollouts-metrics",
+        "app.kubernetes.io/name": name,
         "app.kubernetes.io/component": "server",
         "app.kubernetes.io/part-of": "argo-rollouts",
       },
@@ -30,7 +45,7 @@ export function ensureMetricsService(store: ObjectStore, namespace: string, targ
     },
     spec: {
       selector: { "app.kubernetes.io/name": "argo-rollouts" },
-      ports: [{ name: "metrics", port: 8090, protocol: "TCP", targetPort: 8090 }],
+      ports: [{ name: "metrics", port, protocol: "TCP", targetPort: port }],
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { ObjectStore, StoreEvent } from "../store/object-store";
 import { ControllerMetrics } from "../metrics/controller-metrics";
 import { startMetricsServer, type MetricsServer } from "../metrics/metrics-server";
-import { PluginRpcMetrics } from "../metrics/plugin-rpc-metrics";
+import { PluginMeterMetrics } from "../metrics/plugin-meter-metrics";
 import { ServiceTrafficSimulator } from "../metrics/service-traffic";
 import { AnalysisRunner } from "./analysis-runner";
 import { ClusterCache, objectKey } from "./cluster-cache";
@@ -22,7 +22,7 @@ import type { AnalysisRun, Rollout } from "./types";
 import { WorkloadSimulator } from "./workload-simulator";
 import type { ControllerHandle, ControllerOptions, ControllerState } from "./controller-types";
 import { WorkQueue } from "./work-queue";
-import { ensureMetricsService } from "./metrics-service";
+import { ensureMetricsService, ensurePluginMeterService } from "./metrics-service";
 
 const EMPTY_CONFIG: PluginConfig = { trafficRouterPlugins: [], metricProviderPlugins: [], stepPlugins: [] };
 const RESYNC_SECONDS = 300;
@@ -43,7 +43,8 @@ export class RolloutController implements ControllerHandle {
   private readonly workloads: WorkloadSimulator;
   private readonly analysis: AnalysisRunner;
   private readonly traffic: ServiceTrafficSimulator;
-  private readonly rpcMetrics: PluginRpcMetrics;
+  private readonly meter: PluginMeterMetrics;
+  private meterServer: MetricsServer | null = null;
   private readonly pod: ControllerPod;
   private readonly namespace: string;
   private readonly profiles = new Map<string, PluginProfile>();
@@ -90,7 +91,8 @@ export class RolloutController implements ControllerHandle {
           .list(T.experiments)
           .items.map((e) => ({ namespace: e.metadata.namespace ?? "", name: e.metadata.name, phase: experimentPhase(e) ?? "Pending" })),
     });
-    this.rpcMetrics = new PluginRpcMetrics(this.metrics.registry, new Set(options.rpcMetricsPlugins ?? ["argoproj-labs/gatewayAPI"]));
+    const metered = options.meteredPlugins ? new Set(options.meteredPlugins) : null;
+    this.meter = new PluginMeterMetrics((plugin) => metered === null || metered.has(plugin));
     this.client = new K8sClient(this.store, (kind, ns, name, verb, code) => this.metrics.incK8sRequest(kind, ns, name, verb, code));
     this.recorder = new EventRecorder(
       this.store,
@@ -160,9 +162,16 @@ export class RolloutController implements ControllerHandle {
     return this.server?.port ?? 0;
   }
 
+  /** The plugin meter's /metrics (the calls this controller makes to its plugins, as rollscope-plugin-meter counts them). */
+  get pluginMeterUrl(): string {
+    return this.meterServer?.url ?? "";
+  }
+
   async start(): Promise<void> {
     this.server = await startMetricsServer(this.metrics.registry, this.options.metricsHost ?? "127.0.0.1", this.options.metricsPort ?? 0);
     ensureMetricsService(this.store, this.namespace, `http://${this.options.metricsHost ?? "127.0.0.1"}:${this.metricsPort}`);
+    this.meterServer = await startMetricsServer(this.meter.registry, this.options.metricsHost ?? "127.0.0.1", 0);
+    ensurePluginMeterService(this.store, this.namespace, `http://${this.options.metricsHost ?? "127.0.0.1"}:${this.meterServer.port}`);
     this.cache.load(this.store);
     // Spread periodic work so many simulated clusters in one process do not all resync at once.
     const now = this.clock.now();
@@ -182,8 +191,9 @@ export class RolloutController implements ControllerHandle {
     this.timer = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.server?.close();
+    await Promise.all([this.server?.close(), this.meterServer?.close()]);
     this.server = null;
+    this.meterServer = null;
   }
 
   restart(): void {
@@ -310,7 +320,8 @@ export class RolloutController implements ControllerHandle {
       started: this.started,
       observeRpc: (plugin, method, outcome, latencyMs) => {
         ctx.rpcLatencyMs += latencyMs;
-        this.rpcMetrics.observe(plugin, method, outcome, latencyMs);
+        // As rollscope-plugin-meter records it: NotImplemented is an answer without error (ok).
+        this.meter.observe(plugin, "trafficRouter", method, outcome === "error" ? "error" : "ok", 0.002 + latencyMs / 1000);
       },
       event: (type, reason, message) => ctx.event(type, reason, message),
       applied: (routerKey) => this.applied.get(ctx.key)?.get(routerKey),

@@ -176,6 +176,11 @@ async function scrape(ctl: ControllerHandle): Promise<string> {
   return (await fetch(ctl.metricsUrl)).text();
 }
 
+/** The plugin meter's endpoint (rollscope-plugin-meter's family), apart from the controller's own metrics. */
+async function scrapeMeter(ctl: ControllerHandle): Promise<string> {
+  return (await fetch(ctl.pluginMeterUrl)).text();
+}
+
 function sample(text: string, metric: string, labels: Record<string, string>): number {
   let total = 0;
   for (const line of text.split("\n")) {
@@ -332,7 +337,7 @@ describe("simulated controller: CLI actions", () => {
     const env = await setup();
     atIndefinitePause(env);
     const newHash = env.ro().status!.currentPodHash!;
-    const rpcBefore = sample(await scrape(env.ctl), "rollscope_sim_plugin_rpc_total", { method: "RemoveManagedRoutes" });
+    const rpcBefore = sample(await scrapeMeter(env.ctl), "rollscope_plugin_calls_total", { method: "RemoveManagedRoutes", outcome: "ok" });
     env.patchStatus({ status: { promoteFull: true } });
     env.step();
     expect(env.ro().status?.currentStepIndex).toBe(STEPS.length);
@@ -346,7 +351,9 @@ describe("simulated controller: CLI actions", () => {
     expect(env.recorded("RolloutCompleted").map((e) => e.message)).toContain(
       `Rollout completed update to revision 2 (${newHash}): Full promotion requested`,
     );
-    expect(sample(await scrape(env.ctl), "rollscope_sim_plugin_rpc_total", { method: "RemoveManagedRoutes" })).toBeGreaterThan(rpcBefore);
+    expect(
+      sample(await scrapeMeter(env.ctl), "rollscope_plugin_calls_total", { method: "RemoveManagedRoutes", outcome: "ok" }),
+    ).toBeGreaterThan(rpcBefore);
     env.settle("Healthy condition", () => env.ro().status?.conditions?.some((c) => c.type === "Healthy" && c.status === "True") === true);
   });
 

@@ -72,7 +72,7 @@ function pluginSettings(window: string) {
     stuckRouter: { tolerancePercent: 10, forSeconds: STUCK_FOR_SECONDS },
     // The simulator reports plugin-routed traffic as Istio request metrics; use the Istio shape for every router.
     measuredTraffic: { window, templates: { generic: DEFAULT_MEASURED_TRAFFIC_TEMPLATES.Istio } },
-    perRpc: { callsMetric: "rollscope_sim_plugin_rpc_total", durationMetric: "rollscope_sim_plugin_rpc_duration_seconds" },
+    // No perRpc: per-call figures come from the plugin meter's family, which every simulated controller exports.
   };
 }
 
@@ -161,7 +161,10 @@ beforeAll(
     sim.cluster("prod-eu").controller.setPluginProfile("argoproj-labs/gatewayAPI", { setWeightFailureRate: GATEWAY_FAULT, latencyMs: 40 });
     parkStuckCanary();
     prometheus = await startPrometheus({
-      targets: sim.clusters.map((c) => ({ job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } })),
+      targets: sim.clusters.flatMap((c) => [
+        { job: `argo-rollouts-${c.name}`, url: c.metricsUrl, labels: { cluster: c.name } },
+        { job: `rollscope-plugin-meter-${c.name}`, url: c.pluginMeterUrl, labels: { cluster: c.name } },
+      ]),
     });
 
     config = rollscopeConfigSchema.parse({
@@ -171,7 +174,7 @@ beforeAll(
         prometheus: { url: prometheus!.url, labelMatcher: `cluster="${c.name}"`, timeoutMs: 10_000 },
       })),
       plugins: pluginSettings("5s"),
-      metrics: { scrape: { intervalSeconds: 5, retentionHours: 1 } },
+      metrics: { scrape: { intervalSeconds: 5, retentionHours: 1, pluginMeters: ["argo-rollouts-plugin-meter:9465"] } },
     });
     fleet = new Fleet(config);
     db = createDbClient();
@@ -270,15 +273,20 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     expect(contour.latency.data!.p95).not.toBeNull();
   });
 
-  it("uses the configured per-RPC metric where the cluster exposes it (simulator-only family)", async () => {
+  it("shows the plugin meter's measured per-call figures where the cluster has the meter (no per-RPC configuration)", async () => {
     const report = await getPluginHealth(promApp, { range: "15m", cluster: "prod-eu", plugin: "argoproj-labs/gatewayAPI" });
     const perRpc = report.plugins[0].perRpc!;
     expect(perRpc.error).toBeNull();
-    expect(perRpc.signal).toMatch(/not upstream/);
+    expect(perRpc.signal).toMatch(/^MEASURED at the plugin boundary: rollscope_plugin_calls_total/);
+    expect(perRpc.data!.source).toBe("meter");
     const setWeight = perRpc.data!.methods.find((m) => m.method === "SetWeight")!;
     expect(setWeight.calls).toBeGreaterThan(40);
     expect(Math.abs(setWeight.successRate! - (1 - GATEWAY_FAULT))).toBeLessThanOrEqual(RATE_TOLERANCE);
+    expect(setWeight.errorsByOutcome.map((e) => e.outcome)).toEqual(["error"]);
+    // The profile delays every call by 40 ms; the meter adds the simulator's 2 ms of transport.
+    expect(setWeight.mean).toBeCloseTo(0.042, 3);
     expect(setWeight.p50).toBeGreaterThan(0.025);
+    expect(perRpc.data!.restarts).toBe(0);
   });
 
   it("gives the same answer in direct-scrape mode as in Prometheus mode", async () => {
