@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Button, focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 
@@ -17,20 +17,25 @@ export interface ConfirmActionDialogProps {
   pending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Fields the action needs (set image's container and image), shown above the buttons. */
+  children?: ReactNode;
+  /** Keeps the confirm button disabled while those fields are incomplete. */
+  incomplete?: boolean;
 }
 
 /** A modal confirmation: states the effect, may ask for the rollout name, and confirms once. */
 export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
-  const { title, effect, requests, typedConfirmation, clusterLabel, destructive, pending, onConfirm, onCancel } = props;
+  const { title, effect, requests, typedConfirmation, clusterLabel, destructive, pending, onConfirm, onCancel, children, incomplete } =
+    props;
   const [typed, setTyped] = useState("");
   const titleId = useId();
   const effectId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
-  const canConfirm = !pending && (typedConfirmation === null || typed === typedConfirmation);
+  const canConfirm = !pending && !incomplete && (typedConfirmation === null || typed === typedConfirmation);
 
   useEffect(() => {
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.querySelector<HTMLElement>("input, button")?.focus();
+    dialogRef.current?.querySelector<HTMLElement>("select, input, button")?.focus();
     return () => previous?.focus();
   }, []);
 
@@ -41,7 +46,7 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
         onCancel();
       } else if (e.key === "Tab" && dialogRef.current) {
         // Keep focus inside the dialog.
-        const focusable = [...dialogRef.current.querySelectorAll<HTMLElement>("button:not([disabled]), input, summary")];
+        const focusable = [...dialogRef.current.querySelectorAll<HTMLElement>("button:not([disabled]), select, input, summary")];
         if (focusable.length === 0) return;
         const first = focusable[0];
         const last = focusable[focusable.length - 1];
@@ -95,6 +100,7 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
             </ol>
           </details>
         )}
+        {children}
         {typedConfirmation !== null && (
           <label className="mt-4 flex flex-col gap-1 text-sm">
             <span>

@@ -2,7 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction } from "@/lib/actions/schema";
@@ -33,6 +33,9 @@ interface Pending {
   effect: string;
   requests: string[];
   typedConfirmation: boolean;
+  /** Set image: the container (or `*`) and the new image, edited in the dialog. */
+  container?: string;
+  image?: string;
 }
 
 type Feedback = { kind: "done" | "error"; text: string } | null;
@@ -102,36 +105,35 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
     if (!option.enabled || inFlight.current) return;
     setFeedback(null);
     run.reset();
+    const first = view.containers.find((c) => c.name) ?? null;
     setPending({
       action,
       expected: toExpectation(view),
       effect: option.effect,
       requests: option.requests,
       typedConfirmation: option.typedConfirmation,
+      ...(action === "set-image" ? { container: first?.name ?? "", image: first?.image ?? "" } : {}),
     });
   };
 
   const confirm = () => {
     if (!pending || inFlight.current) return;
     inFlight.current = true;
-    const { action, expected } = pending;
-    run.mutate(
-      { action, expected },
-      {
-        onSuccess: (result) => {
-          setPending(null);
-          setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
-        },
-        onError: (err) => {
-          // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.
-          setPending(null);
-          setFeedback({ kind: "error", text: errorText(err) });
-        },
-        onSettled: () => {
-          inFlight.current = false;
-        },
+    const { action, expected, container, image } = pending;
+    run.mutate(action === "set-image" ? { action, expected, container, image: image?.trim() } : { action, expected }, {
+      onSuccess: (result) => {
+        setPending(null);
+        setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
       },
-    );
+      onError: (err) => {
+        // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.
+        setPending(null);
+        setFeedback({ kind: "error", text: errorText(err) });
+      },
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    });
   };
 
   const deniedEverywhere = shown.every((a) => !view.actions[a].permitted);
@@ -196,8 +198,65 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
           pending={run.isPending}
           onConfirm={confirm}
           onCancel={() => !run.isPending && setPending(null)}
-        />
+          incomplete={pending.action === "set-image" && !(pending.container && pending.image?.trim())}
+        >
+          {pending.action === "set-image" && (
+            <SetImageFields
+              containers={view.containers}
+              container={pending.container ?? ""}
+              image={pending.image ?? ""}
+              onChange={(container, image) => setPending({ ...pending, container, image })}
+            />
+          )}
+        </ConfirmActionDialog>
       )}
+    </div>
+  );
+}
+
+/** Set image's fields: which container (or all of them, as the CLI's `*`) and the image it gets. */
+function SetImageFields({
+  containers,
+  container,
+  image,
+  onChange,
+}: {
+  containers: RolloutActionsView["containers"];
+  container: string;
+  image: string;
+  onChange(container: string, image: string): void;
+}) {
+  const current = containers.find((c) => c.name === container)?.image;
+  const field = "h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-950";
+  return (
+    <div className="mt-3 flex flex-col gap-2 text-sm">
+      <label className="flex flex-col gap-1">
+        <span>Container</span>
+        <select
+          data-testid="set-image-container"
+          value={container}
+          onChange={(e) => onChange(e.target.value, containers.find((c) => c.name === e.target.value)?.image ?? image)}
+          className={cn(field, focusRing)}
+        >
+          {containers.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name}
+            </option>
+          ))}
+          {containers.length > 1 && <option value="*">all containers (*)</option>}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        <span>New image{current ? <span className="text-xs text-slate-500 dark:text-slate-400"> (now {current})</span> : null}</span>
+        <input
+          data-testid="set-image-image"
+          value={image}
+          onChange={(e) => onChange(container, e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          className={cn(field, "font-mono", focusRing)}
+        />
+      </label>
     </div>
   );
 }

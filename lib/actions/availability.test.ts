@@ -40,6 +40,7 @@ describe("deriveActionAvailability", () => {
       },
       restart: { enabled: true },
       undo: { enabled: false, reason: "There is no earlier revision to roll back to" },
+      "set-image": { enabled: true },
     });
   });
 
@@ -67,10 +68,11 @@ describe("deriveActionAvailability", () => {
       resume: { enabled: false, reason: "Rollout is not manually paused" },
       restart: { enabled: true },
       undo: { enabled: false, reason: "There is no earlier revision to roll back to" },
+      "set-image": { enabled: true },
     });
   });
 
-  it("an aborted Rollout offers retry, not abort or promote", () => {
+  it("an aborted Rollout offers retry and promote full (as the CLI does), not abort or promote", () => {
     const availability = deriveActionAvailability(aborted);
     expect(availability.retry).toStrictEqual({ enabled: true });
     expect(availability.abort).toStrictEqual({ enabled: false, reason: "Rollout is already aborted" });
@@ -78,7 +80,7 @@ describe("deriveActionAvailability", () => {
       enabled: false,
       reason: "Rollout is aborted; retry it before promoting",
     });
-    expect(availability["promote-full"].enabled).toBe(false);
+    expect(availability["promote-full"]).toStrictEqual({ enabled: true });
     expect(availability.restart.enabled).toBe(true);
   });
 

@@ -26,7 +26,8 @@ function disabled(reason: string): ActionAvailability {
  * (`ui/src/app/components/rollout-actions/rollout-actions.tsx`): RETRY only when Degraded (or aborted),
  * ABORT/PROMOTE/PROMOTE-FULL only when Progressing or Paused, RESTART always. On top of that, a button is
  * disabled when it would do nothing: promote with no patch from `getPatches` or on an aborted Rollout (the
- * controller keeps `status.abort`; only promoteFull clears it, `rollout/canary.go`), promote-full when
+ * controller keeps `status.abort`; only promoteFull clears it, `rollout/canary.go`, so promote-full stays offered
+ * there as `kubectl argo rollouts promote --full` allows), promote-full when
  * `currentPodHash == stableRS`, abort when already aborted, pause/resume that would not change `spec.paused`.
  */
 export function deriveActionAvailability(rollout: ActionRolloutState, view: ActionAvailabilityView = {}): RolloutActionAvailability {
@@ -46,11 +47,14 @@ export function deriveActionAvailability(rollout: ActionRolloutState, view: Acti
         ? disabled("Nothing to promote: the Rollout is not paused and has no step to skip")
         : ENABLED;
 
-  const promoteFull = !inFlight
-    ? disabled(phaseReason("Promote full"))
-    : (status?.currentPodHash ?? "") === (status?.stableRS ?? "")
-      ? disabled("Already fully promoted")
-      : ENABLED;
+  // `promote --full` on an aborted (Degraded) Rollout is what the CLI allows: the controller clears the abort and
+  // completes the update (`rollout/canary.go`, promoteFull).
+  const promoteFull =
+    !inFlight && !aborted
+      ? disabled(phaseReason("Promote full"))
+      : (status?.currentPodHash ?? "") === (status?.stableRS ?? "")
+        ? disabled("Already fully promoted")
+        : ENABLED;
 
   const abort = aborted ? disabled("Rollout is already aborted") : !inFlight ? disabled(phaseReason("Abort")) : ENABLED;
 
@@ -64,7 +68,22 @@ export function deriveActionAvailability(rollout: ActionRolloutState, view: Acti
       ? disabled("Rollout is paused by a step or analysis, not manually; use Promote to continue")
       : disabled("Rollout is not manually paused");
 
-  return { promote, "promote-full": promoteFull, abort, retry, pause, resume, restart: ENABLED, undo: deriveUndoAvailability(rollout) };
+  const setImage =
+    rollout.spec?.workloadRef !== undefined && rollout.spec.workloadRef !== null
+      ? disabled("Set image of a Rollout with a workloadRef is not supported: change the referenced workload")
+      : ENABLED;
+
+  return {
+    promote,
+    "promote-full": promoteFull,
+    abort,
+    retry,
+    pause,
+    resume,
+    restart: ENABLED,
+    undo: deriveUndoAvailability(rollout),
+    "set-image": setImage,
+  };
 }
 
 /** Undo needs an earlier revision (the revision annotation above 1) and, in Rollscope, no workloadRef. */

@@ -40,6 +40,7 @@ export function deriveActionEffectState(
     requestedPercent,
     stepIndex,
     totalSteps: steps.length,
+    ...(rollout.status?.abort === true ? { aborted: true } : {}),
     ...(stepIndex < steps.length ? { stepLabel: labelOf(stepIndex) } : {}),
   };
   if (stepIndex >= steps.length) return state;

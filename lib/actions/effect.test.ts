@@ -63,3 +63,12 @@ describe("describeActionEffect", () => {
     expect(describeActionEffect("resume", bg)).toBe("Resume: clears the manual pause; the update continues");
   });
 });
+
+describe("promote full on an aborted Rollout", () => {
+  it("says it clears the abort and goes to 100 %, as the CLI's promote --full does", () => {
+    const aborted = { requestedPercent: 0, stepIndex: 0, totalSteps: 8, aborted: true } as const;
+    expect(describeActionEffect("promote-full", aborted)).toBe(
+      "Promote full: clears the abort and sends 100 % of traffic to the aborted revision now, skipping its steps (as kubectl argo rollouts promote --full)",
+    );
+  });
+});

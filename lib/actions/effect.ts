@@ -14,6 +14,8 @@ export interface ActionEffectState {
   /** Short label of the current step, e.g. "pause", "analysis". */
   readonly stepLabel?: string;
   readonly nextStepLabel?: string;
+  /** `status.abort`: the update was aborted and traffic went back to stable. */
+  readonly aborted?: boolean;
 }
 
 function formatPercent(value: number): string {
@@ -38,6 +40,11 @@ function describePromote(state: ActionEffectState): string {
 }
 
 function describePromoteFull(state: ActionEffectState): string {
+  if (state.aborted) {
+    return state.strategy === "blueGreen"
+      ? "Promote full: clears the abort and makes the aborted revision active now (as kubectl argo rollouts promote --full)"
+      : "Promote full: clears the abort and sends 100 % of traffic to the aborted revision now, skipping its steps (as kubectl argo rollouts promote --full)";
+  }
   if (state.strategy === "blueGreen") {
     return "Promote full: the preview ReplicaSet becomes active now, skipping pauses and analysis";
   }
@@ -82,5 +89,7 @@ export function describeActionEffect(action: RolloutAction, state: ActionEffectS
       return "Restart: pods are recreated ReplicaSet by ReplicaSet; traffic weights do not change";
     case "undo":
       return "Undo: the pod template goes back to the chosen revision's (default: the previous one); the controller rolls it out as a new revision";
+    case "set-image":
+      return "Set image: the container's image changes; the controller rolls the new pod template out as a new revision, from the first step";
   }
 }

@@ -170,5 +170,8 @@ export function planActionRequests(action: RolloutAction, rollout: ActionRollout
     case "undo":
       // Not merge patches: GET, LIST ReplicaSets, then one JSON Patch, decided by `decideUndo` (./undo.ts).
       return { action, needsGet: false, requests: [] };
+    case "set-image":
+      // Not a patch: GET, then the whole object back with the image replaced (`setRolloutImage`, ./set-image.ts).
+      return { action, needsGet: false, requests: [] };
   }
 }

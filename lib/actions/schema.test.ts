@@ -2,8 +2,20 @@ import { describe, expect, it } from "vitest";
 import { ROLLOUT_ACTIONS, RolloutActionRequest } from "./schema";
 
 describe("RolloutActionRequest", () => {
-  it("lists the eight actions", () => {
-    expect(ROLLOUT_ACTIONS).toStrictEqual(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo"]);
+  it("lists the nine actions", () => {
+    expect(ROLLOUT_ACTIONS).toStrictEqual(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo", "set-image"]);
+  });
+
+  it("takes set-image with a container (or *) and an image, and nothing else with them", () => {
+    expect(RolloutActionRequest.parse({ action: "set-image", expected: {}, container: "app", image: "nginx:1.27" })).toMatchObject({
+      container: "app",
+      image: "nginx:1.27",
+    });
+    expect(RolloutActionRequest.safeParse({ action: "set-image", expected: {}, container: "*", image: "nginx" }).success).toBe(true);
+    expect(RolloutActionRequest.safeParse({ action: "set-image", expected: {}, container: "app" }).success).toBe(false);
+    expect(RolloutActionRequest.safeParse({ action: "set-image", expected: {}, container: "App!", image: "nginx" }).success).toBe(false);
+    expect(RolloutActionRequest.safeParse({ action: "set-image", expected: {}, container: "app", image: "a b" }).success).toBe(false);
+    expect(RolloutActionRequest.safeParse({ action: "abort", expected: {}, image: "nginx" }).success).toBe(false);
   });
 
   it("accepts undo with or without a revision to go back to", () => {

@@ -3,9 +3,10 @@ import { z } from "zod";
 /**
  * The actions Rollscope can send to a Rollout. All but `pause`/`resume` mirror a
  * `kubectl argo rollouts` command; `resume` is the Argo CD-style unpause that does not promote; `undo` rolls the
- * pod template back to an earlier revision (`toRevision`, default the previous one).
+ * pod template back to an earlier revision (`toRevision`, default the previous one); `set-image` is `set image
+ * ROLLOUT CONTAINER=IMAGE` (`container` may be `*`).
  */
-export const RolloutAction = z.enum(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo"]);
+export const RolloutAction = z.enum(["promote", "promote-full", "abort", "retry", "pause", "resume", "restart", "undo", "set-image"]);
 export type RolloutAction = z.infer<typeof RolloutAction>;
 
 export const ROLLOUT_ACTIONS: readonly RolloutAction[] = RolloutAction.options;
@@ -27,12 +28,34 @@ export const ActionExpectation = z.strictObject({
 export type ActionExpectation = z.infer<typeof ActionExpectation>;
 
 /** Body of the rollout-action API request. The server, not the client, picks `restartAt`. */
-export const RolloutActionRequest = z.strictObject({
-  action: RolloutAction,
-  expected: ActionExpectation,
-  /** Undo only: the revision to go back to (`--to-revision`); absent means the previous revision. */
-  toRevision: z.number().int().min(1).optional(),
-});
+export const RolloutActionRequest = z
+  .strictObject({
+    action: RolloutAction,
+    expected: ActionExpectation,
+    /** Undo only: the revision to go back to (`--to-revision`); absent means the previous revision. */
+    toRevision: z.number().int().min(1).optional(),
+    /** Set-image only: a container name (a DNS label) or `*` for all of them. */
+    container: z
+      .string()
+      .max(63)
+      .regex(/^(\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$/, "container is a container name or *")
+      .optional(),
+    /** Set-image only: the new image reference. */
+    image: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[^\s=]+$/, "image is an image reference, without spaces or =")
+      .optional(),
+  })
+  .refine((r) => r.action !== "set-image" || (r.container !== undefined && r.image !== undefined), {
+    message: "set-image needs container and image",
+    path: ["image"],
+  })
+  .refine((r) => r.action === "set-image" || (r.container === undefined && r.image === undefined), {
+    message: "container and image belong to set-image only",
+    path: ["action"],
+  });
 export type RolloutActionRequest = z.infer<typeof RolloutActionRequest>;
 
 /** An action request is a few hundred bytes; anything over this is refused (413) before it is read further. */

@@ -20,7 +20,13 @@ describe("rollout action access", () => {
     expect(statusOnly.retry).toStrictEqual({ allowed: true });
     expect(statusOnly.promote).toStrictEqual({ allowed: false, reason: "may not get rollouts" });
     expect(statusOnly.pause).toStrictEqual({ allowed: false, reason: "may not patch rollouts" });
-    const all = combineAccess(new Set<RolloutAccess>(["get", "patch", "patchStatus"]), () => "");
+    expect(
+      combineAccess(new Set<RolloutAccess>(["get", "patch", "patchStatus"]), (m) => `may not ${describeAccess(m)}`)["set-image"],
+    ).toStrictEqual({
+      allowed: false,
+      reason: "may not update rollouts",
+    });
+    const all = combineAccess(new Set<RolloutAccess>(["get", "patch", "patchStatus", "update"]), () => "");
     expect(Object.values(all).every((p) => p.allowed)).toBe(true);
     const none = combineAccess(new Set<RolloutAccess>(), (m) => m);
     expect(Object.values(none).every((p) => !p.allowed)).toBe(true);

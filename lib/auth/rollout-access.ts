@@ -1,9 +1,9 @@
 import { ROLLOUT_ACTIONS, type RolloutAction } from "@/lib/actions/schema";
 import type { AccessAttributes } from "./access-review";
 
-/** The three RBAC checks behind the rollout actions. */
-export type RolloutAccess = "get" | "patch" | "patchStatus";
-export const ROLLOUT_ACCESS: readonly RolloutAccess[] = ["get", "patch", "patchStatus"];
+/** The RBAC checks behind the rollout actions. */
+export type RolloutAccess = "get" | "patch" | "patchStatus" | "update";
+export const ROLLOUT_ACCESS: readonly RolloutAccess[] = ["get", "patch", "patchStatus", "update"];
 
 /**
  * What each action needs, from the requests it sends (argo-rollouts `pkg/kubectl-argo-rollouts/cmd/*`, RBAC notes
@@ -20,11 +20,13 @@ export const ACTION_ACCESS: Readonly<Record<RolloutAction, readonly RolloutAcces
   restart: ["patch"],
   // Upstream's undo also lists ReplicaSets; that LIST is sent with the same identity, so the cluster decides it too.
   undo: ["get", "patch"],
+  // `set image` GETs the Rollout and sends it back whole: an Update (PUT), RBAC verb update.
+  "set-image": ["get", "update"],
 };
 
 export function rolloutAccessAttributes(access: RolloutAccess, namespace: string, name: string): AccessAttributes {
   return {
-    verb: access === "get" ? "get" : "patch",
+    verb: access === "get" ? "get" : access === "update" ? "update" : "patch",
     group: "argoproj.io",
     resource: "rollouts",
     subresource: access === "patchStatus" ? "status" : "",
@@ -34,7 +36,13 @@ export function rolloutAccessAttributes(access: RolloutAccess, namespace: string
 }
 
 export function describeAccess(access: RolloutAccess): string {
-  return access === "get" ? "get rollouts" : access === "patch" ? "patch rollouts" : "patch rollouts/status";
+  return access === "get"
+    ? "get rollouts"
+    : access === "patch"
+      ? "patch rollouts"
+      : access === "update"
+        ? "update rollouts"
+        : "patch rollouts/status";
 }
 
 export interface ActionPermission {

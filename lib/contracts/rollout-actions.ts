@@ -1,6 +1,7 @@
 import type { RolloutAction } from "@/lib/actions/schema";
 import type { SentKubeRequest } from "@/lib/actions/run-action-plan";
 import type { UndoSentRequest } from "@/lib/actions/undo";
+import type { SetImageSentRequest } from "@/lib/actions/set-image";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { rolloutPath } from "./paths";
 
@@ -42,6 +43,8 @@ export interface RolloutActionsView {
    */
   expected: { resourceVersion: string | null; revision: string | null; stepIndex: number | null; fingerprint: string };
   actions: Record<RolloutAction, RolloutActionOption>;
+  /** The pod template's containers (init and ephemeral ones included) with their images: what set image offers. */
+  containers: Array<{ name: string; image: string }>;
 }
 
 export interface RolloutActionResult {
@@ -49,7 +52,7 @@ export interface RolloutActionResult {
   outcome: "done";
   message: string;
   /** Every request that reached the API server, in order. */
-  requests: Array<SentKubeRequest | UndoSentRequest>;
+  requests: Array<SentKubeRequest | UndoSentRequest | SetImageSentRequest>;
 }
 
 export function rolloutActionsPath(rollout: RolloutRef): string {

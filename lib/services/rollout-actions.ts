@@ -19,6 +19,7 @@ import type { FleetRollout } from "@/lib/fleet/types";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
 import { NOTHING_PATCHED } from "@/lib/db/audit-entries";
 import { decideUndo, type JsonPatchOperation, type UndoSentRequest } from "@/lib/actions/undo";
+import { listTemplateContainers, setRolloutImage, SET_IMAGE_MAX_ATTEMPTS, type SetImageSentRequest } from "@/lib/actions/set-image";
 import { formatLabelSelector } from "@/lib/rollouts/label-selector";
 import { parseReplicaSet, type ReplicaSetResource } from "@/lib/rollouts/workload-schema";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
@@ -48,6 +49,15 @@ function describeUndoRequests(rollout: RolloutResource): string[] {
     `GET rollouts/${name}`,
     `LIST replicasets?labelSelector=${formatLabelSelector(rollout.spec?.selector)} (those ${name} controls)`,
     `PATCH rollouts/${name} (JSON Patch) [{"op":"replace","path":"/spec/template","value":<the revision's pod template>}]`,
+  ];
+}
+
+/** What `set image` sends (`set/set_image.go`): GET, then the object back whole with the image replaced. */
+function describeSetImageRequests(rollout: RolloutResource): string[] {
+  const name = rollout.metadata.name;
+  return [
+    `GET rollouts/${name}`,
+    `PUT rollouts/${name} (the Rollout as read, with the container's image replaced; again on 409, up to 5 times)`,
   ];
 }
 
@@ -107,7 +117,9 @@ export async function getRolloutActionsView(
         requests:
           action === "undo"
             ? describeUndoRequests(raw)
-            : planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
+            : action === "set-image"
+              ? describeSetImageRequests(raw)
+              : planActionRequests(action, raw, now).requests.map((r) => describeRequest(r, target.name)),
       },
     ]),
   ) as Record<RolloutAction, RolloutActionOption>;
@@ -121,6 +133,7 @@ export async function getRolloutActionsView(
     production,
     expected: observed,
     actions,
+    containers: listTemplateContainers(raw),
   };
 }
 
@@ -259,8 +272,14 @@ interface UndoClient {
   patchTemplate(body: readonly JsonPatchOperation[]): Promise<void>;
 }
 
+/** The I/O of set image: the Rollout exactly as the API server sent it, and an Update of the whole object. */
+interface SetImageClient {
+  getRaw(): Promise<Record<string, unknown>>;
+  put(body: Record<string, unknown>): Promise<void>;
+}
+
 /** Every request an action sent, in order. */
-type SentRequest = SentKubeRequest | UndoSentRequest;
+type SentRequest = SentKubeRequest | UndoSentRequest | SetImageSentRequest;
 
 function kubeClient(
   watcher: ClusterWatcher,
@@ -319,13 +338,29 @@ function kubeClient(
       );
     },
   };
-  return { client, undo, lastResourceVersion: () => lastResourceVersion, patched: (): RolloutResource | null => patched };
+  const setImage: SetImageClient = {
+    async getRaw() {
+      const raw = await kubeRequest<Record<string, unknown>>(watcher.clients.kubeConfig, path, { headers });
+      const parsed = parseRollout(raw);
+      if (!parsed.ok) throw new ApiError("conflict", `the Rollout no longer matches the expected schema: ${parsed.error}`);
+      onGet(parsed.rollout);
+      return raw;
+    },
+    async put(body) {
+      rememberPatched(
+        await kubeRequest<{ metadata?: { resourceVersion?: string } }>(watcher.clients.kubeConfig, path, { method: "PUT", body, headers }),
+      );
+    },
+  };
+  return { client, undo, setImage, lastResourceVersion: () => lastResourceVersion, patched: (): RolloutResource | null => patched };
 }
 
 /** The requests an action sent and the state its last PATCH answered with (null when nothing was patched). */
 interface ExecutedAction {
   sent: SentRequest[];
   after: AuditAfter | null;
+  /** What the audit and the answer say beyond the requests (undo's target revision and image, set image's change). */
+  detail: string | null;
 }
 
 /**
@@ -352,17 +387,22 @@ async function executeAction(
     const plan = planActionRequests(request.action, raw, new Date(app.now()));
     await audit.recordIntent();
     // Upstream's promote and undo GET first; the answer is the freshest state there is, so the expectation is checked again.
-    const { client, undo, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) =>
+    const { client, undo, setImage, lastResourceVersion, patched } = kubeClient(watcher, target, authorization.impersonate, (fresh) =>
       checkFresh(app, key, request.expected, fresh),
     );
-    const sent = request.action === "undo" ? await runUndo(undo, request.toRevision ?? 0) : await runActionPlan(plan, client);
+    const { sent, detail } =
+      request.action === "undo"
+        ? await runUndo(undo, request.toRevision ?? 0)
+        : request.action === "set-image"
+          ? await runSetImage(setImage, request.container ?? "", request.image ?? "")
+          : { sent: await runActionPlan(plan, client), detail: null };
     const afterVersion = lastResourceVersion();
     if (afterVersion && afterVersion !== raw.metadata.resourceVersion) {
       if (request.expected.resourceVersion) app.actionGuard.rememberActed(key, request.expected.resourceVersion);
       if (raw.metadata.resourceVersion) app.actionGuard.rememberActed(key, raw.metadata.resourceVersion);
     }
     const answer = patched();
-    return { sent: [...sent], after: answer ? deriveAuditAfter(answer) : null };
+    return { sent: [...sent], after: answer ? deriveAuditAfter(answer) : null, detail };
   });
 }
 
@@ -370,21 +410,50 @@ async function executeAction(
  * `RunUndoRollout`: GET, LIST the ReplicaSets (as the same identity), then the JSON Patch `decideUndo` asks for.
  * A revision the template already matches sends nothing more; a revision not in history is a conflict.
  */
-async function runUndo(client: UndoClient, toRevision: number): Promise<SentRequest[]> {
+async function runUndo(client: UndoClient, toRevision: number): Promise<{ sent: SentRequest[]; detail: string | null }> {
   const rollout = await client.getRollout();
   const labelSelector = formatLabelSelector(rollout.spec?.selector);
   const replicaSets = await client.listReplicaSets(rollout.metadata.namespace ?? "default", labelSelector);
   const sent: SentRequest[] = [{ kind: "get" }, { kind: "list", resource: "replicasets", labelSelector }];
   const decision = decideUndo(rollout, replicaSets, toRevision);
   if (decision.kind === "error") throw refuse("conflict", "conflict", decision.message);
-  if (decision.kind === "skip") return sent;
+  if (decision.kind === "skip") return { sent, detail: `revision ${decision.revision}` };
   await client.patchTemplate(decision.patch);
-  return [...sent, { kind: "json-patch", target: "main", body: decision.patch, outcome: "ok" }];
+  const template = decision.patch[0]?.value as { spec?: Record<string, unknown> } | undefined;
+  const images = listTemplateContainers({ spec: { template } }).map((c) => `${c.name}=${c.image}`);
+  return {
+    sent: [...sent, { kind: "json-patch", target: "main", body: decision.patch, outcome: "ok" }],
+    detail: `to revision ${decision.revision}${images.length ? ` (${images.join(", ")})` : ""}`,
+  };
 }
 
-function summarize(sent: readonly SentRequest[]): string {
-  if (sent.some((r) => r.kind === "json-patch")) return "pod template replaced (JSON Patch)";
-  if (sent.some((r) => r.kind === "list")) return "nothing to patch: the template already matches that revision";
+/**
+ * `set image`: GET, replace the image (`setRolloutImage`), Update (PUT) the whole object; a 409 Conflict (someone
+ * wrote in between) starts again from the GET, up to 5 attempts, as the CLI's loop does.
+ */
+async function runSetImage(client: SetImageClient, container: string, image: string): Promise<{ sent: SentRequest[]; detail: string }> {
+  const sent: SentRequest[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const raw = await client.getRaw();
+    sent.push({ kind: "get" });
+    const result = setRolloutImage(raw, container, image);
+    if (!result.ok) throw refuse("conflict", "conflict", result.message);
+    try {
+      await client.put(result.rollout);
+    } catch (err) {
+      if (err instanceof KubeApiError && kubeStatusOf(err) === 409 && attempt < SET_IMAGE_MAX_ATTEMPTS) continue;
+      throw err;
+    }
+    sent.push({ kind: "put", target: "main", attempt, outcome: "ok" });
+    const changes = result.containers.map((name, i) => `${name}: ${result.previous[i] || "(none)"} → ${image}`);
+    return { sent, detail: `image ${changes.join(", ")}` };
+  }
+}
+
+function summarize(sent: readonly SentRequest[], detail: string | null): string {
+  if (sent.some((r) => r.kind === "put")) return `${detail ?? "image set"} (Update)`;
+  if (sent.some((r) => r.kind === "json-patch")) return `pod template replaced (JSON Patch)${detail ? ` ${detail}` : ""}`;
+  if (sent.some((r) => r.kind === "list")) return `nothing to patch: the template already matches ${detail ?? "that revision"}`;
   const patches = sent.filter((r) => r.kind === "patch");
   if (patches.length === 0) return NOTHING_PATCHED;
   return patches.map((p) => (p.kind === "patch" ? `${p.target} ${p.outcome === "ok" ? "patched" : "not found"}` : "")).join(", ");
@@ -430,8 +499,8 @@ export async function runRolloutAction(
     if (outcome) await audit.recordOutcome(outcome, apiError.message).catch(() => undefined);
     throw apiError;
   }
-  const { sent, after } = executed;
-  const message = summarize(sent);
+  const { sent, after, detail } = executed;
+  const message = summarize(sent, detail);
   countAction(request.action, "done");
   const { kept } = await audit.recordOutcome("done", message, after);
   const note = kept ? " (the audit log records this outcome as soon as the database takes the write)" : "";

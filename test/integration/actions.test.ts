@@ -114,7 +114,7 @@ describe("rollout actions (auth mode none)", () => {
       enabled: true,
       permitted: true,
       typedConfirmation: false,
-      effect: "Canary 20 % → 60 % (skips pause at step 2/4; next: pause)",
+      effect: "Canary 20 % → 60 % (skips pause at step 2 of 4; next: pause)",
       requests: ["GET rollouts/checkout", 'PATCH rollouts/checkout/status {"status":{"pauseConditions":null}}'],
     });
     expect(view.actions["promote-full"]).toMatchObject({ enabled: true, typedConfirmation: true });
@@ -237,7 +237,7 @@ describe("rollout actions (auth mode none)", () => {
       const view = await getView("payments");
       expect(view.expected).toMatchObject({ revision: "2", stepIndex: 1 });
       expect(view.expected.resourceVersion).not.toBe(healthy.resourceVersion);
-      expect(view.actions.promote).toMatchObject({ enabled: true, effect: "Canary 20 % → 60 % (skips pause at step 2/4; next: pause)" });
+      expect(view.actions.promote).toMatchObject({ enabled: true, effect: "Canary 20 % → 60 % (skips pause at step 2 of 4; next: pause)" });
       const res = await postAction("payments", { action: "promote", expected: view.expected });
       expect(res.status).toBe(200);
       await waitForRollout(sim, "prod", "shop", "payments", "paused at 60 %", isPausedAt(3));

@@ -135,7 +135,13 @@ describe("GET …/replicasets", () => {
       { params: Promise.resolve({}) },
     );
     const [entry] = ((await auditRes.json()) as AuditPage).entries;
-    expect(entry).toMatchObject({ action: "undo", outcome: "done", rollout: "catalog", message: "pod template replaced (JSON Patch)" });
+    // The audit names the revision the template went back to and its image.
+    expect(entry).toMatchObject({
+      action: "undo",
+      outcome: "done",
+      rollout: "catalog",
+      message: `pod template replaced (JSON Patch) to revision 1 (catalog=${image})`,
+    });
   }, 60_000);
 
   it("answers 404 for a Rollout the cluster does not have", async () => {

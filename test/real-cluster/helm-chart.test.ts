@@ -332,6 +332,7 @@ const WITHOUT: Record<string, { config: Record<string, unknown>; check: Check; s
   },
   "get rollouts": { config: NO_SIGN_IN_CONFIG, check: actionDisabled("promote"), says: /may not get rollouts in namespace demo/ },
   "patch rollouts": { config: NO_SIGN_IN_CONFIG, check: actionDisabled("restart"), says: /may not patch rollouts in namespace demo/ },
+  "update rollouts": { config: NO_SIGN_IN_CONFIG, check: actionDisabled("set-image"), says: /may not update rollouts in namespace demo/ },
   "patch rollouts/status": {
     config: NO_SIGN_IN_CONFIG,
     check: actionDisabled("abort"),
@@ -439,15 +440,16 @@ describe.skipIf(realBackendSkipReason() !== null)(
         for (const permission of objects.filter(isRole).flatMap(permissionsOf)) {
           expect(permission.resource).not.toMatch(/secrets|\*/);
           expect(permission.verb).not.toBe("*");
-          expect(["get", "list", "watch", "patch", "create", "impersonate"]).toContain(permission.verb);
+          expect(["get", "list", "watch", "patch", "update", "create", "impersonate"]).toContain(permission.verb);
           if (permission.verb === "patch") expect(["rollouts", "rollouts/status"]).toContain(permission.resource);
+          if (permission.verb === "update") expect(permission.resource).toBe("rollouts");
           if (permission.verb === "create") expect(permission.resource).toBe("subjectaccessreviews");
         }
       }
       const readOnly = (await renderChart(tools.helm, workDir, { config: { ...NO_SIGN_IN_CONFIG, readOnly: true } }))
         .filter(isRole)
         .flatMap(permissionsOf);
-      expect(readOnly.filter((p) => p.verb === "patch" || p.verb === "impersonate")).toEqual([]);
+      expect(readOnly.filter((p) => p.verb === "patch" || p.verb === "update" || p.verb === "impersonate")).toEqual([]);
       // Remote clusters only: nothing is granted in this one.
       const remoteOnly = await renderChart(tools.helm, workDir, { config: { clusters: [{ name: "remote", kubeconfig: { path: "/k" } }] } });
       expect(remoteOnly.filter(isRole)).toEqual([]);
