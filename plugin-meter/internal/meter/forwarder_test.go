@@ -88,10 +88,16 @@ func TestRecorderKeepsCountsAcrossProcesses(t *testing.T) {
 		t.Fatalf("restarts %d, SetWeight durations %d", second.Restarts(), second.state.Durations["SetWeight"].Count)
 	}
 
-	// Another plugin's state in the directory is not taken over.
-	other, _ := OpenRecorder(TrafficRouter, "org/other", dir)
-	if other.Restarts() != 0 || other.state.Calls["SetWeight"][OutcomeError] != 0 {
-		t.Fatalf("org/other took over org/router's state: %+v", other.state)
+	// Another plugin given the same directory neither takes over nor overwrites that state.
+	other, err := OpenRecorder(TrafficRouter, "org/other", dir)
+	if err == nil || other.Restarts() != 0 || other.state.Calls["SetWeight"][OutcomeError] != 0 {
+		t.Fatalf("org/other used org/router's state directory: %v, %+v", err, other.state)
+	}
+	other.Count("SetWeight", OutcomeTransport)
+	_ = other.Flush()
+	third, _ := OpenRecorder(TrafficRouter, "org/router", dir)
+	if third.Restarts() != 2 || third.state.Calls["SetWeight"][OutcomeTransport] != 0 {
+		t.Fatalf("org/router's state after org/other: restarts %d, %v", third.Restarts(), third.state.Calls["SetWeight"])
 	}
 }
 

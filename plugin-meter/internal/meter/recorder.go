@@ -2,6 +2,7 @@ package meter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,6 +48,9 @@ type histogram struct {
 	Count   uint64   `json:"count"`
 }
 
+// errOtherPlugin: the state directory holds another plugin's state, which is left alone.
+var errOtherPlugin = errors.New("the state directory belongs to another plugin")
+
 // DefaultStateDir is os.TempDir()/rollscope-plugin-meter/<kind>-<plugin name with unsafe characters replaced>.
 func DefaultStateDir(kind, plugin string) string {
 	return filepath.Join(os.TempDir(), "rollscope-plugin-meter", kind+"-"+regexp.MustCompile(`[^A-Za-z0-9._-]`).ReplaceAllString(plugin, "_"))
@@ -71,7 +75,9 @@ func OpenRecorder(kind *Kind, plugin, stateDir string) (*Recorder, error) {
 	if stateDir != "" {
 		r.stateFile = filepath.Join(stateDir, "state.json")
 		err = r.withLock(func() error {
-			if loadErr := r.load(); loadErr != nil {
+			if loadErr := r.load(); errors.Is(loadErr, errOtherPlugin) {
+				return loadErr
+			} else if loadErr != nil {
 				fmt.Fprintf(os.Stderr, "rollscope-plugin-meter: ignoring the state in %s: %v\n", r.stateFile, loadErr)
 			}
 			r.state.Starts++
@@ -240,7 +246,7 @@ func (r *Recorder) load() error {
 		return err
 	}
 	if loaded.Plugin != r.plugin || loaded.Kind != r.kind {
-		return fmt.Errorf("it belongs to %s %s", loaded.Kind, loaded.Plugin)
+		return fmt.Errorf("%w: %s %s", errOtherPlugin, loaded.Kind, loaded.Plugin)
 	}
 	for method, h := range loaded.Durations {
 		if h == nil || len(h.Buckets) != len(DurationBuckets)+1 {
