@@ -12,7 +12,24 @@ export async function register(): Promise<void> {
   const { startMetricsListener } = await import("./lib/server/metrics-listener");
   await startOrExit(() => startMetricsListener(config));
   const { getAppContext, startApp } = await import("./lib/server/app-context");
-  // The kubelet's probes on a port and a thread of their own, where no load on the pages' port can starve them.
+  const services = await startOrExit(startApp);
+  // The plugins page's default health report, kept computed in the background (see startKeptPluginHealth).
+  const [{ startKeptPluginHealth }, { firstListed }] = await Promise.all([
+    import("./lib/services/plugin-health"),
+    import("./lib/server/warm-up"),
+  ]);
+  const app = getAppContext();
+  services.alsoStop(startKeptPluginHealth(app, () => firstListed(() => app.fleet.clusterStates())));
+  // The overview rendered once, in the background, before /api/readyz says ready: no user pays for a cold server.
+  if (process.env.NODE_ENV === "production") {
+    const [{ startWarmUp }, { getServerSettings }] = await Promise.all([
+      import("./lib/server/warm-up"),
+      import("./lib/server/server-settings"),
+    ]);
+    startWarmUp(getAppContext().fleet, getServerSettings().allowedHosts);
+  }
+  // The kubelet's probes on a port and a thread of their own, where no load on the pages' port can starve them;
+  // started after the warm-up, so the first answer is not "ready" before the warm-up has begun.
   const [{ probeListenAddress, startProbeListener }, { checkReadiness }, { warmUpStatus }] = await Promise.all([
     import("./lib/http/probe-listener"),
     import("./lib/services/readiness"),
@@ -31,21 +48,5 @@ export async function register(): Promise<void> {
       }),
     );
     console.log(`Rollscope: probes at http://${probeAddress}/api/healthz and /api/readyz`);
-  }
-  const services = await startOrExit(startApp);
-  // The plugins page's default health report, kept computed in the background (see startKeptPluginHealth).
-  const [{ startKeptPluginHealth }, { firstListed }] = await Promise.all([
-    import("./lib/services/plugin-health"),
-    import("./lib/server/warm-up"),
-  ]);
-  const app = getAppContext();
-  services.alsoStop(startKeptPluginHealth(app, () => firstListed(() => app.fleet.clusterStates())));
-  // The overview rendered once, in the background, before /api/readyz says ready: no user pays for a cold server.
-  if (process.env.NODE_ENV === "production") {
-    const [{ startWarmUp }, { getServerSettings }] = await Promise.all([
-      import("./lib/server/warm-up"),
-      import("./lib/server/server-settings"),
-    ]);
-    startWarmUp(getAppContext().fleet, getServerSettings().allowedHosts);
   }
 }
