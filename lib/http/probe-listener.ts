@@ -81,7 +81,7 @@ export function startProbeListener({
   address,
   isReady,
   stallMs = 60_000,
-  staleReadinessMs = 30_000,
+  staleReadinessMs = 60_000,
 }: ProbeListenerOptions): Promise<() => void> {
   const { host, port } = splitAddress(address);
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { host, port, stallMs, staleReadinessMs } });
