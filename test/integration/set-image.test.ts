@@ -12,14 +12,15 @@ import type { SimulationHandle } from "@/sim/cluster";
  * Rollout with the image replaced), the controller starting a new revision, and an audit entry that says what changed.
  */
 
-type Handler = (request: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler<P> = (request: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+type RolloutParams = { cluster: string; namespace: string; name: string };
 
 const ORIGIN = "http://127.0.0.1:3000";
 const params = { params: Promise.resolve({ cluster: "prod", namespace: "shop", name: "search" }) };
 const path = `${ORIGIN}/api/clusters/prod/rollouts/shop/search/actions`;
 let sim: SimulationHandle;
-let actions: { GET: Handler; POST: Handler };
-let audit: { GET: Handler };
+let actions: { GET: Handler<RolloutParams>; POST: Handler<RolloutParams> };
+let audit: { GET: Handler<Record<string, never>> };
 let headers: Record<string, string>;
 
 function templateImage(): string | undefined {
@@ -54,7 +55,7 @@ beforeAll(async () => {
   process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({ kubeconfigPath: sim.kubeconfigPath, clusters: [{ name: "prod" }] });
   actions = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
   audit = await import("@/app/api/audit/route");
-  const session = (await import("@/app/api/session/route")) as { GET: Handler };
+  const session = (await import("@/app/api/session/route")) as { GET: Handler<Record<string, never>> };
   const res = await session.GET(new Request(`${ORIGIN}/api/session`, { headers: { host: "127.0.0.1:3000" } }), {
     params: Promise.resolve({}),
   });
