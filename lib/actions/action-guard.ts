@@ -1,3 +1,4 @@
+import { DeniedRowLimiter } from "./denied-rows";
 import { OutcomeBacklog } from "./outcome-backlog";
 const ACTED_PER_ROLLOUT = 50;
 
@@ -11,6 +12,8 @@ export class RolloutActionGuard {
   private readonly acted = new Map<string, Set<string>>();
   /** Outcomes the audit log could not store yet, written again until stored. */
   readonly outcomeBacklog = new OutcomeBacklog();
+  /** How many `denied` rows each user may still add this minute. */
+  readonly deniedRows = new DeniedRowLimiter();
 
   /** Runs `fn` after every earlier call for the same key has settled (failed or not). */
   async runExclusive<T>(key: string, fn: () => Promise<T>): Promise<T> {

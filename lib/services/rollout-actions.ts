@@ -193,7 +193,10 @@ class ActionAudit {
    */
   async recordOutcome(outcome: ActionOutcome, message: string, after: AuditAfter | null = null): Promise<{ kept: boolean }> {
     if (this.intentId === null) {
-      await appendAuditEntry(this.app, { ...this.attempt, before: this.before, outcome, message });
+      // A refusal anyone who may read can repeat at will: a bounded number of rows per user and minute.
+      const verdict = outcome === "denied" ? this.app.actionGuard.deniedRows.admit(this.attempt.user, this.app.now()) : null;
+      if (verdict && !verdict.record) return { kept: false };
+      await appendAuditEntry(this.app, { ...this.attempt, before: this.before, outcome, message: message + (verdict?.note ?? "") });
       return { kept: false };
     }
     const settlement = { id: this.intentId, requestId: this.attempt.requestId, outcome, message, after };
