@@ -57,6 +57,20 @@ export function CliSummary({ info, maxTrafficWeight }: { info: RolloutInfoView; 
           </Figure>
         </>
       )}
+      <Figure label="Images" testId="cli-images">
+        {info.images.length === 0 ? (
+          "—"
+        ) : (
+          <ul className="flex flex-col gap-0.5">
+            {info.images.map((img) => (
+              <li key={img.image} data-testid="cli-image" className="font-mono text-xs break-all">
+                {img.image}
+                {img.tags.length > 0 && <span className="text-slate-500 dark:text-slate-400"> ({img.tags.join(", ")})</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Figure>
       {info.strategy === "BlueGreen" && (
         <>
           <Figure label="Active" testId="active-replicas">
@@ -153,5 +167,89 @@ export function ReplicaSetTable({
         </tbody>
       </table>
     </ScrollArea>
+  );
+}
+
+const EXPERIMENT_TONE: Record<string, Tone> = {
+  Successful: "green",
+  Running: "blue",
+  Pending: "neutral",
+  Failed: "red",
+  Error: "red",
+  Inconclusive: "amber",
+};
+
+/**
+ * The Rollout's Experiments as `kubectl argo rollouts get rollout` lists them under `Σ`: each with its phase, its
+ * ReplicaSets (template name, images and pods) and its AnalysisRuns.
+ */
+export function ExperimentList({ experiments, now }: { experiments: RolloutInfoView["experiments"]; now: number }) {
+  return (
+    <ul className="flex flex-col divide-y divide-slate-100 dark:divide-slate-800" data-testid="experiments">
+      {experiments.map((ex) => (
+        <li
+          key={ex.name}
+          data-testid="experiment"
+          data-experiment={ex.name}
+          data-status={ex.status}
+          className="flex flex-col gap-1.5 px-4 py-2"
+        >
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+            <span aria-hidden className="font-semibold text-slate-500 dark:text-slate-400">
+              Σ
+            </span>
+            <span className="font-mono text-xs break-all">{ex.name}</span>
+            <Badge tone={EXPERIMENT_TONE[ex.status] ?? "neutral"}>{ex.status || "unknown"}</Badge>
+            {ex.revision > 0 && <span className="text-xs text-slate-500 dark:text-slate-400">rev {ex.revision}</span>}
+            <RelativeTime at={ex.createdAt} now={now} className="text-xs text-slate-500 dark:text-slate-400" />
+          </div>
+          {ex.message && <p className="text-xs text-slate-600 dark:text-slate-400">{ex.message}</p>}
+          {ex.replicaSets.length > 0 && (
+            <ul className="flex flex-col gap-1 pl-5">
+              {ex.replicaSets.map((rs) => (
+                <li
+                  key={rs.name}
+                  data-testid="experiment-replicaset"
+                  data-template={rs.template ?? ""}
+                  className="flex flex-col gap-0.5 text-xs"
+                >
+                  <span className="flex flex-wrap items-center gap-x-2">
+                    <span className="font-mono break-all">{rs.name}</span>
+                    {rs.template && <Badge tone="violet">Σ:{rs.template}</Badge>}
+                    <Badge tone={RS_STATUS_TONE[rs.status] ?? "neutral"}>{rs.status}</Badge>
+                    <span className="tabular-nums" title="desired / ready / available">
+                      {rs.desired} / {rs.ready} / {rs.available}
+                    </span>
+                  </span>
+                  <span className="font-mono break-all text-slate-600 dark:text-slate-300" data-testid="experiment-images">
+                    {rs.images.join(", ")}
+                  </span>
+                  {rs.pods.length > 0 && (
+                    <ul className="flex flex-col gap-0.5 pl-3">
+                      {rs.pods.map((pod) => (
+                        <PodRow key={pod.name} pod={pod} now={now} />
+                      ))}
+                    </ul>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {ex.analysisRuns.length > 0 && (
+            <ul className="flex flex-col gap-0.5 pl-5 text-xs">
+              {ex.analysisRuns.map((run) => (
+                <li key={run.name} data-testid="experiment-analysisrun" className="flex flex-wrap items-center gap-x-2">
+                  <span aria-hidden className="text-slate-500 dark:text-slate-400">
+                    α
+                  </span>
+                  <span className="font-mono break-all">{run.name}</span>
+                  <Badge tone={EXPERIMENT_TONE[run.status] ?? "neutral"}>{run.status || "unknown"}</Badge>
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

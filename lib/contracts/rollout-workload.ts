@@ -9,10 +9,19 @@ import { rolloutPath } from "./paths";
  * costs anything.
  */
 
-export type { ImageInfoView, PodInfoView, ReplicaSetInfoView, ReplicaSetRole, RolloutInfoView } from "@/lib/rollouts/rollout-info";
+export type {
+  ExperimentInfoView,
+  ImageInfoView,
+  PodInfoView,
+  ReplicaSetInfoView,
+  ReplicaSetRole,
+  RolloutInfoView,
+} from "@/lib/rollouts/rollout-info";
 
 export interface RolloutWorkload {
   info: RolloutInfoView;
+  /** Why the Experiments are missing (the cluster refused to list them); null when they were read. */
+  experimentsError: string | null;
   /** When the ReplicaSets and Pods were read (ISO). */
   readAt: string;
 }

@@ -4,7 +4,9 @@ import { deriveRolloutPhase } from "./phase";
 import type { RolloutResource } from "./schema";
 import { findCurrentStep, listCanarySteps } from "./steps";
 import { deriveRequestedWeight } from "./weights";
-import type { ContainerStatus, PodResource, ReplicaSetResource } from "./workload-schema";
+import type { AnalysisRunResource } from "./analysis-run-schema";
+import { isOwnedByUid } from "./analysis-runs";
+import type { ContainerStatus, ExperimentResource, PodResource, ReplicaSetResource } from "./workload-schema";
 
 /*
  * A port of upstream's `pkg/kubectl-argo-rollouts/info` (rollout_info.go, replicaset_info.go, pod_info.go at
@@ -39,12 +41,28 @@ export interface ReplicaSetInfoView {
   createdAt: string | null;
   /** `scale-down-deadline` annotation (RFC 3339) or null. */
   scaleDownDeadline: string | null;
+  /** An Experiment's ReplicaSet: its template's name (`experiment.argoproj.io/template-name`); null otherwise. */
+  template: string | null;
   pods: PodInfoView[];
+}
+
+/** One Experiment of the Rollout (`ExperimentInfo`): its ReplicaSets (with pods) and AnalysisRuns, owned by its uid. */
+export interface ExperimentInfoView {
+  name: string;
+  uid: string | null;
+  revision: number;
+  /** The Experiment's phase (Pending, Running, Successful, Failed, Error, Inconclusive). */
+  status: string;
+  message: string;
+  createdAt: string | null;
+  replicaSets: ReplicaSetInfoView[];
+  analysisRuns: Array<{ name: string; status: string; createdAt: string | null }>;
 }
 
 export interface ImageInfoView {
   image: string;
-  tags: ReplicaSetRole[];
+  /** Roles of the Rollout's ReplicaSets running it, and `Σ:<template>` for an Experiment's. */
+  tags: string[];
 }
 
 /** What `get rollout` prints above its tree, and the tree's ReplicaSets and Pods. */
@@ -64,11 +82,15 @@ export interface RolloutInfoView {
   /** Newest revision among the ReplicaSets, as the tree's first `revision:N`. */
   revision: number | null;
   replicaSets: ReplicaSetInfoView[];
+  /** The Rollout's Experiments (owned by its uid), newest revision first, as the CLI's tree lists them under `Σ`. */
+  experiments: ExperimentInfoView[];
 }
 
 const REVISION_ANNOTATION = "rollout.argoproj.io/revision";
 const SCALE_DOWN_DEADLINE_ANNOTATION = "scale-down-deadline";
 const POD_TEMPLATE_HASH_LABEL = "rollouts-pod-template-hash";
+/** `v1alpha1.ExperimentTemplateNameAnnotationKey`: set on the ReplicaSets an Experiment creates. */
+const EXPERIMENT_TEMPLATE_ANNOTATION = "experiment.argoproj.io/template-name";
 
 /** `info.go` parseRevision: strconv.Atoi of the annotation, 0 when missing or not a number. */
 function parseRevision(annotations: Record<string, string> | undefined): number {
@@ -223,15 +245,26 @@ export function toReplicaSetInfos(
   replicaSets: readonly ReplicaSetResource[],
   pods: readonly PodResource[],
 ): ReplicaSetInfoView[] {
-  const owner = new Set([rollout.metadata.uid ?? ""]);
+  return replicaSetInfosOwnedBy(rollout.metadata.uid ?? "", replicaSets, pods, (rs) =>
+    replicaSetRoles(rollout, rs.metadata.labels?.[POD_TEMPLATE_HASH_LABEL]),
+  );
+}
+
+function replicaSetInfosOwnedBy(
+  ownerUid: string,
+  replicaSets: readonly ReplicaSetResource[],
+  pods: readonly PodResource[],
+  rolesOf: (rs: ReplicaSetResource) => ReplicaSetRole[],
+): ReplicaSetInfoView[] {
+  const owner = new Set([ownerUid]);
   const infos = replicaSets
-    .filter((rs) => isOwnedBy(rs, owner) !== null)
+    .filter((rs) => ownerUid !== "" && isOwnedBy(rs, owner) !== null)
     .map((rs): ReplicaSetInfoView => ({
       name: rs.metadata.name,
       uid: rs.metadata.uid ?? null,
       revision: parseRevision(rs.metadata.annotations),
       status: replicaSetHealth(rs),
-      roles: replicaSetRoles(rollout, rs.metadata.labels?.[POD_TEMPLATE_HASH_LABEL]),
+      roles: rolesOf(rs),
       images: (rs.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? ""),
       desired: rs.spec?.replicas ?? 1,
       replicas: rs.status?.replicas ?? 0,
@@ -239,6 +272,7 @@ export function toReplicaSetInfos(
       available: rs.status?.availableReplicas ?? 0,
       createdAt: rs.metadata.creationTimestamp ?? null,
       scaleDownDeadline: rs.metadata.annotations?.[SCALE_DOWN_DEADLINE_ANNOTATION] ?? null,
+      template: rs.metadata.annotations?.[EXPERIMENT_TEMPLATE_ANNOTATION] ?? null,
       pods: [],
     }))
     .sort((a, b) => b.revision - a.revision || a.name.localeCompare(b.name));
@@ -252,34 +286,82 @@ export function toReplicaSetInfos(
   return infos;
 }
 
+/**
+ * `getExperimentInfo` + `NewExperimentInfo` (info/experiment_info.go): the Experiments the Rollout owns (by uid, in
+ * its namespace; never by name), each with the ReplicaSets and AnalysisRuns it owns by uid; newest revision first.
+ */
+export function toExperimentInfos(
+  rollout: RolloutResource,
+  experiments: readonly ExperimentResource[],
+  replicaSets: readonly ReplicaSetResource[],
+  analysisRuns: readonly AnalysisRunResource[],
+  pods: readonly PodResource[],
+): ExperimentInfoView[] {
+  const owner = { uid: rollout.metadata.uid ?? null, namespace: rollout.metadata.namespace ?? "" };
+  return experiments
+    .filter((ex) => isOwnedByUid(ex.metadata, owner))
+    .map((ex): ExperimentInfoView => {
+      const uid = ex.metadata.uid ?? null;
+      const own = { uid, namespace: ex.metadata.namespace ?? "" };
+      return {
+        name: ex.metadata.name,
+        uid,
+        revision: parseRevision(ex.metadata.annotations),
+        status: ex.status?.phase ?? "",
+        message: ex.status?.message ?? "",
+        createdAt: ex.metadata.creationTimestamp ?? null,
+        replicaSets: uid ? replicaSetInfosOwnedBy(uid, replicaSets, pods, () => []) : [],
+        analysisRuns: analysisRuns
+          .filter((run) => isOwnedByUid(run.metadata, own))
+          .map((run) => ({ name: run.metadata.name, status: run.status?.phase ?? "", createdAt: run.metadata.creationTimestamp ?? null }))
+          .sort((a, b) => (a.createdAt ?? "").localeCompare(b.createdAt ?? "") || a.name.localeCompare(b.name)),
+      };
+    })
+    .sort((a, b) => b.revision - a.revision || (a.createdAt ?? "").localeCompare(b.createdAt ?? ""));
+}
+
 /** The order `Images` appends a ReplicaSet's tags in. */
 const TAG_ORDER: readonly ReplicaSetRole[] = ["canary", "stable", "active", "preview", "ping", "pong"];
+
+function mergeImageAndTags(byImage: Map<string, string[]>, image: string, tags: string[]): void {
+  const existing = byImage.get(image);
+  byImage.set(image, existing ? [...new Set([...existing, ...tags])].sort() : tags);
+}
 
 /**
  * `Images` + `mergeImageAndTags`: every image of a ReplicaSet with replicas, sorted by image. A first occurrence
  * keeps its tags in upstream's order (canary, stable, active, preview, ping, pong: "stable, active"); an image
- * seen again gets the union of tags sorted alphabetically, as `mergeTags` does.
+ * seen again gets the union of tags sorted alphabetically, as `mergeTags` does. Then each Experiment's images
+ * (`ExperimentInfo.Images`): its ReplicaSets with replicas, tagged `Σ:<template>`.
  */
-export function deriveImages(replicaSets: readonly ReplicaSetInfoView[]): ImageInfoView[] {
-  const byImage = new Map<string, ReplicaSetRole[]>();
+export function deriveImages(replicaSets: readonly ReplicaSetInfoView[], experiments: readonly ExperimentInfoView[] = []): ImageInfoView[] {
+  const byImage = new Map<string, string[]>();
   for (const rs of replicaSets) {
     if (rs.replicas <= 0) continue;
     const tags = TAG_ORDER.filter((tag) => rs.roles.includes(tag));
-    for (const image of rs.images) {
-      const existing = byImage.get(image);
-      byImage.set(image, existing ? [...new Set([...existing, ...tags])].sort() : tags);
+    for (const image of rs.images) mergeImageAndTags(byImage, image, tags);
+  }
+  for (const ex of experiments) {
+    for (const rs of ex.replicaSets) {
+      if (rs.replicas <= 0) continue;
+      for (const image of rs.images) mergeImageAndTags(byImage, image, rs.template ? [`Σ:${rs.template}`] : []);
     }
   }
   return [...byImage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([image, tags]) => ({ image, tags }));
 }
 
-/** `NewRolloutInfo` without experiments and analysis runs: what `kubectl argo rollouts get rollout` prints. */
+/** `NewRolloutInfo` without the Rollout's own analysis runs: what `kubectl argo rollouts get rollout` prints. */
 export function deriveRolloutInfo(
   rollout: RolloutResource,
   replicaSets: readonly ReplicaSetResource[],
   pods: readonly PodResource[],
+  owned: { experiments: readonly ExperimentResource[]; analysisRuns: readonly AnalysisRunResource[] } = {
+    experiments: [],
+    analysisRuns: [],
+  },
 ): RolloutInfoView {
   const infos = toReplicaSetInfos(rollout, replicaSets, pods);
+  const experiments = toExperimentInfos(rollout, owned.experiments, replicaSets, owned.analysisRuns, pods);
   const { phase, message } = deriveRolloutPhase(rollout);
   const strategy = rollout.spec?.strategy?.canary ? "Canary" : rollout.spec?.strategy?.blueGreen ? "BlueGreen" : "";
   return {
@@ -292,8 +374,9 @@ export function deriveRolloutInfo(
       : null,
     setWeight: strategy === "Canary" ? (deriveRequestedWeight(rollout)?.weight ?? null) : null,
     actualWeight: deriveActualWeight(rollout, infos),
-    images: deriveImages(infos),
+    images: deriveImages(infos, experiments),
     revision: infos.length > 0 ? Math.max(...infos.map((rs) => rs.revision)) : null,
     replicaSets: infos,
+    experiments,
   };
 }

@@ -94,3 +94,15 @@ export function parsePod(obj: unknown): ParseResult<"pod", PodResource> {
   const result = podSchema.safeParse(obj);
   return result.success ? { ok: true, pod: result.data } : { ok: false, error: formatIssues(result.error) };
 }
+
+/** The fields of an Experiment that `info/experiment_info.go` reads. */
+export const experimentSchema = z.looseObject({
+  metadata: metaSchema,
+  status: z.looseObject({ phase: z.string().optional(), message: z.string().optional() }).optional(),
+});
+export type ExperimentResource = z.infer<typeof experimentSchema>;
+
+export function parseExperiment(obj: unknown): ParseResult<"experiment", ExperimentResource> {
+  const result = experimentSchema.safeParse(obj);
+  return result.success ? { ok: true, experiment: result.data } : { ok: false, error: formatIssues(result.error) };
+}

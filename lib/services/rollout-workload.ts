@@ -7,7 +7,16 @@ import { formatLabelSelector } from "@/lib/rollouts/label-selector";
 import { deriveRolloutInfo } from "@/lib/rollouts/rollout-info";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { RolloutResource } from "@/lib/rollouts/schema";
-import { parsePod, parseReplicaSet, type PodResource, type ReplicaSetResource } from "@/lib/rollouts/workload-schema";
+import { messageOf } from "@/lib/errors/message-of";
+import { parseAnalysisRun } from "@/lib/rollouts/analysis-run-schema";
+import {
+  parseExperiment,
+  parsePod,
+  parseReplicaSet,
+  type ExperimentResource,
+  type PodResource,
+  type ReplicaSetResource,
+} from "@/lib/rollouts/workload-schema";
 import type { AppContext } from "@/lib/server/app-context";
 import { fetchRawRolloutOrThrow } from "./rollout-lookup";
 
@@ -32,10 +41,43 @@ export async function listRolloutReplicaSets(
   return { replicaSets, pods };
 }
 
-/** Revisions with ReplicaSets and Pods and the CLI's numbers for one Rollout, read from the cluster now. */
+/**
+ * The Experiments of the Rollout's namespace (the caller keeps those it owns by uid). Partial failure is data: a
+ * dashboard without `list experiments` still shows the revisions, with why the experiments are missing.
+ */
+async function listExperiments(
+  watcher: ClusterWatcher,
+  namespace: string,
+): Promise<{ experiments: ExperimentResource[]; error: string | null }> {
+  try {
+    const list = await kubeRequest<KubernetesListObject<KubernetesObject>>(
+      watcher.clients.kubeConfig,
+      `/apis/argoproj.io/v1alpha1/namespaces/${encodeURIComponent(namespace)}/experiments`,
+    );
+    return { experiments: (list.items ?? []).map(parseExperiment).flatMap((e) => (e.ok ? [e.experiment] : [])), error: null };
+  } catch (err) {
+    return { experiments: [], error: `Experiments could not be listed: ${messageOf(err)}` };
+  }
+}
+
+/** Revisions with ReplicaSets and Pods, the Experiments, and the CLI's numbers for one Rollout, read from the cluster now. */
 export async function getRolloutWorkload(app: AppContext, target: RolloutRef): Promise<RolloutWorkload> {
   const watcher = app.fleet.clusterOrThrow(target.cluster);
   const { raw } = await fetchRawRolloutOrThrow(watcher, target.namespace, target.name);
-  const { replicaSets, pods } = await listRolloutReplicaSets(watcher, raw);
-  return { info: deriveRolloutInfo(raw, replicaSets, pods), readAt: new Date(app.now()).toISOString() };
+  const [{ replicaSets, pods }, experiments] = await Promise.all([
+    listRolloutReplicaSets(watcher, raw),
+    listExperiments(watcher, raw.metadata.namespace ?? target.namespace),
+  ]);
+  // An Experiment's AnalysisRuns come from the watch, which keeps every AnalysisRun of the cluster.
+  const analysisRuns = experiments.experiments.length
+    ? watcher.objects("analysisruns").flatMap((obj) => {
+        const parsed = parseAnalysisRun(obj);
+        return parsed.ok ? [parsed.analysisRun] : [];
+      })
+    : [];
+  return {
+    info: deriveRolloutInfo(raw, replicaSets, pods, { experiments: experiments.experiments, analysisRuns }),
+    experimentsError: experiments.error,
+    readAt: new Date(app.now()).toISOString(),
+  };
 }

@@ -5,6 +5,9 @@ import { T } from "./resource-types";
 import type { SimClock } from "./sim-clock";
 import { currentStepOf } from "./steps";
 import type { KubeObject } from "../store/object-store";
+import { fnv32a } from "./prng";
+
+const POD_TEMPLATE_HASH = "rollouts-pod-template-hash";
 
 /** Experiments without a duration end after this much simulated time. */
 const DEFAULT_EXPERIMENT_SECONDS = 60;
@@ -14,8 +17,11 @@ export function experimentPhase(ex: KubeObject | undefined): string | undefined 
 }
 
 /**
- * A minimal `reconcileExperiments`: an experiment step creates `<rollout>-<hash>-<revision>-<step>` (Running),
- * the step completes when it is Successful; leaving the step or aborting terminates it. No experiment pods.
+ * A minimal `reconcileExperiments`: an experiment step creates `<rollout>-<hash>-<revision>-<step>` (Running) and,
+ * per template, a ReplicaSet `<experiment>-<template>` it owns (the stable or canary pod template, as `specRef`
+ * says; annotated with the experiment's and the template's names, as upstream's experiment controller does), so its
+ * pods run the images the CLI lists with `Σ:<template>`. The step completes when it is Successful; leaving the step
+ * or aborting terminates it; an ended experiment scales its ReplicaSets to zero.
  */
 export function reconcileExperiments(ctx: ReconcileContext): KubeObject | undefined {
   const ro = ctx.ro;
@@ -79,10 +85,68 @@ export function reconcileExperiments(ctx: ReconcileContext): KubeObject | undefi
       { subresource: "status" },
     );
     ctx.deps.precise.set(`${created.metadata.uid}/started`, ctx.deps.clock.now());
+    createTemplateReplicaSets(ctx, created);
     ctx.event("Normal", "ExperimentCreated", `Created Experiment '${name}'`);
   }
   canaryStatus.currentExperiment = name;
   return created;
+}
+
+interface ExperimentTemplate {
+  name: string;
+  specRef?: string;
+  replicas?: number;
+}
+
+/** The ReplicaSets of an experiment's templates, owned by the Experiment (by uid). */
+function createTemplateReplicaSets(ctx: ReconcileContext, experiment: KubeObject): void {
+  const ns = experiment.metadata.namespace ?? "default";
+  const templates = ((experiment.spec as { templates?: ExperimentTemplate[] } | undefined)?.templates ?? []).filter((t) => t.name);
+  for (const t of templates) {
+    const source = t.specRef === "stable" ? (ctx.stableRS ?? ctx.newRS) : (ctx.newRS ?? ctx.stableRS);
+    const template = source?.spec?.template;
+    if (!template) continue;
+    const name = `${experiment.metadata.name}-${t.name}`;
+    if (ctx.deps.store.tryGet(T.replicaSets, ns, name)) continue;
+    const hash = fnv32a(name).toString(16);
+    const labels = { ...(template.metadata?.labels ?? {}), [POD_TEMPLATE_HASH]: hash };
+    ctx.deps.client.create(T.replicaSets, ns, {
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: {
+        name,
+        namespace: ns,
+        labels,
+        annotations: { "experiment.argoproj.io/name": experiment.metadata.name, "experiment.argoproj.io/template-name": t.name },
+        ownerReferences: [
+          {
+            apiVersion: "argoproj.io/v1alpha1",
+            kind: "Experiment",
+            name: experiment.metadata.name,
+            uid: experiment.metadata.uid ?? "",
+            controller: true,
+          },
+        ],
+      },
+      spec: {
+        replicas: t.replicas ?? 1,
+        selector: { matchLabels: labels },
+        template: { ...template, metadata: { ...(template.metadata ?? {}), labels } },
+      },
+    });
+  }
+}
+
+/** Scales an ended experiment's ReplicaSets to zero. */
+function scaleDownTemplateReplicaSets(client: K8sClient, experiment: KubeObject): void {
+  const ns = experiment.metadata.namespace ?? "default";
+  for (const rs of client.store.list(T.replicaSets, { namespace: ns }).items) {
+    if (!rs.metadata.ownerReferences?.some((ref) => ref.uid === experiment.metadata.uid)) continue;
+    if ((rs.spec as { replicas?: number } | undefined)?.replicas === 0) continue;
+    client.update(T.replicaSets, ns, rs.metadata.name, (draft) => {
+      draft.spec = { ...((draft.spec as Record<string, unknown>) ?? {}), replicas: 0 };
+    });
+  }
 }
 
 /** Ends running experiments after their duration (or when terminated); returns epoch ms of the next end. */
@@ -105,5 +169,6 @@ export function advanceExperiment(client: K8sClient, clock: SimClock, precise: M
     },
     { subresource: "status" },
   );
+  scaleDownTemplateReplicaSets(client, ex);
   return null;
 }

@@ -48,6 +48,7 @@ import {
   writeServiceAccountKubeconfig,
 } from "@/test/harness/least-privilege";
 import { ensureChartTools, type ChartTools } from "@/tools/go/tools";
+import { getRolloutWorkload } from "@/lib/services/rollout-workload";
 
 /*
  * The Helm chart (charts/rollscope) with helm and kubeconform built from their Go modules, against the real control
@@ -314,6 +315,12 @@ const WITHOUT: Record<string, { config: Record<string, unknown>; check: Check; s
     config: NO_SIGN_IN_CONFIG,
     check: async (app, name) => `detail page, revisions: ${(await revisionsCardError(app, rolloutRef(name))) ?? "(shown)"}`,
     says: /cannot list resource "replicasets"/,
+  },
+  "list experiments": {
+    config: NO_SIGN_IN_CONFIG,
+    check: async (app, name) =>
+      `detail page, experiments: ${(await getRolloutWorkload(app, rolloutRef(name))).experimentsError ?? "(listed)"}`,
+    says: /cannot list resource "experiments"/,
   },
   "list deployments": {
     config: NO_SIGN_IN_CONFIG,

@@ -12,7 +12,7 @@ import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
 import { EventList } from "@/components/rollouts/event-list";
 import { PauseCallout } from "@/components/rollouts/pause-callout";
-import { CliSummary, ReplicaSetTable } from "@/components/rollouts/replica-sets";
+import { CliSummary, ExperimentList, ReplicaSetTable } from "@/components/rollouts/replica-sets";
 import { RevisionTable } from "@/components/rollouts/revision-table";
 import { RolloutHeader } from "@/components/rollouts/rollout-header";
 import { StepsList } from "@/components/rollouts/steps-list";
@@ -138,6 +138,23 @@ const ReplicaSetsCard = memo(function ReplicaSetsCard({
                 )
               }
             />
+          )}
+          {(info.experiments.length > 0 || workload.data?.experimentsError) && (
+            <section
+              aria-labelledby="experiments-title"
+              data-testid="experiments-section"
+              className="border-t border-slate-100 dark:border-slate-800"
+            >
+              <h3 id="experiments-title" className="px-4 pt-3 text-sm font-semibold">
+                Experiments
+              </h3>
+              {workload.data?.experimentsError && (
+                <p role="status" className="px-4 py-1 text-xs text-amber-800 dark:text-amber-300">
+                  {workload.data.experimentsError}
+                </p>
+              )}
+              <ExperimentList experiments={info.experiments} now={now} />
+            </section>
           )}
         </>
       )}
