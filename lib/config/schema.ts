@@ -54,6 +54,8 @@ export const rollscopeConfigSchema = z
         compactAfterDays: z.number().int().min(1).max(3650).default(7),
       })
       .default({ retentionDays: 30, compactAfterDays: 7 }),
+    /** The audit log: entries older than retentionDays are deleted (by the housekeeping, every minute); never sooner. */
+    audit: z.strictObject({ retentionDays: z.number().int().min(1).max(36_500).default(400) }).default({ retentionDays: 400 }),
     readOnly: z.boolean().default(false),
     /** The needs-attention queue: a Progressing Rollout unchanged for this many minutes is flagged. */
     attention: z.strictObject({ noProgressMinutes: z.number().int().min(1).max(1_440).default(10) }).default({ noProgressMinutes: 10 }),

@@ -14,8 +14,9 @@ export interface DoneAction {
 }
 
 /**
- * The audit log (table AuditEntry). Rows are never deleted; the only update is the one that settles a pending row
- * (an action's intent) with its outcome, or marks it interrupted when nobody is left to settle it.
+ * The audit log (table AuditEntry). Rows are deleted only past the retention (audit.retentionDays); the only update
+ * is the one that settles a pending row (an action's intent) with its outcome, or marks it interrupted when nobody is
+ * left to settle it.
  */
 export interface AuditEntryRepository {
   /** Writes the entry and returns its id. */
@@ -27,6 +28,8 @@ export interface AuditEntryRepository {
   settle(id: number, outcome: Exclude<AuditOutcome, "pending">, message: string | null, after?: AuditAfter | null): Promise<boolean>;
   /** Marks every entry still pending since before `startedBefore` as interrupted; returns how many. */
   markInterrupted(startedBefore: Date, message: string): Promise<number>;
+  /** Deletes the settled entries written before `before` (a pending one waits for its outcome); returns how many. */
+  deleteOlderThan(before: Date): Promise<number>;
   /** Matching entries, newest first. */
   list(filter: AuditFilter, limit: number): Promise<AuditEntryView[]>;
   /** The actions that went through on one Rollout since `from`, oldest first. */
@@ -115,6 +118,11 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
         where: { outcome: "pending", at: { lt: startedBefore } },
         data: { outcome: "interrupted", message },
       });
+      return count;
+    },
+
+    async deleteOlderThan(before) {
+      const { count } = await db.auditEntry.deleteMany({ where: { at: { lt: before }, outcome: { not: "pending" } } });
       return count;
     },
 

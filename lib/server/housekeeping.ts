@@ -23,6 +23,16 @@ export async function markInterruptedActions(app: AppContext): Promise<void> {
   }
 }
 
+/** Deletes the audit entries older than audit.retentionDays: an entry is kept at least that long, never less. */
+export async function pruneAuditLog(app: Pick<AppContext, "config" | "repos" | "now">): Promise<void> {
+  try {
+    const count = await app.repos.auditEntries.deleteOlderThan(new Date(app.now() - app.config.audit.retentionDays * 24 * 3600_000));
+    if (count > 0) console.log(`[audit] ${count} entries older than ${app.config.audit.retentionDays} days deleted (audit.retentionDays)`);
+  } catch (err) {
+    console.error("[audit] could not delete entries past the retention (will retry)", err);
+  }
+}
+
 async function deleteEndedSessions(app: AppContext): Promise<void> {
   try {
     await app.repos.sessions.deleteEnded(new Date(app.now() - ENDED_SESSIONS_KEPT_MS));
@@ -31,9 +41,12 @@ async function deleteEndedSessions(app: AppContext): Promise<void> {
   }
 }
 
-/** Runs the database housekeeping now (at start-up) and every minute; returns the function that stops it. */
+/** Runs the database housekeeping (interrupted actions, ended sessions, the audit log's retention) now and every minute. */
 export function startHousekeeping(app: AppContext): () => void {
-  const run = () => void markInterruptedActions(app).then(() => deleteEndedSessions(app));
+  const run = () =>
+    void markInterruptedActions(app)
+      .then(() => deleteEndedSessions(app))
+      .then(() => pruneAuditLog(app));
   run();
   const timer = setInterval(run, EVERY_MS).unref();
   return () => clearInterval(timer);
