@@ -318,3 +318,16 @@ func TestSHA256MismatchRefusesToStartThePlugin(t *testing.T) {
 		t.Fatalf("with the right sha256 Type() = %q", got)
 	}
 }
+
+// A meter registered under another kind than its --kind says so and exits, so the controller reports the plugin
+// as not starting instead of calling methods the meter does not forward.
+func TestMeterRegisteredUnderAnotherKindRefusesToStart(t *testing.T) {
+	s, err := tryStartPlugin(meter.TrafficRouter, bin("rollscope-plugin-meter"),
+		meterArgs(meter.Step, "argoproj/step-sample", bin("step-plugin-sample"), "", t.TempDir())...)
+	if err == nil {
+		t.Fatal("a step meter started as a traffic router")
+	}
+	if want := `started as a "trafficrouter" plugin but --kind=step expects "step"`; !strings.Contains(s.stderr.String(), want) {
+		t.Fatalf("stderr does not say %q:\n%s", want, s.stderr.String())
+	}
+}
