@@ -111,6 +111,7 @@ const ALL_FEATURES = {
   networkPolicy: {
     enabled: true,
     ingressFrom: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } } }],
+    restrictEgress: true,
     apiServer: { cidrs: ["10.0.0.1/32"] },
   },
 };
@@ -532,6 +533,16 @@ describe.skipIf(realBackendSkipReason() !== null)(
       expect(fromOf("metrics")).toEqual(namespaceOnly("monitoring"));
       // Only the probe port (alive/ready, nothing more) is open to any peer: the kubelet's probes.
       expect(policy.ingress.filter((rule) => rule.from === undefined).flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(["probes"]);
+      // An empty list would admit every pod: refused.
+      const open = await run(tools.helm, [
+        "template",
+        "rollscope",
+        CHART_DIR,
+        "--values",
+        valuesFile(workDir, { networkPolicy: { ingressFrom: [] } }),
+      ]);
+      expect(open.code).not.toBe(0);
+      expect(open.stderr).toContain("an empty list would admit every pod");
       // Configurable: another ingress controller's namespace.
       const traefik = await renderChart(tools.helm, workDir, { networkPolicy: { ingressFrom: namespaceOnly("traefik") } });
       const traefikPolicy = traefik.find((o) => o.kind === "NetworkPolicy")!.spec as typeof policy;
