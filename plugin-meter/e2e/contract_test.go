@@ -39,10 +39,10 @@ func TestExportedFamilyEqualsMetricsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	router, control, metrics, _ := meteredRouter(t, "--call-timeout=100ms")
+	router, control, metrics, _ := meteredRouter(t, "--call-timeout=1s")
 	control.inject(t, "SetWeight", "fail", 1, 0, "")
 	router.SetWeight(rollout("checkout"), 10, nil)
-	control.inject(t, "SetWeight", "delay", 1, 500*time.Millisecond, "")
+	control.inject(t, "SetWeight", "delay", 1, 2500*time.Millisecond, "")
 	router.SetWeight(rollout("checkout"), 10, nil)
 	router.SetWeight(rollout("checkout"), 10, nil)
 	families := scrape(t, metrics)
