@@ -13,6 +13,10 @@ COPY lib/db/database-url.ts ./lib/db/database-url.ts
 RUN npm ci --no-audit --no-fund
 COPY . .
 ENV NEXT_TELEMETRY_DISABLED=1
+# Serving under a sub-path is fixed at build time: docker build --build-arg ROLLSCOPE_BASE_PATH=/rollscope, and set
+# server.basePath to the same value (docs/deploy.md).
+ARG ROLLSCOPE_BASE_PATH=""
+ENV ROLLSCOPE_BASE_PATH=${ROLLSCOPE_BASE_PATH}
 RUN npx next build && bash scripts/build-standalone.sh
 
 FROM ${NODE_IMAGE}

@@ -1,14 +1,22 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { retryUnlessClientError } from "@/lib/queries/fetch-json";
 import { LiveStreamProvider } from "@/lib/queries/live-stream";
+import { signInRedirectFor } from "./_components/sign-in-redirect";
+
+/** A request answered 401 (signed out, or the session ended): the sign-in page, instead of an error on every panel. */
+function goToSignIn(error: unknown): void {
+  const target = signInRedirectFor(error, window.location);
+  if (target) window.location.assign(target);
+}
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
     () =>
       new QueryClient({
+        queryCache: new QueryCache({ onError: goToSignIn }),
         defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: false, retry: retryUnlessClientError } },
       }),
   );

@@ -84,6 +84,13 @@ test.describe("sign-in and security headers", () => {
     expect((await page.request.get(`${app.url}/api/rollouts`)).status()).toBe(401);
   });
 
+  test("signed out, the overview goes to the sign-in page and comes back after signing in", async ({ page }) => {
+    await page.goto(`${app.url}/?q=checkout`);
+    await page.waitForURL((url) => url.pathname === "/signin", { timeout: 30_000 });
+    expect(new URL(page.url()).searchParams.get("returnTo")).toBe("/?q=checkout");
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
   test("a viewer signed in with OIDC sees why the buttons are disabled", async ({ page }) => {
     await createTestRollout("staging", "shop", "e2e-auth-viewer", TEST_STEPS);
     await signInThroughProvider(page, "bob", "/rollouts/staging/shop/e2e-auth-viewer");

@@ -6,6 +6,7 @@ import { Button, buttonClasses } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { fetchJson } from "@/lib/queries/fetch-json";
 import { getCsrfToken, useSession } from "@/lib/queries/use-session";
+import { withBasePath } from "@/lib/format/base-path";
 
 /**
  * Who is signed in and on whose authority actions run, for the app header: "Signed in as alice · Sign out",
@@ -22,7 +23,7 @@ export function SessionStatus({ className }: { className?: string }) {
     try {
       const token = await getCsrfToken(client);
       await fetchJson("/api/auth/signout", { method: "POST", headers: { "x-csrf-token": token } });
-      window.location.assign("/signin");
+      window.location.assign(withBasePath("/signin"));
     } finally {
       setSigningOut(false);
     }

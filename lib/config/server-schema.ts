@@ -49,6 +49,15 @@ export const serverConfigSchema = z.strictObject({
       total: z.number().int().min(1).max(100_000).default(256),
     })
     .default({ perUser: 16, total: 256 }),
+  /**
+   * The URL prefix every page, API route, stream and asset is served under (e.g. `/rollscope` behind an ingress);
+   * "" for the root. Next fixes it at build time: build with ROLLSCOPE_BASE_PATH set to the same value (the server
+   * refuses to start when the two differ). docs/deploy.md.
+   */
+  basePath: z
+    .string()
+    .regex(/^((\/[A-Za-z0-9._~-]+)+)?$/, { message: "must be empty or a path such as /rollscope, without a trailing slash" })
+    .default(""),
   /** Largest request body accepted, in bytes (an action's body is held to 8 KiB whatever this says). */
   maxRequestBodyBytes: z
     .number()

@@ -1,4 +1,5 @@
 import type { ErrorEnvelope } from "@/lib/errors/api-error";
+import { withBasePath } from "@/lib/format/base-path";
 
 export class FetchError extends Error {
   constructor(
@@ -12,7 +13,7 @@ export class FetchError extends Error {
 
 /** fetch + JSON with the API's error envelope turned into a FetchError carrying its message. */
 export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { ...init, headers: { accept: "application/json", ...init?.headers } });
+  const res = await fetch(withBasePath(url), { ...init, headers: { accept: "application/json", ...init?.headers } });
   if (!res.ok) {
     let code = "http_error";
     let message = `${res.status} ${res.statusText}`;

@@ -6,6 +6,7 @@ import { streamPath, type FocusedRollout, type LiveDelta, type LiveSnapshot } fr
 import { rolloutKeyOf, type RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { createThrottledInvalidate, writeFocusedRollout, writeLiveDeltas, writeLiveSnapshot } from "./live-stream-cache";
 import { recentDeltasOf } from "./recent-deltas";
+import { withBasePath } from "@/lib/format/base-path";
 
 export type LiveStatus = "connecting" | "live" | "reconnecting";
 
@@ -85,7 +86,7 @@ export function LiveStreamProvider({ children }: { children: ReactNode }) {
     };
 
     const open = (resume: boolean) => {
-      const es = new EventSource(streamPath([...focused], resume && sawSnapshot.current ? recent.newestSeq() : null));
+      const es = new EventSource(withBasePath(streamPath([...focused], resume && sawSnapshot.current ? recent.newestSeq() : null)));
       source = es;
       es.addEventListener("open", () => {
         retryMs = 1_000;

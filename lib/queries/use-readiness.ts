@@ -4,10 +4,11 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { READINESS_PATH, type ReadinessReport } from "@/lib/contracts/readiness";
 import { FetchError } from "./fetch-json";
 import { queryKeys } from "./keys";
+import { withBasePath } from "@/lib/format/base-path";
 
 /** 200 ready, 503 not ready: both carry the report. */
 async function fetchReadiness(signal: AbortSignal): Promise<ReadinessReport> {
-  const res = await fetch(READINESS_PATH, { signal, headers: { accept: "application/json" } });
+  const res = await fetch(withBasePath(READINESS_PATH), { signal, headers: { accept: "application/json" } });
   if (res.status !== 200 && res.status !== 503) throw new FetchError(res.status, "http_error", `${res.status} ${res.statusText}`);
   return (await res.json()) as ReadinessReport;
 }

@@ -10,6 +10,7 @@ import { setLogLevel } from "@/lib/log/logger";
 import { resolveLogLevel } from "./log-level";
 import { describeAllowedHosts, getServerSettings } from "./server-settings";
 import { metricsListenAddress } from "./metrics-listener";
+import { BASE_PATH } from "@/lib/format/base-path";
 
 /** Each cluster's kubeconfig (file, context, server) loads; nothing is contacted. */
 function checkClusterKubeconfigs(config: RollscopeConfig): void {
@@ -22,14 +23,24 @@ function checkClusterKubeconfigs(config: RollscopeConfig): void {
   });
 }
 
+/** The configured prefix is the one the build serves: Next compiles basePath into every route and asset URL. */
+export function checkBasePath(configured: string, built: string): void {
+  if (configured === built) return;
+  const serves = built ? `under ${built}` : "at the root";
+  throw new ConfigError(
+    `server.basePath is ${JSON.stringify(configured)} but this build serves ${serves}: build with ROLLSCOPE_BASE_PATH=${configured || '""'} (Next's basePath is fixed at build time)`,
+  );
+}
+
 /**
  * Everything a request would otherwise find wrong later, checked once before the server takes requests: the
  * configuration file, DATABASE_URL's kind, each cluster's kubeconfig, the session secret (mode oidc needs one),
  * secret files, trusted proxies, allowed hosts, the log level and the metrics listener (sets the log level). Throws
  * the first problem, with the field it is about.
  */
-export function checkStartupConfiguration(): RollscopeConfig {
+export function checkStartupConfiguration(builtBasePath: string = BASE_PATH): RollscopeConfig {
   const config = getConfig();
+  checkBasePath(config.server.basePath, builtBasePath);
   databaseUrl();
   checkClusterKubeconfigs(config);
   getAuthSettings();

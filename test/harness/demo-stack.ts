@@ -36,7 +36,7 @@ export async function startDemoStack(
       databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
       env: { ROLLSCOPE_CONFIG: configPath, ROLLSCOPE_DEMO_TIME_SCALE: String(timeScale), ...appEnv },
       // Used once ready, as a load balancer would: after the start-up warm-up, so no page opens on its notice.
-      readyPath: "/api/readyz",
+      readyPath: `${appEnv.ROLLSCOPE_BASE_PATH ?? ""}/api/readyz`,
     });
     return {
       sim,

@@ -12,6 +12,7 @@ import { useNow } from "@/components/ui/use-now";
 import { ActivityQuery, activityPath, type ActivityFilters as Filters } from "@/lib/contracts/activity";
 import { activityExportHref, useActivity } from "@/lib/queries/use-activity";
 import { useClusters } from "@/lib/queries/use-clusters";
+import { withBasePath } from "@/lib/format/base-path";
 
 function readFilters(params: URLSearchParams): Filters {
   const parsed = ActivityQuery.safeParse(Object.fromEntries(params));
@@ -48,7 +49,7 @@ export function ActivityView() {
         clusters={clusters}
         namespaces={namespaces}
         onChange={setFilters}
-        csvHref={activityExportHref(filters)}
+        csvHref={withBasePath(activityExportHref(filters))}
       />
       <Card aria-labelledby="activity-title">
         <CardHeader

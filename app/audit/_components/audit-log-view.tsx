@@ -13,6 +13,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { useNow } from "@/components/ui/use-now";
 import { auditExportHref, auditSearchParams, useAuditEntries, type AuditFilters as Filters } from "@/lib/queries/use-audit";
 import { useClusters } from "@/lib/queries/use-clusters";
+import { withBasePath } from "@/lib/format/base-path";
 
 const FILTER_KEYS = ["cluster", "namespace", "rollout", "user", "action", "outcome", "from", "to"] as const;
 
@@ -61,8 +62,8 @@ export function AuditLogView() {
         filters={filters}
         clusters={clusters}
         onChange={setFilters}
-        csvHref={auditExportHref(filters, "csv")}
-        jsonHref={auditExportHref(filters, "json")}
+        csvHref={withBasePath(auditExportHref(filters, "csv"))}
+        jsonHref={withBasePath(auditExportHref(filters, "json"))}
       />
       <Card aria-labelledby="audit-entries-title">
         <CardHeader id="audit-entries-title" title="Entries" meta={data ? `${entries.length}${hasNextPage ? "+" : ""} shown` : undefined} />

@@ -7,6 +7,7 @@ import { ErrorState } from "@/components/ui/error-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { safeReturnTo } from "@/lib/format/return-to";
 import { useSession } from "@/lib/queries/use-session";
+import { withBasePath } from "@/lib/format/base-path";
 
 export function SignInPanel({ returnTo, error }: { returnTo: string; error: string | null }) {
   const { data: session, error: loadError, isPending } = useSession();
@@ -39,7 +40,7 @@ export function SignInPanel({ returnTo, error }: { returnTo: string; error: stri
             </p>
             {/* A plain link, not a form: the redirect to the provider is a navigation. */}
             <a
-              href={`/api/auth/signin?returnTo=${encodeURIComponent(target)}`}
+              href={withBasePath(`/api/auth/signin?returnTo=${encodeURIComponent(target)}`)}
               className={buttonClasses("primary", "self-start")}
               data-testid="signin-oidc"
             >
