@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import http, { type IncomingMessage } from "node:http";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -9,6 +8,7 @@ import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
 import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { findFreePort, waitFor } from "@/test/harness/free-port";
+import { attemptStream, floodStreams, startProber, type StreamAttempt } from "@/test/harness/stream-flood";
 
 /*
  * Issue 30, item 1: 1,000 open /api/stream connections starved /api/healthz for over a minute, and the chart's
@@ -33,36 +33,6 @@ let sim: SimulationHandle;
 let app: AppProcess;
 let probePort: number;
 
-interface StreamAttempt {
-  status: number;
-  retryAfter: string | undefined;
-  body: string;
-  response: IncomingMessage;
-}
-
-/** Opens GET /api/stream on a socket of its own from `localAddress` and resolves at the response head (a 429's body read). */
-function attemptStream(port: number, localAddress: string): Promise<StreamAttempt> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({
-      host: "127.0.0.1",
-      port,
-      path: "/api/stream",
-      localAddress,
-      agent: false,
-      headers: { host: `127.0.0.1:${port}` },
-    });
-    req.once("error", reject);
-    req.once("response", (response) => {
-      const attempt = { status: response.statusCode ?? 0, retryAfter: response.headers["retry-after"] as string | undefined, response };
-      if (attempt.status === 200) return resolve({ ...attempt, body: "" });
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (body += chunk));
-      response.once("end", () => resolve({ ...attempt, body }));
-    });
-  });
-}
-
 /** One probe, failed when it is not answered within the chart's probe timeout. */
 function probe(pathname: string): Promise<{ status: number }> {
   return new Promise((resolve) => {
@@ -73,58 +43,6 @@ function probe(pathname: string): Promise<{ status: number }> {
     req.once("timeout", () => req.destroy(new Error("timeout")));
     req.once("error", () => resolve({ status: 0 }));
   });
-}
-
-interface ProbeResult {
-  path: string;
-  status: number;
-  ms: number;
-}
-
-/*
- * The kubelet's side: a process of its own probing liveness and readiness every 200 ms with the chart's timeout (a
- * prober in this test's process would measure this process's own 2,000 sockets), printing one JSON line per probe.
- */
-const PROBER_SOURCE = `
-const http = require("node:http");
-const [port, timeoutMs] = process.argv.slice(1).map(Number);
-const probe = (path) => new Promise((resolve) => {
-  const started = performance.now();
-  const done = (status) => resolve({ path, status, ms: performance.now() - started });
-  const req = http.get({ host: "127.0.0.1", port, path, agent: false, timeout: timeoutMs }, (res) => {
-    res.resume();
-    res.once("end", () => done(res.statusCode));
-  });
-  req.once("timeout", () => req.destroy(new Error("timeout")));
-  req.once("error", () => done(0));
-});
-let running = true;
-process.on("SIGTERM", () => (running = false));
-(async () => {
-  while (running) {
-    for (const r of await Promise.all([probe("/api/healthz"), probe("/api/readyz")])) console.log(JSON.stringify(r));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-})();
-`;
-
-function startProber(): { stop: () => Promise<ProbeResult[]> } {
-  const child = spawn(process.execPath, ["-e", PROBER_SOURCE, String(probePort), String(PROBE_TIMEOUT_MS)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    async stop() {
-      child.kill("SIGTERM");
-      await exited;
-      return output
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as ProbeResult);
-    },
-  };
 }
 
 const closeAll = (attempts: readonly StreamAttempt[]) => attempts.forEach((a) => a.response.destroy());
@@ -181,12 +99,10 @@ describe("live stream limits", () => {
   }, 60_000);
 
   it(`keeps the probes answered within the chart's probe timeout while ${ATTEMPTS} stream connections are attempted`, async () => {
-    const prober = startProber();
+    const prober = startProber(probePort, PROBE_TIMEOUT_MS);
     // The prober's first probes land before the flood.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const attempts = await Promise.all(
-      Array.from({ length: ATTEMPTS }, (_, i) => attemptStream(app.port, `127.0.0.${2 + (i % ADDRESSES)}`).catch(() => null)),
-    );
+    const attempts = await floodStreams(app.port, ATTEMPTS, ADDRESSES);
     const probes = await prober.stop();
     const answered = attempts.filter((a): a is StreamAttempt => a !== null);
     try {
