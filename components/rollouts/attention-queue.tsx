@@ -29,6 +29,8 @@ const CODE_STYLE: Record<AttentionSeverity, string> = {
 };
 
 const COLLAPSED = 8;
+/** A Rollout held by spec.paused is moved on by Resume; the other buttons stay for the rest of the card's reasons. */
+const RESUME_ACTIONS = ["resume", "promote", "abort", "retry"] as const;
 
 const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionEntry }) {
   const r = entry.rollout;
@@ -85,7 +87,13 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
         </div>
       )}
       {entry.action === "act" ? (
-        <RolloutActions cluster={r.cluster} namespace={r.namespace} name={r.name} variant="compact" />
+        <RolloutActions
+          cluster={r.cluster}
+          namespace={r.namespace}
+          name={r.name}
+          variant="compact"
+          actions={entry.reasons.some((reason) => reason.code === "NeedsResume") ? RESUME_ACTIONS : undefined}
+        />
       ) : (
         <p className="text-xs text-slate-600 dark:text-slate-400">
           Continues on its own; nothing to do unless you want to stop it (open the rollout).

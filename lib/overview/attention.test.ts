@@ -107,3 +107,9 @@ describe("buildAttentionQueue", () => {
     expect(attentionLabel("PluginError")).toBe("PluginError");
   });
 });
+
+describe("a Rollout paused by spec.paused", () => {
+  it("is queued as needing Resume, not as awaiting promotion", () => {
+    expect(attentionLabel("NeedsResume")).toBe("Needs Resume");
+  });
+});

@@ -22,6 +22,7 @@ const SEVERITY: Record<AttentionItemCode, AttentionSeverity> = {
   ParseError: "critical",
   AnalysisInconclusive: "warning",
   AwaitingPromotion: "warning",
+  NeedsResume: "warning",
   WeightNotVerified: "warning",
   PluginNotRegistered: "critical",
   ReconcileFailing: "critical",
@@ -41,6 +42,7 @@ export const ATTENTION_LABELS: Record<AttentionItemCode, string> = {
   AnalysisError: "Analysis error",
   AnalysisInconclusive: "Analysis inconclusive",
   AwaitingPromotion: "Awaiting promotion",
+  NeedsResume: "Needs Resume",
   WeightNotVerified: "Weight not verified",
   ParseError: "Unreadable",
   PluginNotRegistered: "Plugin not registered",
@@ -60,6 +62,7 @@ const SECTION: Partial<Record<AttentionItemCode, string>> = {
   AnalysisError: "analysis-title",
   AnalysisInconclusive: "analysis-title",
   AwaitingPromotion: "steps-title",
+  NeedsResume: "steps-title",
   TimedPause: "steps-title",
   WeightNotVerified: "weights-title",
 };
@@ -91,7 +94,7 @@ function entryOf(rollout: RolloutSummary): { entry: AttentionEntry; rank: number
     ...(a.href ? { href: a.href } : {}),
   }));
   if (rollout.parseError) reasons.unshift({ code: "ParseError", message: rollout.parseError });
-  if (rollout.pause && !rollout.pause.indefinite && !reasons.some((r) => r.code === "AwaitingPromotion")) {
+  if (rollout.pause && !rollout.pause.indefinite && !reasons.some((r) => r.code === "AwaitingPromotion" || r.code === "NeedsResume")) {
     reasons.push({ code: "TimedPause", message: `Paused (${rollout.pause.reason}); continues on its own` });
   }
   if (reasons.length === 0) return null;

@@ -16,6 +16,7 @@ const ROUTING_FAILURE = /TrafficRoutingError|WeightVerifyError|via plugin|traffi
 function isRoutersReason(reason: AttentionReason, plugin: string): boolean | null {
   switch (reason.code) {
     case "AwaitingPromotion":
+    case "NeedsResume":
       return null; // a pause waiting for someone: nobody's problem
     case "WeightNotVerified":
       return true;

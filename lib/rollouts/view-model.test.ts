@@ -283,9 +283,10 @@ describe("toRolloutView", () => {
     const view = toRolloutView(rollout, FIXTURE_NOW);
     expect(view.promoteFull).toBe(true);
     expect(view.pause).toMatchObject({ reason: "Manual", manual: true });
+    // Paused by spec.paused, it needs Resume, not a promotion.
     expect(view.attention[0]).toEqual({
-      code: "AwaitingPromotion",
-      message: "Manually paused; resume or promote to continue",
+      code: "NeedsResume",
+      message: "Paused by spec.paused (pause, or kubectl argo rollouts pause); resume to continue",
     });
   });
 

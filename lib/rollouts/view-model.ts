@@ -91,6 +91,7 @@ export interface ConditionView {
 
 export type AttentionCode =
   | "AwaitingPromotion"
+  | "NeedsResume"
   | "Aborted"
   | "Degraded"
   | "ProgressDeadlineExceeded"
@@ -318,7 +319,10 @@ function deriveAttention(input: AttentionInput): AttentionReason[] {
   const { rollout, phase, message, pause, analysis, appliedWeights, stepProgress, conditions } = input;
   const reasons: AttentionReason[] = [];
 
-  if (pause?.indefinite) {
+  // `spec.paused` holds the Rollout whatever its steps say: it needs Resume (promote would also skip a step).
+  if (pause?.manual) {
+    reasons.push({ code: "NeedsResume", message: "Paused by spec.paused (pause, or kubectl argo rollouts pause); resume to continue" });
+  } else if (pause?.indefinite) {
     reasons.push({ code: "AwaitingPromotion", message: describeIndefinitePause(pause, stepProgress) });
   }
 
