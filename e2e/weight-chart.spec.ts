@@ -27,12 +27,13 @@ test.describe("weight chart", () => {
     expect(applied.lastIndexOf("60%")).toBeGreaterThan(applied.indexOf("20%"));
     await expect(chart.getByTestId("step-boundary").first()).toBeAttached();
 
-    // The Rollout began a minute ago: the chart opens on that, not on the whole hour.
+    // "1 h" means the last hour: the chart opens on the whole range, and "Current revision" zooms to the minute since
+    // the Rollout began.
     const window = chart.getByTestId("chart-window");
-    expect(await windowSpanMs(window)).toBeLessThan(30 * 60_000);
-    await window.getByRole("button", { name: "Whole range" }).click();
     await expect.poll(() => windowSpanMs(window), { timeout: 30_000 }).toBeGreaterThanOrEqual(59 * 60_000);
     await window.getByRole("button", { name: "Current revision" }).click();
     await expect.poll(() => windowSpanMs(window), { timeout: 30_000 }).toBeLessThan(30 * 60_000);
+    await window.getByRole("button", { name: "Whole range" }).click();
+    await expect.poll(() => windowSpanMs(window), { timeout: 30_000 }).toBeGreaterThanOrEqual(59 * 60_000);
   });
 });

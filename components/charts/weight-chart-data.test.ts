@@ -122,6 +122,19 @@ describe("toWeightChartData", () => {
       }),
     );
     expect(measuredNote(idle.measured)).toBe("measured traffic: no traffic");
+    const unknownRouter = toWeightChartData(
+      history({
+        measured: {
+          source: "prometheus",
+          error: null,
+          points: [{ at: "2026-08-18T09:05:00Z", canaryPercent: null, requestsPerSecond: null }],
+          configureHint: 'set plugins.measuredTraffic.templates["acme/mesh"] (docs/plugins.md, Measured traffic)',
+        },
+      }),
+    );
+    expect(measuredNote(unknownRouter.measured)).toBe(
+      'measured traffic: set plugins.measuredTraffic.templates["acme/mesh"] (docs/plugins.md, Measured traffic)',
+    );
   });
 });
 

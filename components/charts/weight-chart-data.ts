@@ -19,7 +19,7 @@ export interface WeightChartMarker {
 export type MeasuredStatus =
   | { status: "none" }
   | { status: "error"; message: string; source: string }
-  | { status: "no-traffic"; source: string }
+  | { status: "no-traffic"; source: string; configureHint: string | null }
   | { status: "ok"; source: string };
 
 export interface WeightChartData {
@@ -63,7 +63,9 @@ function describeMeasured(measured: MeasuredTraffic | null): MeasuredStatus {
   if (!measured) return { status: "none" };
   if (measured.error) return { status: "error", message: measured.error, source: measured.source };
   const hasTraffic = measured.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond === null || p.requestsPerSecond > 0));
-  return hasTraffic ? { status: "ok", source: measured.source } : { status: "no-traffic", source: measured.source };
+  return hasTraffic
+    ? { status: "ok", source: measured.source }
+    : { status: "no-traffic", source: measured.source, configureHint: measured.configureHint ?? null };
 }
 
 /** The note under the chart about the third, measured line; null when the line is drawn. */
@@ -75,7 +77,7 @@ export function measuredNote(measured: MeasuredStatus): string | null {
       // Some sources already say what failed ("measured traffic needs Prometheus…"); do not say it twice.
       return /^measured traffic\b/i.test(measured.message) ? measured.message : `measured traffic: ${measured.message}`;
     case "no-traffic":
-      return "measured traffic: no traffic";
+      return measured.configureHint ? `measured traffic: ${measured.configureHint}` : "measured traffic: no traffic";
     case "ok":
       return null;
   }

@@ -75,13 +75,14 @@ function LegendSwatch({ color, dashed, band, label }: { color: string; dashed?: 
 type Zoom = { from: number; to: number; toEnd: boolean } | null;
 
 /**
- * The visible window and its brush indexes: the person's zoom, else the data's first window (the current
- * revision's span). Rows are the recorded ones plus an even time grid, so the brush moves in even steps.
+ * The visible window and its brush indexes: the person's zoom, else the whole range the range picker names (an hour
+ * means the last hour, across revisions, their boundaries marked); "Current revision" zooms to the latest revision's
+ * span. Rows are the recorded ones plus an even time grid, so the brush moves in even steps.
  */
 function useChartWindow(data: WeightChartData) {
   const rows = useMemo(() => withTimeGrid(data.rows, data.from, data.to), [data]);
   const [zoom, setZoom] = useState<Zoom>(null);
-  const visible: TimeWindow = zoom ? { from: zoom.from, to: zoom.toEnd ? data.to : zoom.to } : data.window;
+  const visible: TimeWindow = zoom ? { from: zoom.from, to: zoom.toEnd ? data.to : zoom.to } : { from: data.from, to: data.to };
   const indexes = rows.length > 1 ? windowIndexes(rows, visible) : null;
   const domain: [number, number] = indexes ? [rows[indexes.startIndex].t, rows[indexes.endIndex].t] : [data.from, data.to];
   const onBrush = ({ startIndex, endIndex }: { startIndex?: number; endIndex?: number }) => {
@@ -94,7 +95,7 @@ function useChartWindow(data: WeightChartData) {
     indexes,
     domain,
     onBrush,
-    showRevision: () => setZoom(null),
+    showRevision: () => setZoom({ ...data.window, toEnd: true }),
     showWhole: () => setZoom(whole),
     isWhole: domain[0] <= data.from && domain[1] >= data.to,
   };
@@ -119,7 +120,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
           Showing {formatAxisTime(domain[0], span)} – {formatAxisTime(domain[1], span)}; drag the handles below the chart to zoom.
         </span>
         {!fitsRange && (
-          <Button variant="ghost" aria-pressed={!isWhole} onClick={showRevision}>
+          <Button variant="ghost" aria-pressed={!isWhole && domain[0] >= data.window.from} onClick={showRevision}>
             Current revision
           </Button>
         )}

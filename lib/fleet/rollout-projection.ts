@@ -87,13 +87,22 @@ export function projectPluginUsage(rollout: RolloutResource): RolloutLike | null
   };
 }
 
+/** The Ingress a plugin's config names (`stableIngress`, as upstream's sample nginx plugin reads it), if any. */
+function pluginStableIngress(parsed: RolloutResource | null): string | null {
+  for (const config of Object.values(parsed?.spec?.strategy?.canary?.trafficRouting?.plugins ?? {})) {
+    const ingress = (config as { stableIngress?: unknown } | null)?.stableIngress;
+    if (typeof ingress === "string" && ingress !== "") return ingress;
+  }
+  return null;
+}
+
 /** The projection of one watched object (`parsed`: it as the Rollout schema read it, or null when it did not parse). */
 export function projectRollout(obj: unknown, parsed: RolloutResource | null): RolloutProjection {
   const nginx = parsed?.spec?.strategy?.canary?.trafficRouting?.nginx;
   return {
     usage: parsed && projectPluginUsage(parsed),
     progressDeadlineSeconds: readProgressDeadlineSeconds(obj),
-    stableIngress: nginx?.stableIngress ?? nginx?.stableIngresses?.[0] ?? null,
+    stableIngress: nginx?.stableIngress ?? nginx?.stableIngresses?.[0] ?? pluginStableIngress(parsed) ?? null,
     actionFingerprint: parsed ? fingerprintToken(parsed) : null,
   };
 }

@@ -48,6 +48,25 @@ describe("planMeasuredTraffic", () => {
   });
 });
 
+describe("a router Rollscope has no template for", () => {
+  it("reads it with the generic template and says what to configure, where a router of its own gets none", () => {
+    const settings = resolvePluginSettings(undefined, undefined);
+    const unknown = { ...storefront, trafficRouters: [{ kind: "plugin" as const, name: "acme/mesh" }] };
+    const plan = planMeasuredTraffic({ ...prometheus, rollout: unknown, settings });
+    if (!plan.ok) throw new Error(plan.error);
+    expect(plan.label).toBe("template generic (default) for router acme/mesh");
+    expect(plan.configureHint).toMatch(/set plugins\.measuredTraffic\.templates\["acme\/mesh"\].*docs\/plugins\.md/);
+    const contour = { ...storefront, trafficRouters: [{ kind: "plugin" as const, name: "argoproj-labs/contour" }] };
+    const own = planMeasuredTraffic({ ...prometheus, rollout: contour, settings });
+    expect(own).toMatchObject({
+      ok: true,
+      label: "template argoproj-labs/contour (default) for router argoproj-labs/contour",
+      configureHint: null,
+    });
+    if (own.ok) expect(own.canary).toContain('envoy_cluster_name=~"shop_storefront-canary_[0-9]+"');
+  });
+});
+
 describe("measureCanaryShare", () => {
   it("adds each query's series before dividing, point by point", () => {
     const canary = [

@@ -41,7 +41,17 @@ export function buildMeasuredTrafficVariables(
  * the metrics signal it is read from.
  */
 export type MeasuredTrafficPlan =
-  { ok: true; label: string; source: string; canary: string; total: string } | { ok: false; source: string; error: string };
+  | { ok: true; label: string; source: string; canary: string; total: string; configureHint: string | null }
+  | { ok: false; source: string; error: string };
+
+/** What to configure when a router has no template of its own (docs/plugins.md, "Measured traffic"). */
+export function describeTemplateToConfigure(router: string): string {
+  return (
+    `Rollscope has no template for ${router}'s data plane and the generic one (per-pod http_requests_total joined with ` +
+    `kube-state-metrics pod labels) found no series: set plugins.measuredTraffic.templates["${router}"] to the canary and ` +
+    "total request-rate queries of its exporter (docs/plugins.md, Measured traffic)."
+  );
+}
 
 /**
  * How to measure a Rollout's canary share: the template of its first router that has one (else `generic`),
@@ -78,7 +88,8 @@ export function planMeasuredTraffic(input: {
   if (!canary.ok) return { ok: false, source, error: canary.error };
   const total = renderMeasuredQuery(template, "total", values);
   if (!total.ok) return { ok: false, source, error: total.error };
-  return { ok: true, label, source, canary: canary.promql, total: total.promql };
+  const configureHint = template.key === "generic" && template.origin === "default" ? describeTemplateToConfigure(router) : null;
+  return { ok: true, label, source, canary: canary.promql, total: total.promql, configureHint };
 }
 
 function renderMeasuredQuery(

@@ -17,7 +17,10 @@ describe("template selection", () => {
     expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/gatewayAPI" }], templates)?.template.key).toBe(
       "argoproj-labs/gatewayAPI",
     );
-    expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/contour" }], templates)?.template.key).toBe("generic");
+    expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "argoproj-labs/contour" }], templates)?.template.key).toBe(
+      "argoproj-labs/contour",
+    );
+    expect(selectMeasuredTrafficTemplate([{ kind: "plugin", name: "acme/unknown" }], templates)?.template.key).toBe("generic");
     expect(
       selectMeasuredTrafficTemplate(
         [

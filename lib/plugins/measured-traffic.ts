@@ -9,22 +9,54 @@ export interface ResolvedTemplate extends MeasuredTrafficTemplate {
   origin: TemplateOrigin;
 }
 
+const ISTIO: MeasuredTrafficTemplate = {
+  canary:
+    'sum(rate(istio_requests_total{reporter="source", destination_service_namespace="${namespace}", destination_service_name="${canaryService}"}[${window}]))',
+  total:
+    'sum(rate(istio_requests_total{reporter="source", destination_service_namespace="${namespace}", destination_service_name=~"${canaryService}|${stableService}"}[${window}]))',
+};
+
+const INGRESS_NGINX: MeasuredTrafficTemplate = {
+  canary: 'sum(rate(nginx_ingress_controller_requests{namespace="${namespace}", ingress="${stableIngress}", canary!=""}[${window}]))',
+  total: 'sum(rate(nginx_ingress_controller_requests{namespace="${namespace}", ingress="${stableIngress}"}[${window}]))',
+};
+
 /**
- * Built-in measured-traffic templates (reference landscape §4). Istio: host-level split, source-reported requests
- * per destination service. NGINX: ingress-nginx labels requests served by the canary backend with `canary`.
- * Generic: any per-pod request counter joined with kube-state-metrics pod labels on the pod-template hash (needs
- * `--metric-labels-allowlist=pods=[rollouts-pod-template-hash]`).
+ * Built-in measured-traffic templates (reference landscape §4), each reading the series its router's data plane
+ * exports:
+ * - Istio (and Gloo Platform, which runs Istio; and Gateway API where Istio implements the Gateway): source-reported
+ *   `istio_requests_total` per destination service.
+ * - NGINX (and upstream's sample plugin, which edits an ingress-nginx canary Ingress): ingress-nginx labels requests
+ *   served by the canary backend with `canary`.
+ * - Contour: Envoy's `envoy_cluster_upstream_rq_total`, whose cluster is named `<namespace>_<service>_<port>`.
+ * - OpenShift Routes: the HAProxy router's `haproxy_server_http_responses_total` per namespace and service.
+ * - Consul: Envoy's request counter tagged with the destination service and subset (`consul_destination_*`); it
+ *   assumes the Consul service is named after the Rollout with subsets `canary` and `stable` (the plugin's example).
+ * - Generic: any per-pod request counter joined with kube-state-metrics pod labels on the pod-template hash (needs
+ *   `--metric-labels-allowlist=pods=[rollouts-pod-template-hash]`).
+ * Another data plane needs a template of its own (`plugins.measuredTraffic.templates`, docs/plugins.md).
  */
 export const DEFAULT_MEASURED_TRAFFIC_TEMPLATES: Readonly<Record<string, MeasuredTrafficTemplate>> = {
-  Istio: {
-    canary:
-      'sum(rate(istio_requests_total{reporter="source", destination_service_namespace="${namespace}", destination_service_name="${canaryService}"}[${window}]))',
+  Istio: ISTIO,
+  Nginx: INGRESS_NGINX,
+  "argoproj-labs/gatewayAPI": ISTIO,
+  "solo-io/glooplatform": ISTIO,
+  "argoproj/sample-nginx": INGRESS_NGINX,
+  "argoproj-labs/contour": {
+    canary: 'sum(rate(envoy_cluster_upstream_rq_total{envoy_cluster_name=~"${namespace}_${canaryService}_[0-9]+"}[${window}]))',
     total:
-      'sum(rate(istio_requests_total{reporter="source", destination_service_namespace="${namespace}", destination_service_name=~"${canaryService}|${stableService}"}[${window}]))',
+      'sum(rate(envoy_cluster_upstream_rq_total{envoy_cluster_name=~"${namespace}_(${canaryService}|${stableService})_[0-9]+"}[${window}]))',
   },
-  Nginx: {
-    canary: 'sum(rate(nginx_ingress_controller_requests{namespace="${namespace}", ingress="${stableIngress}", canary!=""}[${window}]))',
-    total: 'sum(rate(nginx_ingress_controller_requests{namespace="${namespace}", ingress="${stableIngress}"}[${window}]))',
+  "argoproj-labs/openshift": {
+    canary: 'sum(rate(haproxy_server_http_responses_total{namespace="${namespace}", service="${canaryService}"}[${window}]))',
+    total:
+      'sum(rate(haproxy_server_http_responses_total{namespace="${namespace}", service=~"${canaryService}|${stableService}"}[${window}]))',
+  },
+  "hashicorp/consul": {
+    canary:
+      'sum(rate(envoy_cluster_upstream_rq_total{consul_destination_namespace="${namespace}", consul_destination_service="${rollout}", consul_destination_service_subset="canary"}[${window}]))',
+    total:
+      'sum(rate(envoy_cluster_upstream_rq_total{consul_destination_namespace="${namespace}", consul_destination_service="${rollout}", consul_destination_service_subset=~"canary|stable"}[${window}]))',
   },
   generic: {
     canary:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePluginSettings } from "./effective-settings";
-import { buildStuckRouterFinding, planStuckRouterCheck, toAppliedPoints } from "./stuck-router";
+import { buildStuckRouterFinding, orderStuckRouterCandidates, planStuckRouterCheck, toAppliedPoints } from "./stuck-router";
 
 const NOW = 1_800_000_000_000;
 
@@ -57,5 +57,25 @@ describe("buildStuckRouterFinding", () => {
       "Applied canary weight 40 %, measured canary share 0.0 % (signal: generic template on Prometheus http://prom:9090) for 3 min since",
     );
     expect(finding.fix).toContain("kubectl rollout restart deployment -n argo-rollouts argo-rollouts");
+  });
+});
+
+describe("orderStuckRouterCandidates", () => {
+  const rollout = (name: string, canaryPercent: number | null, routed = true) => ({
+    name,
+    trafficRouters: routed ? [{ kind: "plugin" as const, name: "acme/router" }] : [],
+    appliedWeights: canaryPercent === null ? null : ({ canaryPercent } as never),
+  });
+
+  it("checks routed Rollouts with a weight applied, those mid-canary first, and no other", () => {
+    const ordered = orderStuckRouterCandidates([
+      rollout("stable", 0),
+      rollout("unrouted", 20, false),
+      rollout("mid", 20),
+      rollout("not-yet", null),
+      rollout("promoted", 100),
+      rollout("also-mid", 60),
+    ]);
+    expect(ordered.map((r) => r.name)).toEqual(["mid", "also-mid", "stable", "promoted"]);
   });
 });

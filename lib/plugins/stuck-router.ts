@@ -2,6 +2,7 @@ import { alignRange, type RangeSpec } from "@/lib/metrics/types";
 import { parsePromDuration } from "@/lib/prometheus/promql";
 import type { EffectivePluginSettings } from "./effective-settings";
 import type { Finding } from "./findings";
+import type { RolloutView } from "@/lib/rollouts/view-model";
 import type { AppliedPoint, StuckRouterRun } from "./measured-traffic";
 
 /** How a cluster's routers are checked: over what range, how long a weight change takes to settle in the rate. */
@@ -75,4 +76,14 @@ export function buildStuckRouterFinding(input: {
       `router's own logs; if the plugin reports success without applying the weight, upgrade or restart it ` +
       `(kubectl rollout restart deployment -n ${input.controllerNamespace} argo-rollouts), or abort the rollout until it is fixed.`,
   };
+}
+
+/** Routed Rollouts with a weight applied, those mid-canary first (a stuck router shows there). */
+export function orderStuckRouterCandidates<R extends Pick<RolloutView, "trafficRouters" | "appliedWeights">>(rollouts: readonly R[]): R[] {
+  const routed = rollouts.filter((r) => r.trafficRouters.length > 0 && r.appliedWeights !== null);
+  const midCanary = (r: R) => {
+    const percent = r.appliedWeights?.canaryPercent ?? 0;
+    return percent > 0 && percent < 100;
+  };
+  return [...routed.filter(midCanary), ...routed.filter((r) => !midCanary(r))];
 }

@@ -96,6 +96,11 @@ export interface TimelineMarker {
 export interface MeasuredTraffic {
   source: string;
   error: string | null;
+  /**
+   * Set when the Rollout's router has no template of its own and the generic one found no traffic: how to tell
+   * Rollscope which series the router's data plane exports (rather than a bare "no traffic").
+   */
+  configureHint?: string | null;
   points: Array<{ at: string; canaryPercent: number | null; requestsPerSecond: number | null }>;
 }
 

@@ -26,6 +26,15 @@ function sample(seconds: number, patch: Partial<StoredSample>): StoredSample {
 const labels = ["Set weight 10%", "Pause (until promoted)", "Set weight 50%", "Pause 5m"];
 
 describe("history", () => {
+  it("draws a revision promoted to the end at its real share (it is the stable now), and an aborted one at 0 %", () => {
+    const [promoted, aborted] = toWeightPoints([
+      sample(0, { stepIndex: 4, phase: "Healthy", requestedWeight: 100, canaryWeight: 0, stableWeight: 100 }),
+      sample(10, { stepIndex: 0, aborted: true, phase: "Degraded", requestedWeight: 0, canaryWeight: 0, stableWeight: 100 }),
+    ]);
+    expect([promoted.requested, promoted.canary, promoted.stable]).toEqual([100, 100, 100]);
+    expect([aborted.requested, aborted.canary]).toEqual([0, 0]);
+  });
+
   it("turns weights into percentages of maxTrafficWeight", () => {
     const points = toWeightPoints([sample(0, { canaryWeight: 300, stableWeight: 700, requestedWeight: 300, maxWeight: 1000 })]);
     expect(points[0]).toMatchObject({ requested: 30, canary: 30, stable: 70 });

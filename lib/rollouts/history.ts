@@ -23,11 +23,18 @@ function percent(weight: number | null, max: number): number | null {
   return weight === null ? null : Math.round((weight / (max || 100)) * 10_000) / 100;
 }
 
+/** Whether the sample is of a revision past its last step and not aborted: fully promoted, the new stable. */
+function isPromotedRevision(s: StoredSample): boolean {
+  return !s.aborted && s.stepIndex !== null && s.totalSteps > 0 && s.stepIndex >= s.totalSteps && (s.canaryWeight ?? 0) === 0;
+}
+
 export function toWeightPoints(samples: readonly StoredSample[]): WeightPoint[] {
   return samples.map((s) => ({
     at: s.at.toISOString(),
     requested: percent(s.requestedWeight, s.maxWeight),
-    canary: percent(s.canaryWeight, s.maxWeight),
+    // A revision promoted to the end IS the stable one: its share is the stable weight (upstream sets the canary
+    // weight back to 0), so the chart does not draw a finished revision as requested 100 % against applied 0 %.
+    canary: percent(isPromotedRevision(s) ? s.stableWeight : s.canaryWeight, s.maxWeight),
     stable: percent(s.stableWeight, s.maxWeight),
     verified: s.verified,
     stepIndex: s.stepIndex,

@@ -16,6 +16,7 @@ import type { MetricsSource } from "@/lib/metrics/types";
 import { Recorder } from "@/lib/recorder/recorder";
 import { startBackgroundServices, type BackgroundServices } from "./background-services";
 
+import { ServiceState } from "./service-state";
 /**
  * The one composition root: everything a service needs from the process, handed to it as its first argument
  * (`service(app, input)`), so services hold no singletons of their own and tests can hand in their own context.
@@ -40,6 +41,8 @@ export interface AppContext {
   readonly sessions: SessionStore;
   /** The cluster's metrics source: its Prometheus when configured, otherwise the stored controller scrapes. */
   metricsSource(cluster: string): MetricsSource;
+  /** What services keep between requests (their caches): state of this context, never of a module. */
+  readonly serviceState: ServiceState;
   now(): number;
 }
 
@@ -73,6 +76,7 @@ export function createAppContext({
     streamSlots: new StreamSlots(config.server.streams),
     actionGuard: new RolloutActionGuard(),
     sessions: sessions ?? new SessionStore(repos.sessions, now),
+    serviceState: new ServiceState(),
     metricsSource(cluster) {
       let source = sources.get(cluster);
       if (!source) sources.set(cluster, (source = createMetricsSource(config, fleet.clusterOrThrow(cluster).config, repos.metricSamples)));

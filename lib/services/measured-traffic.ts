@@ -8,9 +8,16 @@ import { resolvePluginSettings, type EffectivePluginSettings } from "@/lib/plugi
 import type { Finding } from "@/lib/plugins/findings";
 import { findStuckRouter, selectMeasuredTrafficTemplate, type AppliedPoint, type MeasuredPoint } from "@/lib/plugins/measured-traffic";
 import { chooseStepSeconds, measureCanaryShare, planMeasuredTraffic } from "@/lib/plugins/measured-traffic-query";
-import { buildStuckRouterFinding, planStuckRouterCheck, toAppliedPoints, type StuckRouterCheck } from "@/lib/plugins/stuck-router";
+import {
+  buildStuckRouterFinding,
+  orderStuckRouterCandidates,
+  planStuckRouterCheck,
+  toAppliedPoints,
+  type StuckRouterCheck,
+} from "@/lib/plugins/stuck-router";
 import type { MeasuredTraffic } from "@/lib/rollouts/detail-types";
 import type { AppContext } from "@/lib/server/app-context";
+import { createSharedResult } from "@/lib/server/shared-result";
 
 export interface MeasuredTrafficQuery {
   cluster: string;
@@ -61,7 +68,8 @@ async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout:
       canaryPercent: p.canaryPercent,
       requestsPerSecond: p.requestsPerSecond,
     }));
-    return { measured: { source: plan.source, error: null, points: measured }, points };
+    const traffic = points.some((p) => p.canaryPercent !== null);
+    return { measured: { source: plan.source, error: null, points: measured, configureHint: traffic ? null : plan.configureHint }, points };
   } catch (err) {
     return {
       measured: { source: plan.source, error: `Prometheus query for ${plan.label} failed: ${messageOf(err)}`, points: [] },
@@ -80,33 +88,63 @@ async function loadAppliedPoints(repos: Repositories, cluster: string, rollout: 
   return toAppliedPoints(samples, rollout.appliedWeights ? { atMs: fromMs, canaryPercent: rollout.appliedWeights.canaryPercent } : null);
 }
 
-const stuckCache = new Map<string, { atMs: number; findings: Finding[] }>();
-const STUCK_CACHE_MS = 20_000;
-const STUCK_MAX_ROLLOUTS = 50;
+/** What one cluster's stuck-router check found, and what it could not check (shown on the plugins page). */
+export interface StuckRouterResult {
+  findings: Finding[];
+  /** Why some Rollouts were not checked, or failed to be: empty when every routed Rollout was checked. */
+  problems: string[];
+}
+
+/** Rollouts checked per cluster and pass, those with a canary weight applied first; the rest are named as skipped. */
+export const STUCK_MAX_ROLLOUTS = 200;
+const STUCK_CONCURRENCY = 8;
 
 /**
  * `stuck-router` findings: measured canary share and applied weight differ by more than the tolerance for longer
- * than the configured time. Needs Prometheus (measured traffic); cached for 20 s per cluster.
+ * than the configured time. Needs Prometheus (measured traffic). One check per cluster answers every request for
+ * 20 s (kept in the app context); it says what it skipped and which measurements failed instead of hiding them.
  */
-export async function findStuckRouters(app: AppContext, cluster: ClusterWatcher): Promise<Finding[]> {
+export async function findStuckRouters(app: AppContext, cluster: ClusterWatcher): Promise<StuckRouterResult> {
   const source = app.metricsSource(cluster.name);
-  if (!source.queryRange) return [];
-  const nowMs = app.now();
-  const cached = stuckCache.get(cluster.name);
-  if (cached && nowMs - cached.atMs < STUCK_CACHE_MS) return cached.findings;
+  if (!source.queryRange) return { findings: [], problems: [] };
+  const shared = app.serviceState.getOrCreate("measured-traffic:stuck-routers", () =>
+    createSharedResult<StuckRouterResult>({
+      compute: (name) => checkClusterRouters(app, app.fleet.clusterOrThrow(name)),
+      freshMs: 20_000,
+      staleMs: 20_000,
+      now: () => app.now(),
+    }),
+  );
+  return (await shared.get(cluster.name)).value;
+}
+
+async function checkClusterRouters(app: AppContext, cluster: ClusterWatcher): Promise<StuckRouterResult> {
+  const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
-  const check: RouterCheck = { cluster, settings, sourceSignal: source.signal, plan: planStuckRouterCheck(settings, nowMs) };
-  const candidates = cluster
-    .rollouts()
-    .filter((r) => r.trafficRouters.length > 0 && r.appliedWeights !== null)
-    .slice(0, STUCK_MAX_ROLLOUTS);
+  const check: RouterCheck = { cluster, settings, sourceSignal: source.signal, plan: planStuckRouterCheck(settings, app.now()) };
+  const ordered = orderStuckRouterCandidates(cluster.rollouts());
+  const candidates = ordered.slice(0, STUCK_MAX_ROLLOUTS);
   const findings: Finding[] = [];
-  for (const rollout of candidates) {
-    const finding = await checkStuckRouter(app, check, rollout);
-    if (finding) findings.push(finding);
-  }
-  stuckCache.set(cluster.name, { atMs: nowMs, findings });
-  return findings;
+  const failures: string[] = [];
+  const queue = [...candidates];
+  const worker = async () => {
+    for (let rollout = queue.shift(); rollout !== undefined; rollout = queue.shift()) {
+      const outcome = await checkStuckRouter(app, check, rollout);
+      if (outcome.error) failures.push(`${rollout.namespace}/${rollout.name}: ${outcome.error}`);
+      else if (outcome.finding) findings.push(outcome.finding);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(STUCK_CONCURRENCY, candidates.length) }, worker));
+  const problems: string[] = [];
+  if (ordered.length > candidates.length)
+    problems.push(
+      `stuck-router check: ${ordered.length - candidates.length} of ${ordered.length} routed Rollouts not checked this time (at most ${STUCK_MAX_ROLLOUTS}, those mid-canary first)`,
+    );
+  if (failures.length > 0)
+    problems.push(
+      `stuck-router check: ${failures.length} Rollout${failures.length === 1 ? "" : "s"} could not be measured (${failures[0]})`,
+    );
+  return { findings: findings.sort((a, b) => a.id.localeCompare(b.id)), problems };
 }
 
 interface RouterCheck {
@@ -116,10 +154,16 @@ interface RouterCheck {
   plan: StuckRouterCheck;
 }
 
-async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: FleetRollout): Promise<Finding | null> {
+async function checkStuckRouter(
+  app: AppContext,
+  check: RouterCheck,
+  rollout: FleetRollout,
+): Promise<{ finding: Finding | null; error: string | null }> {
   const { cluster, plan } = check;
-  const { points } = await measureTraffic(app, cluster, rollout, plan.range);
-  if (points.length === 0) return null;
+  const { points, measured } = await measureTraffic(app, cluster, rollout, plan.range);
+  // A Rollout whose traffic cannot be measured at all (no Prometheus, no template values) has nothing to check.
+  if (measured.error && measured.error.startsWith("Prometheus query")) return { finding: null, error: measured.error };
+  if (points.length === 0) return { finding: null, error: null };
   const applied = await loadAppliedPoints(app.repos, cluster.name, rollout, plan.range.startMs);
   const run = findStuckRouter({
     applied,
@@ -128,8 +172,8 @@ async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: Fl
     forSeconds: plan.forSeconds,
     settleSeconds: plan.settleSeconds,
   });
-  if (!run) return null;
-  return buildStuckRouterFinding({
+  if (!run) return { finding: null, error: null };
+  const finding = buildStuckRouterFinding({
     cluster: cluster.name,
     controllerNamespace: cluster.config.controllerNamespace,
     rollout,
@@ -139,4 +183,5 @@ async function checkStuckRouter(app: AppContext, check: RouterCheck, rollout: Fl
     run,
     check: plan,
   });
+  return { finding, error: null };
 }

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import type { Fleet } from "@/lib/fleet/fleet";
 import type { AppContext } from "@/lib/server/app-context";
 import { getSharedPluginHealth, startKeptPluginHealth } from "./plugin-health";
+import { ServiceState } from "@/lib/server/service-state";
 
 /** A context with one cluster and no plugin in use: the report needs no metrics and no database. */
 function appWithClock(start: number): { app: AppContext; computations: () => number } {
@@ -20,6 +21,7 @@ function appWithClock(start: number): { app: AppContext; computations: () => num
     fleet,
     config: { plugins: {} },
     now: () => start + 1_000 * reads++,
+    serviceState: new ServiceState(),
   } as unknown as AppContext;
   return { app, computations: () => reads };
 }
@@ -71,7 +73,12 @@ describe("startKeptPluginHealth", () => {
       clusterOrThrow: () => cluster,
     } as unknown as Fleet;
     const clusters = [{ name: "prod-eu", ...(metrics === "prometheus" ? { prometheus: { url: "http://127.0.0.1:9090" } } : {}) }];
-    const app = { fleet, config: { plugins: {}, clusters }, now: () => Date.now() } as unknown as AppContext;
+    const app = {
+      fleet,
+      config: { plugins: {}, clusters },
+      now: () => Date.now(),
+      serviceState: new ServiceState(),
+    } as unknown as AppContext;
     return { app, computations: () => computations };
   }
 

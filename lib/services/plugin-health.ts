@@ -268,19 +268,14 @@ async function loadUnverified(
  * to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs (the page shows `computedAt`
  * and asks again 5 s later); concurrent requests share the computation in flight.
  */
-const sharedHealth = new WeakMap<AppContext, SharedResult<PluginHealthReport>>();
-
 function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
-  let shared = sharedHealth.get(app);
-  if (!shared) {
-    shared = createSharedResult({
+  return app.serviceState.getOrCreate("plugin-health:shared", () =>
+    createSharedResult({
       compute: (key) => getPluginHealth(app, JSON.parse(key) as PluginHealthQuery),
       freshMs: 10_000,
       staleMs: 60_000,
-    });
-    sharedHealth.set(app, shared);
-  }
-  return shared;
+    }),
+  );
 }
 
 /**

@@ -24,9 +24,19 @@ import { findStuckRouters } from "./measured-traffic";
 export async function getPluginsOverview(app: AppContext, { scope }: { scope: ReadScope }): Promise<PluginsOverview> {
   const clusters = app.fleet.clusters;
   const described = await Promise.all(clusters.map((cluster) => describeCluster(app, cluster)));
-  const stuck = await Promise.all(clusters.map((cluster) => findStuckRouters(app, cluster).catch(() => [])));
-  const findings = [...deriveFleetPluginFindings(described.map((d) => d.findingsInput)), ...stuck.flat()];
-  const views = described.map((d) => d.view);
+  const stuck = await Promise.all(
+    clusters.map((cluster) =>
+      findStuckRouters(app, cluster).catch((err: unknown) => ({
+        findings: [],
+        problems: [`stuck-router check failed: ${messageOf(err)}`],
+      })),
+    ),
+  );
+  const findings = [...deriveFleetPluginFindings(described.map((d) => d.findingsInput)), ...stuck.flatMap((s) => s.findings)];
+  // What the stuck-router check could not do is the cluster's problem to show, not something to swallow.
+  const views = described.map((d, i) =>
+    stuck[i].problems.length > 0 ? { ...d.view, errors: [...d.view.errors, ...stuck[i].problems] } : d.view,
+  );
   const overview: PluginsOverview = {
     generatedAt: new Date(app.now()).toISOString(),
     clusters: views,

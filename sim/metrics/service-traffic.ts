@@ -50,15 +50,34 @@ export interface TrafficSource {
   applied(rolloutKey: string, routerKey: string): AppliedRoute | undefined;
 }
 
+/** Which exporter carries a router's requests: the data plane each router drives exports its own family. */
+type DataPlane = "istio" | "nginx" | "envoy" | "consul" | "haproxy";
+
+/** The data plane behind each router the demo uses, as Rollscope's default templates read it (lib/plugins/measured-traffic.ts). */
+const DATA_PLANES: Readonly<Record<string, DataPlane>> = {
+  Istio: "istio",
+  Nginx: "nginx",
+  "argoproj/sample-nginx": "nginx",
+  "argoproj-labs/gatewayAPI": "istio",
+  "solo-io/glooplatform": "istio",
+  "argoproj-labs/contour": "envoy",
+  "argoproj-labs/openshift": "haproxy",
+  "hashicorp/consul": "consul",
+};
+
 /**
- * Mesh and ingress request counters for traffic-routed canaries: `istio_requests_total` (istio- and plugin-routed
- * rollouts) and `nginx_ingress_controller_requests` (nginx), shaped as in reference landscape §4. The canary share
- * follows the weight the router's data plane actually applied (a stuck router's does not follow), with seeded
- * noise; request volume is in real time (not scaled).
+ * Request counters for traffic-routed canaries, one family per data plane, named and labelled as each real exporter
+ * does: `istio_requests_total` (Istio, and the plugins whose data plane is Istio), `nginx_ingress_controller_requests`
+ * (ingress-nginx), Envoy's `envoy_cluster_upstream_rq_total` (Contour's cluster names; Consul's destination tags) and
+ * the OpenShift HAProxy router's `haproxy_server_http_responses_total`. The canary share follows the weight the
+ * router's data plane actually applied (a stuck router's does not follow), with seeded noise; request volume is in
+ * real time (not scaled).
  */
 export class ServiceTrafficSimulator {
   private readonly istio: RequestCounter;
   private readonly nginx: RequestCounter;
+  private readonly envoy: RequestCounter;
+  private readonly haproxy: RequestCounter;
   /** Per Rollout: until when its requests have been served. */
   private readonly servedUntil = new Map<string, number>();
 
@@ -76,13 +95,21 @@ export class ServiceTrafficSimulator {
       "The total number of client requests (simulated ingress-nginx metric).",
       registry,
     );
+    // Labels: envoy_cluster_name (Contour: <namespace>_<service>_<port>), or Consul's consul_destination_* tags.
+    this.envoy = new RequestCounter("envoy_cluster_upstream_rq_total", "Total upstream requests (simulated Envoy cluster stat).", registry);
+    // Labels: namespace, route, service, server, code (the OpenShift router's HAProxy exporter).
+    this.haproxy = new RequestCounter(
+      "haproxy_server_http_responses_total",
+      "Total of HTTP responses (simulated OpenShift router HAProxy metric).",
+      registry,
+    );
   }
 
   /** Adds the requests every Rollout served since it was last served. */
   advance(): void {
     const now = this.now();
     for (const ro of this.source.rollouts()) this.serve(ro, now);
-    for (const counter of [this.istio, this.nginx]) {
+    for (const counter of [this.istio, this.nginx, this.envoy, this.haproxy]) {
       for (const [key, sample] of counter.series) if (now - sample.lastMs > IDLE_SERIES_MS) counter.series.delete(key);
     }
   }
@@ -127,8 +154,13 @@ export class ServiceTrafficSimulator {
     const canaryRequests = Math.round(total * share);
     const stableRequests = total - canaryRequests;
     const failing = ro.metadata.annotations?.[SIM_ANALYSIS_OUTCOME] === "Failed";
+    const plane = DATA_PLANES[routerKey] ?? "istio";
     const nginx = canary.trafficRouting.nginx;
-    const ingress = nginx ? (nginx.stableIngress ?? nginx.stableIngresses?.[0] ?? ro.metadata.name) : "";
+    const pluginConfig = (canary.trafficRouting.plugins?.[routerKey] ?? {}) as { stableIngress?: string; routes?: string[] };
+    const ingress = nginx
+      ? (nginx.stableIngress ?? nginx.stableIngresses?.[0] ?? ro.metadata.name)
+      : (pluginConfig.stableIngress ?? ro.metadata.name);
+    const openshiftRoute = (pluginConfig.routes?.[0] ?? ro.metadata.name).split("/").pop() ?? ro.metadata.name;
     for (const side of ["stable", "canary"] as const) {
       const requests = side === "canary" ? canaryRequests : stableRequests;
       if (requests <= 0 && side === "canary") continue;
@@ -136,11 +168,40 @@ export class ServiceTrafficSimulator {
       const errors = Math.min(requests, Math.round(requests * errorRate + Math.max(0, this.prng.gaussian()) * errorRate * 3));
       const service = (side === "canary" ? canary.canaryService : canary.stableService) ?? ro.metadata.name;
       const workload = `${ro.metadata.name}-${side === "canary" ? canaryHash : stableHash}`;
+      if (plane === "envoy" || plane === "consul") {
+        // Envoy's request total has no status label (that is envoy_cluster_upstream_rq_xx).
+        const cluster = plane === "envoy" ? `${ns}_${service}_80` : `${side}.${ro.metadata.name}.${ns}.dc1.internal`;
+        this.bump(
+          this.envoy,
+          `e|${cluster}`,
+          (): Record<string, string> =>
+            plane === "envoy"
+              ? { envoy_cluster_name: cluster }
+              : {
+                  envoy_cluster_name: cluster,
+                  consul_destination_namespace: ns,
+                  consul_destination_service: ro.metadata.name,
+                  consul_destination_service_subset: side,
+                },
+          requests,
+          now,
+        );
+        continue;
+      }
       for (const [code, n] of [
         ["200", requests - errors],
         ["503", errors],
       ] as const) {
-        if (nginx) {
+        if (plane === "haproxy") {
+          const server = `pod:${workload}:${service}:http:10.128.0.${(fnv32a(workload) % 250) + 2}:8080`;
+          this.bump(
+            this.haproxy,
+            `h|${ns}|${openshiftRoute}|${service}|${code}`,
+            () => ({ namespace: ns, route: openshiftRoute, service, server, code: code === "200" ? "2xx" : "5xx" }),
+            n,
+            now,
+          );
+        } else if (plane === "nginx") {
           const canaryLabel = side === "canary" ? `${ns}-${service}-80` : "";
           this.bump(
             this.nginx,

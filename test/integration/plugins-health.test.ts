@@ -19,10 +19,10 @@ import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import type { MetricsSource } from "@/lib/metrics/types";
-import { DEFAULT_MEASURED_TRAFFIC_TEMPLATES } from "@/lib/plugins/measured-traffic";
 import type { PluginHealthView } from "@/lib/plugins/view-types";
 import { Recorder } from "@/lib/recorder/recorder";
 import type { AppContext } from "@/lib/server/app-context";
+import { ServiceState } from "@/lib/server/service-state";
 import { findStuckRouters, getMeasuredTraffic } from "@/lib/services/measured-traffic";
 import { getPluginHealth } from "@/lib/services/plugin-health";
 import { getPluginsOverview } from "@/lib/services/plugin-registry";
@@ -70,8 +70,8 @@ function pluginSettings(window: string) {
   return {
     slo: { target: 0.99 },
     stuckRouter: { tolerancePercent: 10, forSeconds: STUCK_FOR_SECONDS },
-    // The simulator reports plugin-routed traffic as Istio request metrics; use the Istio shape for every router.
-    measuredTraffic: { window, templates: { generic: DEFAULT_MEASURED_TRAFFIC_TEMPLATES.Istio } },
+    // Each router's traffic is read with its own default template, from the family its data plane exports.
+    measuredTraffic: { window },
     // No perRpc: per-call figures come from the plugin meter's family, which every simulated controller exports.
   };
 }
@@ -220,6 +220,7 @@ beforeAll(
       actionGuard,
       sessions,
       metricsSource: (cluster) => sources.get(cluster)!.prom,
+      serviceState: new ServiceState(),
       now,
     };
     scrapeApp = {
@@ -233,6 +234,7 @@ beforeAll(
       actionGuard,
       sessions,
       metricsSource: (cluster) => sources.get(cluster)!.scrape,
+      serviceState: new ServiceState(),
       now,
     };
 
@@ -310,14 +312,50 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     );
   });
 
+  it("shows a measured canary share for every routed demo Rollout, each read from its own router's exporter family", async () => {
+    const now = Date.now();
+    const measuredApp = { ...promApp, now: () => now };
+    const missing: string[] = [];
+    let checked = 0;
+    for (const cluster of fleet.clusters) {
+      for (const rollout of cluster.rollouts()) {
+        // A router that is not registered applies nothing (staging's consul, broken on purpose): nothing to measure.
+        if (rollout.trafficRouters.length === 0 || rollout.attention.some((a) => a.code === "PluginNotRegistered")) continue;
+        checked += 1;
+        const measured = await getMeasuredTraffic(measuredApp, {
+          cluster: cluster.name,
+          namespace: rollout.namespace ?? "",
+          name: rollout.name,
+          fromMs: now - 5 * 60_000,
+          toMs: now,
+        });
+        const hasTraffic = measured?.points.some((p) => p.canaryPercent !== null && (p.requestsPerSecond ?? 0) > 0) ?? false;
+        if (measured?.error || !hasTraffic)
+          missing.push(
+            `${cluster.name}/${rollout.namespace}/${rollout.name} (${rollout.trafficRouters.map((r) => r.name).join(", ")}): ${measured?.error ?? "no traffic"} [${measured?.source}]`,
+          );
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
+  });
+
   it("raises a stuck-router finding for the simulator's stuck profile (prod-us glooplatform) and no other", async () => {
-    measuredAt = Date.now();
-    const findings = await findStuckRouters(promApp, fleet.cluster("prod-us")!);
-    const stuck = findings.filter((f) => f.kind === "stuck-router");
+    // The finding needs the stuck split to last its configured time at every settled point up to now: wait for it
+    // (each check is shared for 20 s, so ask again as time passes).
+    const deadline = Date.now() + 120_000;
+    let result = await findStuckRouters(promApp, fleet.cluster("prod-us")!);
+    while (!result.findings.some((f) => f.affected[0].name === "search-api") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      measuredAt = Date.now();
+      result = await findStuckRouters(promApp, fleet.cluster("prod-us")!);
+    }
+    const stuck = result.findings.filter((f) => f.kind === "stuck-router");
     expect(stuck.map((f) => f.affected[0].name)).toContain("search-api");
     expect(stuck.every((f) => f.affected[0].plugin === "solo-io/glooplatform")).toBe(true);
+    expect(result.problems).toEqual([]);
     const eu = await findStuckRouters(promApp, fleet.cluster("prod-eu")!);
-    expect(eu).toEqual([]);
+    expect(eu).toEqual({ findings: [], problems: [] });
   });
 
   it("lists registry, matrix and findings for the fleet, and says measured traffic needs Prometheus in scrape mode", async () => {
@@ -364,7 +402,11 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
       ...config,
       plugins: {
         ...config.plugins,
-        measuredTraffic: { window: "5s", templates: { generic: { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } } },
+        // catalog routes through contour: its own template is the one in force.
+        measuredTraffic: {
+          window: "5s",
+          templates: { "argoproj-labs/contour": { canary: "sum(rate(x[${window}])", total: "sum(rate(x[${window}]))" } },
+        },
       },
     });
     const brokenApp: AppContext = { ...promApp, config: broken, now: Date.now };
@@ -375,9 +417,9 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
       fromMs: Date.now() - 300_000,
       toMs: Date.now(),
     });
-    expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.generic\.canary is not valid PromQL/);
+    expect(measured?.error).toMatch(/^template plugins\.measuredTraffic\.templates\.argoproj-labs\/contour\.canary is not valid PromQL/);
     expect((await getPluginsOverview(brokenApp, { scope: FULL_READ_SCOPE })).configProblems.map((p) => p.template)).toContain(
-      "plugins.measuredTraffic.templates.generic.canary",
+      "plugins.measuredTraffic.templates.argoproj-labs/contour.canary",
     );
   });
 });
