@@ -71,7 +71,12 @@ export const rollscopeConfigSchema = z
       roleMappings: [],
       auditReaders: { users: [], groups: [] },
     }),
-    server: serverConfigSchema.default({ trustedProxies: [], maxRequestBodyBytes: 64 * 1024, streams: { perUser: 16, total: 256 } }),
+    server: serverConfigSchema.default({
+      trustedProxies: [],
+      maxRequestBodyBytes: 64 * 1024,
+      streams: { perUser: 16, total: 256 },
+      basePath: "",
+    }),
     log: logConfigSchema.default({ level: "info" }),
   })
   .superRefine(checkAuthorizationClusters);
