@@ -9,6 +9,7 @@ import { ScrollArea } from "@/components/ui/scroll-area";
 import { formatAuditAfter, formatAuditBefore } from "@/lib/audit/format-state";
 import type { AuditEntryView } from "@/lib/audit/schema";
 import { AuditOutcomeBadge } from "./audit-outcome-badge";
+import { LongText } from "@/components/ui/long-text";
 
 /** The state before the action and, when it was applied, the state it left: next to each other, or either alone. */
 function AuditStates({ entry }: { entry: AuditEntryView }) {
@@ -76,7 +77,9 @@ export function AuditTable({ entries, now }: { entries: readonly AuditEntryView[
               <td className="px-3 py-1.5 text-xs tabular-nums text-slate-600 dark:text-slate-300">
                 <AuditStates entry={e} />
               </td>
-              <td className="max-w-md px-3 py-1.5 text-xs break-words text-slate-700 dark:text-slate-300">{e.message ?? ""}</td>
+              <td className="max-w-md px-3 py-1.5 text-xs break-words text-slate-700 dark:text-slate-300">
+                {e.message ? <LongText text={e.message} /> : ""}
+              </td>
               <td className="px-3 py-1.5 font-mono text-[11px] text-slate-500 dark:text-slate-400">
                 <span className="block">{e.requestId}</span>
                 <span className="block">{e.clientAddress ?? "—"}</span>

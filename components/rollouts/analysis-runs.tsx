@@ -4,6 +4,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import type { AnalysisMetricView, AnalysisRunView } from "@/lib/rollouts/detail-types";
 import { analysisTone } from "./analysis-phase";
+import { LongText } from "@/components/ui/long-text";
 
 const KIND_LABEL: Record<AnalysisRunView["kind"], string> = {
   step: "step",
@@ -59,7 +60,7 @@ function MetricRow({ metric }: { metric: AnalysisMetricView }) {
             ))}
           </ol>
         )}
-        {metric.message && <p className="mt-1 text-xs break-words text-slate-600 dark:text-slate-400">{metric.message}</p>}
+        {metric.message && <LongText text={metric.message} className="mt-1 block text-xs text-slate-600 dark:text-slate-400" />}
       </td>
     </tr>
   );
@@ -86,7 +87,7 @@ export function AnalysisRuns({ runs, now }: { runs: AnalysisRunView[]; now: numb
             {run.revision && <span className="text-xs text-slate-500 dark:text-slate-400">rev {run.revision}</span>}
             <RelativeTime at={run.startedAt} now={now} className="ml-auto text-xs text-slate-500 dark:text-slate-400" />
           </div>
-          {run.message && <p className="text-sm break-words text-slate-700 dark:text-slate-300">{run.message}</p>}
+          {run.message && <LongText text={run.message} className="block text-sm text-slate-700 dark:text-slate-300" />}
           {run.metrics.length > 0 && (
             <table className="w-full text-left text-sm">
               <thead className="sr-only">

@@ -6,6 +6,7 @@ import { cn } from "@/components/ui/cn";
 import { InfoIcon, WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { EventView } from "@/lib/rollouts/detail-types";
+import { LongText } from "@/components/ui/long-text";
 
 const COLLAPSED = 25;
 
@@ -57,7 +58,7 @@ export function EventList({ events, now }: { events: EventView[]; now: number })
                   )}
                   <RelativeTime at={e.lastAt} now={now} className="ml-auto text-xs text-slate-500 dark:text-slate-400" />
                 </div>
-                <p className="break-words text-slate-700 dark:text-slate-300">{e.message}</p>
+                <LongText text={e.message} className="block text-slate-700 dark:text-slate-300" />
               </div>
             </li>
           ))}

@@ -14,6 +14,7 @@ import { attentionLabel } from "@/lib/overview/attention";
 import { AttentionFindingLink } from "./attention-finding-link";
 import { PhaseBadge } from "./phase-badge";
 import { RouterList } from "./router-list";
+import { LongText } from "@/components/ui/long-text";
 
 const STRATEGY_LABEL = { canary: "Canary", blueGreen: "Blue-green", none: "No strategy" } as const;
 
@@ -88,7 +89,7 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
           </div>
           {r.message && (
             <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="phase-message">
-              {r.message}
+              <LongText text={r.message} />
             </p>
           )}
         </div>
@@ -189,7 +190,8 @@ export function RolloutHeader({ rollout: r, cluster }: { rollout: FleetRollout; 
               data-code={a.code}
               className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-950 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-100"
             >
-              <span className="font-semibold">{attentionLabel(a.code)}:</span> {a.message} <AttentionFindingLink rollout={r} reason={a} />
+              <span className="font-semibold">{attentionLabel(a.code)}:</span> <LongText text={a.message} />{" "}
+              <AttentionFindingLink rollout={r} reason={a} />
             </li>
           ))}
         </ul>
