@@ -112,6 +112,36 @@ test.describe("needs-attention queue", () => {
     }
   });
 
+  test("a card's promote is confirmed after the card leaves, and a Rollout paused by spec.paused needs Resume", async ({ page }) => {
+    const promoted = "e2e-attn-promote";
+    const held = "e2e-attn-held";
+    await createTestRollout("prod-eu", "shop", promoted, [{ setWeight: 20 }, { pause: {} }, { setWeight: 100 }]);
+    await createTestRollout("prod-eu", "shop", held, [{ setWeight: 20 }, { pause: { duration: "1h" } }]);
+    try {
+      await page.goto("/?q=e2e-attn-");
+      const promotedCard = card(page, `prod-eu/shop/${promoted}`);
+      await expect(promotedCard.getByTestId("action-promote")).toBeEnabled({ timeout: 30_000 });
+      await promotedCard.getByTestId("action-promote").click();
+      await page.getByTestId("confirm-action").click();
+      // The Rollout completes and leaves the queue; the queue still says what was done.
+      await expect(promotedCard).toHaveCount(0, { timeout: 30_000 });
+      await expect(page.getByTestId("attention-action-done")).toHaveText(`Promote ${promoted} sent: status patched`);
+
+      // `kubectl argo rollouts pause`: spec.paused. Its card asks for Resume, with the button to do it.
+      await adminClient("prod-eu").patchNamespacedCustomObject(
+        { ...ROLLOUT, namespace: "shop", name: held, body: { spec: { paused: true } } },
+        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+      );
+      const heldCard = card(page, `prod-eu/shop/${held}`);
+      await expect(heldCard.getByTestId("attention-reason").first()).toHaveAttribute("data-code", "NeedsResume", { timeout: 30_000 });
+      await expect(heldCard).toContainText("Needs Resume");
+      await expect(heldCard).not.toContainText("Awaiting promotion");
+      await expect(heldCard.getByTestId("action-resume")).toBeEnabled();
+    } finally {
+      for (const name of [promoted, held]) await deleteInCluster("prod-eu", "shop", name);
+    }
+  });
+
   test("over the whole churning demo fleet, live updates alone keep the count, the order and the cards what the server says", async ({
     page,
   }) => {

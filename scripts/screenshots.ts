@@ -27,12 +27,15 @@ const SHOTS: Shot[] = [
   { file: "overview.png", path: "/", ready: "attention-item" },
   { file: "rollout-detail.png", path: "/rollouts/prod-eu/shop/checkout", ready: "weights" },
   { file: "needs-attention-detail.png", path: "/rollouts/staging/platform/notifications", ready: "rollout-attention" },
+  { file: "activity.png", path: "/activity?window=1h", ready: "activity-item" },
+  { file: "rollout-experiments.png", path: "/rollouts/prod-eu/shop/recommendations", ready: "experiment", scrollTo: "experiments-section" },
 ];
 
 async function shoot(page: Page, baseUrl: string, shot: Shot): Promise<void> {
   await page.goto(`${baseUrl}${shot.path}`);
   await page.getByTestId(shot.ready).first().waitFor({ timeout: 60_000 });
   await page.getByTestId("live-status").and(page.locator('[data-status="live"]')).waitFor({ timeout: 30_000 });
+  if (shot.scrollTo) await page.getByTestId(shot.scrollTo).scrollIntoViewIfNeeded();
   // Let charts and relative times settle after the first live update.
   await page.waitForTimeout(1_500);
   await page.screenshot({ path: path.join(OUT, shot.file), animations: "disabled" });

@@ -20,6 +20,8 @@ export interface RolloutActionsProps {
   /** Which buttons, in order. Default: all seven (full); promote, promote-full, abort, retry (compact). */
   actions?: readonly RolloutAction[];
   className?: string;
+  /** Told what went through, for a parent that outlives this component (a queue card vanishes once acted on). */
+  onDone?: (text: string) => void;
 }
 
 const COMPACT_ACTIONS: readonly RolloutAction[] = ["promote", "promote-full", "abort", "retry"];
@@ -61,7 +63,7 @@ function errorText(error: unknown): string {
  * promote full and abort need the rollout's name typed. The request carries the state the dialog showed, so
  * the server refuses if the Rollout has moved on, and a second click while one is in flight does nothing.
  */
-export function RolloutActions({ cluster, namespace, name, variant = "full", actions, className }: RolloutActionsProps) {
+export function RolloutActions({ cluster, namespace, name, variant = "full", actions, className, onDone }: RolloutActionsProps) {
   const compact = variant === "compact";
   const shown = actions ?? (compact ? COMPACT_ACTIONS : HEADER_ACTIONS);
   // Asked for again by the live stream when the state the options depend on changes, not per resourceVersion.
@@ -124,6 +126,7 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
       onSuccess: (result) => {
         setPending(null);
         setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
+        onDone?.(`${ACTION_LABELS[action]} ${name} sent: ${result.message}`);
       },
       onError: (err) => {
         // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.

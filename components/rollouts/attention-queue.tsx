@@ -38,7 +38,7 @@ function clipTitle(text: string): string {
 /** A Rollout held by spec.paused is moved on by Resume; the other buttons stay for the rest of the card's reasons. */
 const RESUME_ACTIONS = ["resume", "promote", "abort", "retry"] as const;
 
-const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionEntry }) {
+const AttentionItem = memo(function AttentionItem({ entry, onDone }: { entry: AttentionEntry; onDone: (text: string) => void }) {
   const r = entry.rollout;
   return (
     <li
@@ -99,6 +99,7 @@ const AttentionItem = memo(function AttentionItem({ entry }: { entry: AttentionE
           name={r.name}
           variant="compact"
           actions={entry.reasons.some((reason) => reason.code === "NeedsResume") ? RESUME_ACTIONS : undefined}
+          onDone={onDone}
         />
       ) : (
         <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -158,6 +159,8 @@ interface AttentionQueueProps {
  */
 export function AttentionQueue({ entries, count, critical, total }: AttentionQueueProps) {
   const [expanded, setExpanded] = useState(false);
+  // What the last action from a card did: the card itself leaves the queue once the Rollout moves on.
+  const [lastDone, setLastDone] = useState<string | null>(null);
   const shown = expanded ? entries : entries.slice(0, COLLAPSED);
   const hidden = count - shown.length;
   // Counted only when the server sent the whole queue; a cut one ends with the timed pauses it left out.
@@ -187,6 +190,13 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
           )
         }
       />
+      <p
+        role="status"
+        data-testid="attention-action-done"
+        className="px-4 pt-2 text-xs text-emerald-700 empty:hidden dark:text-emerald-300"
+      >
+        {lastDone}
+      </p>
       {entries.length === 0 ? (
         <EmptyState title="Nothing needs attention" className="py-6">
           No paused, aborted, degraded, failing or stalled rollouts match the current filters.
@@ -203,7 +213,7 @@ export function AttentionQueue({ entries, count, critical, total }: AttentionQue
                   Will continue on its own
                 </li>
               )}
-              <AttentionItem entry={entry} />
+              <AttentionItem entry={entry} onDone={setLastDone} />
             </Fragment>
           ))}
           {expanded && count > entries.length && (

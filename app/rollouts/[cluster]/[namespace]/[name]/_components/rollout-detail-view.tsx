@@ -91,9 +91,16 @@ const ReplicaSetsCard = memo(function ReplicaSetsCard({
   maxTrafficWeight,
   now,
 }: Props & { maxTrafficWeight: number; now: number }) {
-  const workload = useRolloutWorkload(cluster, namespace, name);
+  // After an undo, the revision the card showed until a newer one appears (followed for at most 20 s).
+  const [awaiting, setAwaiting] = useState<{ revision: number | null; until: number } | null>(null);
+  const workload = useRolloutWorkload(cluster, namespace, name, awaiting !== null);
   const info = workload.data?.info;
   const [undoFeedback, setUndoFeedback] = useState<UndoFeedback | null>(null);
+  if (awaiting && info && (info.revision !== awaiting.revision || now > awaiting.until)) setAwaiting(null);
+  const onUndoFeedback = (feedback: UndoFeedback | null) => {
+    setUndoFeedback(feedback);
+    if (feedback?.kind === "done") setAwaiting({ revision: info?.revision ?? null, until: Date.now() + 20_000 });
+  };
   return (
     <Card aria-labelledby="replicasets-title" data-testid="replicasets-card">
       <CardHeader
@@ -133,7 +140,7 @@ const ReplicaSetsCard = memo(function ReplicaSetsCard({
                     name={name}
                     revision={rs.revision}
                     images={rs.images}
-                    onFeedback={setUndoFeedback}
+                    onFeedback={onUndoFeedback}
                   />
                 )
               }
