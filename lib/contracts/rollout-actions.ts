@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { RolloutAction } from "@/lib/actions/schema";
 import type { SentKubeRequest } from "@/lib/actions/run-action-plan";
 import type { UndoSentRequest } from "@/lib/actions/undo";
@@ -53,6 +54,27 @@ export interface RolloutActionResult {
   message: string;
   /** Every request that reached the API server, in order. */
   requests: Array<SentKubeRequest | UndoSentRequest | SetImageSentRequest>;
+}
+
+/** Most Rollouts one batch asks about: the queue's collapsed cards and then some. */
+export const MAX_ACTIONS_BATCH = 32;
+
+/**
+ * `GET /api/rollouts/actions?key=c/ns/name&key=…` → RolloutActionsBatch: the buttons of several Rollouts in one
+ * request (the needs-attention queue's cards), each view or why it could not be read; a Rollout the user may not
+ * read is "not found", as on its own.
+ */
+export const RolloutActionsBatchQuery = z.object({
+  key: z.array(z.string().min(5).max(760)).min(1).max(MAX_ACTIONS_BATCH),
+});
+
+export interface RolloutActionsBatch {
+  views: Record<string, RolloutActionsView>;
+  errors: Record<string, { code: string; message: string }>;
+}
+
+export function rolloutActionsBatchPath(keys: readonly string[]): string {
+  return `/api/rollouts/actions?${keys.map((k) => `key=${encodeURIComponent(k)}`).join("&")}`;
 }
 
 export function rolloutActionsPath(rollout: RolloutRef): string {

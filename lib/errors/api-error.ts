@@ -27,6 +27,11 @@ const STATUS: Record<ApiErrorCode, number> = {
   internal: 500,
 };
 
+/** The HTTP status an error code answers with (a batch carries codes per item; the browser turns them back). */
+export function statusOfCode(code: string): number {
+  return STATUS[code as ApiErrorCode] ?? 500;
+}
+
 const API_ERROR = Symbol.for("rollscope.ApiError");
 
 /**

@@ -7,7 +7,10 @@ import { planActionRequests, type KubeRequest } from "@/lib/actions/plan";
 import { fingerprintToken } from "@/lib/fleet/rollout-projection";
 import { runActionPlan, type ActionPlanClient, type SentKubeRequest, type WirePatch } from "@/lib/actions/run-action-plan";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction, type RolloutActionRequest } from "@/lib/actions/schema";
-import type { RolloutActionOption, RolloutActionResult, RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import type { RolloutActionOption, RolloutActionResult, RolloutActionsBatch, RolloutActionsView } from "@/lib/contracts/rollout-actions";
+import { messageOf } from "@/lib/errors/message-of";
+import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
+import { requireReadableRollout } from "./read-scope";
 import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
 import type { AuditAfter, AuditBefore, AuditOutcome, AuditRecord } from "@/lib/audit/schema";
 import type { ActionPermission } from "@/lib/auth/rollout-access";
@@ -135,6 +138,40 @@ export async function getRolloutActionsView(
     actions,
     containers: listTemplateContainers(raw),
   };
+}
+
+/** Rollouts of one batch asked about at once (each is a GET and a few access reviews). */
+const BATCH_CONCURRENCY = 8;
+
+/**
+ * The buttons of several Rollouts for one request (the queue's cards): each as {@link getRolloutActionsView} answers
+ * it for this user, or its error — one Rollout that cannot be read does not blank the others.
+ */
+export async function getRolloutActionsViews(
+  app: AppContext,
+  { keys, user }: { keys: readonly string[]; user: AuthUser },
+): Promise<RolloutActionsBatch> {
+  const batch: RolloutActionsBatch = { views: {}, errors: {} };
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += BATCH_CONCURRENCY) {
+    await Promise.all(
+      unique.slice(i, i + BATCH_CONCURRENCY).map(async (key) => {
+        const rollout = parseRolloutKey(key);
+        try {
+          if (!rollout) throw new ApiError("bad_request", `not a cluster/namespace/name key: ${key}`);
+          await requireReadableRollout(app, { user, rollout });
+          batch.views[key] = await getRolloutActionsView(app, { rollout, user });
+        } catch (err) {
+          const apiError = err instanceof ApiError ? err : (kubeErrorToApiError(err, messageOf(err)) ?? null);
+          if (!apiError) console.error(`actions of ${key} could not be read`, err);
+          batch.errors[key] = apiError
+            ? { code: apiError.code, message: apiError.message }
+            : { code: "internal", message: "internal error" };
+        }
+      }),
+    );
+  }
+  return batch;
 }
 
 /** How an attempt ends, as the audit log records it. */
