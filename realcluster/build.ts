@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { BINARIES, BUILD_GROUPS, GO_MODULES_DIR, MANIFEST_SOURCES, MODULES, type BuildGroup } from "./components";
+import { BINARIES, BUILD_GROUPS, GO_MODULES_DIR, MANIFEST_SOURCES, MODULES, TRAEFIK_BUILD, type BuildGroup } from "./components";
 
 /**
  * Builds the real cluster's binaries from the Go modules in realcluster/ into a cache outside the repository,
@@ -12,6 +12,8 @@ import { BINARIES, BUILD_GROUPS, GO_MODULES_DIR, MANIFEST_SOURCES, MODULES, type
 
 export interface Toolchain {
   binDir: string;
+  /** Traefik, the real cluster's proxy: a cache entry of its own (realcluster/traefik.ts). */
+  traefikBinary: string;
   manifestsDir: string;
   /** True when this call built them (false: taken from the cache). */
   built: boolean;
@@ -79,7 +81,8 @@ export function goEnv(): NodeJS.ProcessEnv {
   return { ...process.env, CGO_ENABLED: "0", GOWORK: "off", GOFLAGS: "-mod=readonly -trimpath -buildvcs=false", GOTOOLCHAIN: "local" };
 }
 
-function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
+/** Runs `go` under nice in a tools module of realcluster/; resolves with stdout, rejects with a BuildError. */
+export function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     // nice: the machine's two cores are shared; a cold Kubernetes build takes many minutes.
     const child = spawn("nice", ["-n", "10", "go", ...args], {
@@ -127,28 +130,56 @@ async function collectManifests(manifestsDir: string, log: (line: string) => voi
   }
 }
 
-function isComplete(dir: string): boolean {
-  return existsSync(path.join(dir, "complete.json")) && BINARIES.every((b) => existsSync(path.join(dir, "bin", b)));
+function isComplete(dir: string, binaries: readonly string[] = BINARIES): boolean {
+  return existsSync(path.join(dir, "complete.json")) && binaries.every((b) => existsSync(path.join(dir, "bin", b)));
 }
 
-/** The cached binaries for the current pins, building them first if needed. */
+/** sha256 of Traefik's tools module (with its ext stub) and recipe. */
+export function traefikHash(): string {
+  const hash = createHash("sha256");
+  for (const file of ["go.mod", "go.sum", "ext/go.mod", "ext/ext.go"]) {
+    hash.update(`traefik/${file}\0`).update(readFileSync(path.join(GO_MODULES_DIR, "traefik", file)));
+  }
+  return hash.update(JSON.stringify(TRAEFIK_BUILD)).digest("hex").slice(0, 16);
+}
+
+/** Traefik from the cache (`<cache>/traefik-<hash>/bin/traefik`), building it first if needed, all or nothing. */
+export async function ensureTraefik(log: (line: string) => void = console.log): Promise<{ binary: string; built: boolean }> {
+  const started = Date.now();
+  const dir = path.join(cacheRoot(), `traefik-${traefikHash()}`);
+  const binary = path.join(dir, "bin", "traefik");
+  if (isComplete(dir, ["traefik"])) return { binary, built: false };
+  const go = checkGo();
+  log(`No cached Traefik in ${dir}: building it with ${go}.`);
+  await buildIntoCache(dir, go, started, (staging) => buildGroup(TRAEFIK_BUILD, path.join(staging, "bin"), log));
+  return { binary, built: true };
+}
+
+/**
+ * The cached binaries for the current pins, building them first if needed: the Kubernetes and Argo Rollouts toolchain,
+ * then Traefik (each its own cache entry, so a new Traefik pin does not rebuild Kubernetes).
+ */
 export async function ensureToolchain(log: (line: string) => void = console.log): Promise<Toolchain> {
   const started = Date.now();
   const dir = path.join(cacheRoot(), toolchainHash());
-  const result = (built: boolean): Toolchain => ({
+  let built = false;
+  if (!isComplete(dir)) {
+    const go = checkGo();
+    log(`No cached binaries in ${dir}: building them with ${go} (the first time takes a while on 2 cores).`);
+    await buildIntoCache(dir, go, started, async (staging) => {
+      for (const group of BUILD_GROUPS) await buildGroup(group, path.join(staging, "bin"), log);
+      await collectManifests(path.join(staging, "manifests"), log);
+    });
+    built = true;
+  }
+  const traefik = await ensureTraefik(log);
+  return {
     binDir: path.join(dir, "bin"),
+    traefikBinary: traefik.binary,
     manifestsDir: path.join(dir, "manifests"),
-    built,
+    built: built || traefik.built,
     seconds: Math.round((Date.now() - started) / 1000),
-  });
-  if (isComplete(dir)) return result(false);
-  const go = checkGo();
-  log(`No cached binaries in ${dir}: building them with ${go} (the first time takes a while on 2 cores).`);
-  await buildIntoCache(dir, go, started, async (staging) => {
-    for (const group of BUILD_GROUPS) await buildGroup(group, path.join(staging, "bin"), log);
-    await collectManifests(path.join(staging, "manifests"), log);
-  });
-  return result(true);
+  };
 }
 
 /**

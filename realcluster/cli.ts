@@ -45,11 +45,22 @@ function summary(cluster: RealCluster, appPort: number | undefined, seconds: num
     ...(appPort ? [`Rollscope: http://localhost:${appPort}`] : []),
     `API server:  ${cluster.apiServerUrl}   kubeconfig: ${cluster.kubeconfigPath} (contexts real, real-admin, real-alice, real-bob)`,
     `Controller metrics: ${cluster.controllerMetricsUrl}${cluster.prometheusUrl ? `   Prometheus: ${cluster.prometheusUrl}` : ""}`,
+    ...(cluster.dataPlane
+      ? [
+          `Traefik: ${cluster.dataPlane.proxyUrl} (metrics ${cluster.dataPlane.proxyMetricsUrl})   pods' requests and the proxy switch: ${cluster.dataPlane.controlUrl}`,
+        ]
+      : []),
     `Logs: ${cluster.logsDir}`,
     "",
     `  ${k} kubectl --context real-admin get rollouts -n ${DEMO_NAMESPACE}`,
     `  ${k} ${path.join(cluster.toolchain.binDir, "kubectl-argo-rollouts")} --context real-admin get rollout ${DEMO_ROLLOUTS.routed} -n ${DEMO_NAMESPACE}`,
     `  curl -X POST ${cluster.analysis.url}/fail      # the analysis canary's next analysis fails (…/succeed to undo)`,
+    ...(cluster.dataPlane
+      ? [
+          `  curl -H 'Host: ${DEMO_ROLLOUTS.routed}.${DEMO_NAMESPACE}.local' ${cluster.dataPlane.proxyUrl}/   # a request through Traefik: pod and hash`,
+          `  curl -X POST ${cluster.dataPlane.controlUrl}/router/freeze   # Traefik stops following the API server (…/follow to undo)`,
+        ]
+      : []),
     "",
     "Stop with Ctrl-C.",
   ].join("\n");
@@ -86,9 +97,14 @@ async function main(): Promise<void> {
     console.log("stopped.");
     process.exit(code);
   };
-  process.once("SIGINT", () => void shutdown("SIGINT", 0));
-  process.once("SIGTERM", () => void shutdown("SIGTERM", 0));
-  process.once("SIGHUP", () => void shutdown("SIGHUP", 0));
+  // A second signal while stopping (Ctrl-C pressed again) exits at once: the exit hook KILLs every process group.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (!stopping) return void shutdown(signal, 0);
+      console.log(`${signal} again: killing every process now.`);
+      process.exit(1);
+    });
+  }
   const appPort = values["no-app"] ? undefined : Number(values.port);
   if (appPort) await assertPortFree(appPort, "Rollscope", "choose another with --port");
   mkdirSync(values["work-dir"], { recursive: true });

@@ -41,9 +41,18 @@ export function writeTokenKubeconfig(file: string, cluster: string, server: stri
   writeFileSync(file, stringify(config), { mode: 0o600 });
 }
 
-/** The Rollscope configuration: the cluster on its dashboard context, with its Prometheus when there is one. */
-export function writeClusterRollscopeConfig(file: string, cluster: string, kubeconfigPath: string, prometheusUrl?: string): void {
-  const prometheus = prometheusUrl ? { prometheus: { url: prometheusUrl } } : {};
+/**
+ * The Rollscope configuration: the cluster on its dashboard context, with its Prometheus when there is one and its
+ * plugin settings (the measured-traffic template of the data plane's proxy) when given.
+ */
+export function writeClusterRollscopeConfig(
+  file: string,
+  cluster: string,
+  kubeconfigPath: string,
+  prometheusUrl?: string,
+  plugins?: Record<string, unknown>,
+): void {
+  const prometheus = { ...(prometheusUrl ? { prometheus: { url: prometheusUrl } } : {}), ...(plugins ? { plugins } : {}) };
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(
     file,

@@ -14,9 +14,10 @@ import {
   type Launcher,
   type Ports,
 } from "./control-plane";
+import { newProxyToken, startDataPlane, TRAEFIK_MEASURED_TRAFFIC, type DataPlane, type DataPlaneInfo } from "./data-plane";
 import { startDemoDriver, type DemoDriverMode } from "./demo-driver";
-import { demoWorkloads } from "./demo-workloads";
-import { bootstrapObjects, DEMO_NAMESPACE, FAKE_NODE, rolloutsConfigMap, toYaml } from "./manifests";
+import { DEMO_ROLLOUTS, demoWorkloads } from "./demo-workloads";
+import { bootstrapObjects, DEMO_NAMESPACE, FAKE_NODE, rolloutsConfigMap, SAMPLE_ROUTER_PLUGIN, toYaml } from "./manifests";
 import { assertPortFree, freePort, waitUntil } from "./net";
 import { generatePki } from "./pki";
 import { ProcessGroup, type ProcessExitError } from "./processes";
@@ -29,7 +30,7 @@ export const CLUSTER_NAME = "real";
 export interface RealClusterOptions {
   /** Working folder (certificates, etcd data, the controller's plugin copies, logs/); emptied at start. */
   workDir: string;
-  /** Ports basePort…basePort+6; default: free ports. */
+  /** Ports basePort…basePort+11; default: free ports. */
   basePort?: number;
   /** Where to write the kubeconfig for Rollscope; default <workDir>/kubeconfig. */
   kubeconfigPath?: string;
@@ -41,6 +42,12 @@ export interface RealClusterOptions {
   workloads?: boolean;
   /** Start Debian's Prometheus scraping the controller (default true). */
   prometheus?: boolean;
+  /**
+   * Start the data plane: Traefik following the Ingresses, the pods' network answering for every Running pod, the
+   * control endpoint; with `demo`, a steady load through Traefik to the routed demo canary. Default: with the demo
+   * workloads (a cluster started with `workloads: false` brings its own objects and no traffic).
+   */
+  dataPlane?: boolean;
   /** Seed of the static tokens (the simulator's users for the same seed); default 1. */
   seed?: number;
   log?: (line: string) => void;
@@ -63,6 +70,8 @@ export interface RealCluster {
   rollscopeConfigPath: string;
   controllerMetricsUrl: string;
   prometheusUrl?: string;
+  /** Traefik, the pods' network and the control endpoint (also in `<workDir>/data-plane.json`). */
+  dataPlane?: DataPlaneInfo;
   analysis: AnalysisEndpoint;
   users: SimulationUsers;
   /** The built kubectl (the server's version) against the cluster as admin. */
@@ -84,6 +93,11 @@ const PORT_NAMES: Array<[keyof Ports, string]> = [
   ["controllerHealthz", "Argo Rollouts healthz"],
   ["analysis", "analysis endpoint"],
   ["prometheus", "Prometheus"],
+  ["proxy", "Traefik entry point"],
+  ["proxyMetrics", "Traefik metrics"],
+  ["apiGate", "Traefik's API gate"],
+  ["podNetwork", "pods' network"],
+  ["dataPlane", "data plane control"],
 ];
 
 /** Refuses a working folder another live cluster uses (starting would delete its etcd data and certificates). */
@@ -174,12 +188,15 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
   });
   const launcher: Launcher = { group, bin, workDir, ports, pki, adminKubeconfigPath, failure };
   let analysis: AnalysisEndpoint | undefined;
+  let dataPlane: DataPlane | undefined;
   let stopDriver = () => {};
   const stop = async () => {
     stopDriver();
+    await dataPlane?.stop();
     await group.stop();
     await analysis?.stop();
   };
+  const traefikToken = newProxyToken();
 
   try {
     log(`etcd on 127.0.0.1:${ports.etcdClient}…`);
@@ -187,7 +204,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     log(`kube-apiserver ${KUBERNETES_VERSION} on https://127.0.0.1:${ports.apiServer}…`);
     const apiServerUrl = `https://127.0.0.1:${ports.apiServer}`;
     writeAdminKubeconfig(adminKubeconfigPath, CLUSTER_NAME, apiServerUrl, pki);
-    await startApiServer(launcher, users);
+    await startApiServer(launcher, users, traefikToken);
     log("namespaces, RBAC (the simulator's users), the fake node and the CRDs…");
     await applyBootstrap(kubectl, users, toolchain);
     log("kube-controller-manager, kube-scheduler and kwok…");
@@ -195,12 +212,23 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     await waitForWorkloadsReady(kubectl, failure);
     log(`Argo Rollouts ${ARGO_ROLLOUTS_VERSION} controller (metrics on :${ports.controllerMetrics})…`);
     const controllerMetricsUrl = await startRolloutsController(launcher);
+    if (options.dataPlane ?? options.workloads !== false) {
+      log(`Traefik (its kubernetesIngressNGINX provider) on 127.0.0.1:${ports.proxy}, the pods' network on :${ports.podNetwork}…`);
+      dataPlane = await startDataPlane(launcher, toolchain.traefikBinary, traefikToken);
+    }
     // Before the workloads: the controller creates each counter at its first event, and increase() counts nothing
     // that happened before Prometheus's first sample of a series.
-    const prometheusUrl = prometheusBinary
-      ? await startPrometheus(launcher, prometheusBinary, controllerMetricsUrl, CLUSTER_NAME)
-      : undefined;
-    if (prometheusUrl) log(`Prometheus on ${prometheusUrl}, scraping ${controllerMetricsUrl}`);
+    const targets = [
+      { job: "argo-rollouts", url: controllerMetricsUrl },
+      ...(dataPlane
+        ? [
+            { job: "traefik", url: dataPlane.proxyMetricsUrl },
+            { job: "pods", url: `${dataPlane.controlUrl}/metrics` },
+          ]
+        : []),
+    ];
+    const prometheusUrl = prometheusBinary ? await startPrometheus(launcher, prometheusBinary, targets, CLUSTER_NAME) : undefined;
+    if (prometheusUrl) log(`Prometheus on ${prometheusUrl}, scraping ${targets.map((t) => t.job).join(", ")}`);
     analysis = await startAnalysisEndpoint(ports.analysis);
     if (options.workloads !== false) {
       log("demo workloads…");
@@ -210,8 +238,22 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     const kubeconfigPath = path.resolve(options.kubeconfigPath ?? path.join(workDir, "kubeconfig"));
     writeTokenKubeconfig(kubeconfigPath, CLUSTER_NAME, apiServerUrl, pki, users);
     const rollscopeConfigPath = path.resolve(options.rollscopeConfigPath ?? path.join(workDir, "rollscope.yaml"));
-    writeClusterRollscopeConfig(rollscopeConfigPath, CLUSTER_NAME, kubeconfigPath, prometheusUrl);
+    // Measured traffic of the sample router plugin's canaries from Traefik's counters; a 30-s window and a 30-s
+    // stuck-router time so that a proxy that stops following shows within a couple of minutes.
+    const plugins =
+      dataPlane && prometheusUrl
+        ? {
+            stuckRouter: { forSeconds: 30 },
+            measuredTraffic: { window: "30s", templates: { [SAMPLE_ROUTER_PLUGIN]: TRAEFIK_MEASURED_TRAFFIC } },
+          }
+        : undefined;
+    writeClusterRollscopeConfig(rollscopeConfigPath, CLUSTER_NAME, kubeconfigPath, prometheusUrl, plugins);
     if (options.demo) stopDriver = startDemoDriver(kubectl, options.demo, log);
+    if (options.demo && dataPlane && options.workloads !== false) {
+      const host = `${DEMO_ROLLOUTS.routed}.${DEMO_NAMESPACE}.local`;
+      dataPlane.startLoad(host, 50);
+      log(`load: 50 requests/s through Traefik to ${host}`);
+    }
     started = true;
     return {
       name: CLUSTER_NAME,
@@ -226,6 +268,12 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
       rollscopeConfigPath,
       controllerMetricsUrl,
       prometheusUrl,
+      dataPlane: dataPlane && {
+        proxyUrl: dataPlane.proxyUrl,
+        proxyMetricsUrl: dataPlane.proxyMetricsUrl,
+        controlUrl: dataPlane.controlUrl,
+        podNetworkUrl: dataPlane.podNetworkUrl,
+      },
       analysis,
       users,
       kubectl,

@@ -5,7 +5,7 @@ import { CONTROLLER_NAMESPACE, tokenFile } from "./manifests";
 import { httpGet, waitUntil, type ClientTls } from "./net";
 import type { Pki } from "./pki";
 import { ProcessExitError, tail, type ProcessGroup } from "./processes";
-import { prometheusConfig } from "./prometheus";
+import { prometheusConfig, type ScrapeTarget } from "./prometheus";
 
 /** One component each: start it in the process group and wait until it answers. */
 
@@ -17,6 +17,15 @@ export interface Ports {
   controllerHealthz: number;
   analysis: number;
   prometheus: number;
+  /** Traefik's entry point (the demo's traffic goes here) and its metrics/ping entry point. */
+  proxy: number;
+  proxyMetrics: number;
+  /** The API gate in front of the API server for Traefik. */
+  apiGate: number;
+  /** The pods' network (realcluster/pod-network.ts). */
+  podNetwork: number;
+  /** The data plane's control and metrics endpoint. */
+  dataPlane: number;
 }
 
 export interface Launcher {
@@ -31,7 +40,13 @@ export interface Launcher {
 }
 
 /** Waits for a component's readiness; a time-out names it and shows the end of its log. */
-async function waitReady(launcher: Launcher, name: string, what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitReady(
+  launcher: Launcher,
+  name: string,
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   try {
     await waitUntil(`${name} ${what}`, check, timeoutMs, launcher.failure);
   } catch (err) {
@@ -62,9 +77,9 @@ export async function startEtcd(l: Launcher): Promise<void> {
   await waitReady(l, "etcd", "did not answer /health", async () => (await httpGet(`${client}/health`)).body.includes('"true"'), 30_000);
 }
 
-export async function startApiServer(l: Launcher, users: SimulationUsers): Promise<string> {
+export async function startApiServer(l: Launcher, users: SimulationUsers, traefikToken?: string): Promise<string> {
   const tokensPath = path.join(l.pki.dir, "tokens.csv");
-  writeFileSync(tokensPath, tokenFile(users), { mode: 0o600 });
+  writeFileSync(tokensPath, tokenFile(users, traefikToken), { mode: 0o600 });
   l.group.start({
     name: "kube-apiserver",
     command: l.bin("kube-apiserver"),
@@ -183,11 +198,11 @@ export async function startRolloutsController(l: Launcher): Promise<string> {
   return `http://127.0.0.1:${l.ports.controllerMetrics}/metrics`;
 }
 
-/** Debian's Prometheus scraping the controller; resolves with its URL once ready. */
-export async function startPrometheus(l: Launcher, binary: string, metricsUrl: string, cluster: string): Promise<string> {
+/** Debian's Prometheus scraping the controller (and the data plane); resolves with its URL once ready. */
+export async function startPrometheus(l: Launcher, binary: string, targets: readonly ScrapeTarget[], cluster: string): Promise<string> {
   const dir = path.join(l.workDir, "prometheus");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, "prometheus.yml"), prometheusConfig(metricsUrl, cluster));
+  writeFileSync(path.join(dir, "prometheus.yml"), prometheusConfig(targets, cluster));
   const url = `http://127.0.0.1:${l.ports.prometheus}`;
   l.group.start({
     name: "prometheus",

@@ -24,14 +24,20 @@ export function toYaml(objects: K8sObject[]): string {
 
 const namespace = (name: string): K8sObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
 
-/** The static-token file: `token,user,uid,"group,group"` (system:authenticated is added by the apiserver). */
-export function tokenFile(users: SimulationUsers): string {
-  return (Object.values(users) as SimUser[])
-    .map((u) => {
-      const groups = u.groups.filter((g) => g !== "system:authenticated");
-      return `${u.token},${u.name},${u.name},"${groups.join(",")}"`;
-    })
-    .join("\n");
+/** The proxy's identity on the API server (a static token of its own, bound to TRAEFIK_CLUSTER_ROLE). */
+export const TRAEFIK_USER = "rollscope:traefik";
+
+/**
+ * The static-token file: `token,user,uid,"group,group"` (system:authenticated is added by the apiserver), the
+ * simulator's users and, when given, the proxy's token.
+ */
+export function tokenFile(users: SimulationUsers, traefikToken?: string): string {
+  const lines = (Object.values(users) as SimUser[]).map((u) => {
+    const groups = u.groups.filter((g) => g !== "system:authenticated");
+    return `${u.token},${u.name},${u.name},"${groups.join(",")}"`;
+  });
+  if (traefikToken) lines.push(`${traefikToken},${TRAEFIK_USER},${TRAEFIK_USER},""`);
+  return lines.join("\n");
 }
 
 const RBAC = "rbac.authorization.k8s.io";
@@ -92,6 +98,32 @@ export const FAKE_NODE: K8sObject = {
   status: { allocatable: { cpu: "32", memory: "256Gi", pods: "110" }, capacity: { cpu: "32", memory: "256Gi", pods: "110" } },
 };
 
+/** What Traefik's kubernetesIngressNGINX provider watches (its client.go) and the Ingress status it may write. */
+export function traefikRbac(): K8sObject[] {
+  const name = "rollscope:traefik";
+  const read = ["get", "list", "watch"];
+  return [
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: "ClusterRole",
+      metadata: { name },
+      rules: [
+        { apiGroups: [""], resources: ["services", "secrets", "configmaps", "namespaces", "endpoints"], verbs: read },
+        { apiGroups: ["discovery.k8s.io"], resources: ["endpointslices"], verbs: read },
+        { apiGroups: ["networking.k8s.io"], resources: ["ingresses", "ingressclasses"], verbs: read },
+        { apiGroups: ["networking.k8s.io"], resources: ["ingresses/status"], verbs: ["update"] },
+      ],
+    },
+    {
+      apiVersion: `${RBAC}/v1`,
+      kind: "ClusterRoleBinding",
+      metadata: { name },
+      roleRef: { apiGroup: RBAC, kind: "ClusterRole", name },
+      subjects: [{ apiGroup: RBAC, kind: "User", name: TRAEFIK_USER }],
+    },
+  ];
+}
+
 export function bootstrapObjects(users: SimulationUsers): K8sObject[] {
   return [
     namespace(CONTROLLER_NAMESPACE),
@@ -100,6 +132,7 @@ export function bootstrapObjects(users: SimulationUsers): K8sObject[] {
     namespace("rollscope"),
     { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: "rollscope", namespace: "rollscope" } },
     ...rbacObjects(users),
+    ...traefikRbac(),
     FAKE_NODE,
   ];
 }
