@@ -122,21 +122,25 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
     if (!pending || inFlight.current) return;
     inFlight.current = true;
     const { action, expected, container, image } = pending;
-    run.mutate(action === "set-image" ? { action, expected, container, image: image?.trim() } : { action, expected }, {
-      onSuccess: (result) => {
-        setPending(null);
-        setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
-        onDone?.(`${ACTION_LABELS[action]} ${name} sent: ${result.message}`);
-      },
-      onError: (err) => {
-        // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.
-        setPending(null);
-        setFeedback({ kind: "error", text: errorText(err) });
-      },
-      onSettled: () => {
+    // The promise, not mutate's callbacks: those are dropped when the component unmounts, as a queue card does as
+    // soon as the live stream shows the Rollout moving on, often before the action's answer arrives.
+    run
+      .mutateAsync(action === "set-image" ? { action, expected, container, image: image?.trim() } : { action, expected })
+      .then(
+        (result) => {
+          setPending(null);
+          setFeedback({ kind: "done", text: `${ACTION_LABELS[action]} sent: ${result.message}` });
+          onDone?.(`${ACTION_LABELS[action]} ${name} sent: ${result.message}`);
+        },
+        (err: unknown) => {
+          // A stale or refused action closes the dialog: the buttons below now show the Rollout as it is.
+          setPending(null);
+          setFeedback({ kind: "error", text: errorText(err) });
+        },
+      )
+      .finally(() => {
         inFlight.current = false;
-      },
-    });
+      });
   };
 
   const deniedEverywhere = shown.every((a) => !view.actions[a].permitted);
