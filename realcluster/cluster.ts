@@ -17,10 +17,11 @@ import {
 import { newProxyToken, startDataPlane, TRAEFIK_MEASURED_TRAFFIC, type DataPlane, type DataPlaneInfo } from "./data-plane";
 import { startDemoDriver, type DemoDriverMode } from "./demo-driver";
 import { DEMO_ROLLOUTS, demoWorkloads } from "./demo-workloads";
-import { bootstrapObjects, DEMO_NAMESPACE, FAKE_NODE, rolloutsConfigMap, SAMPLE_ROUTER_PLUGIN, toYaml } from "./manifests";
+import { bootstrapObjects, DEMO_NAMESPACE, FAKE_NODE, SAMPLE_ROUTER_PLUGIN, toYaml, type K8sObject } from "./manifests";
 import { assertPortFree, freePort, waitUntil } from "./net";
 import { generatePki } from "./pki";
 import { ProcessGroup, type ProcessExitError } from "./processes";
+import { preparePluginMeters, type PluginMetersInfo } from "./plugin-meters";
 import { findPrometheus } from "./prometheus";
 
 export type { Ports } from "./control-plane";
@@ -72,6 +73,8 @@ export interface RealCluster {
   prometheusUrl?: string;
   /** Traefik, the pods' network and the control endpoint (also in `<workDir>/data-plane.json`). */
   dataPlane?: DataPlaneInfo;
+  /** Every plugin's rollscope-plugin-meter (its /metrics address) and the faulty router's control endpoint. */
+  pluginMeters: PluginMetersInfo;
   analysis: AnalysisEndpoint;
   users: SimulationUsers;
   /** The built kubectl (the server's version) against the cluster as admin. */
@@ -133,14 +136,11 @@ async function choosePorts(basePort?: number): Promise<Ports> {
 type Kubectl = RealCluster["kubectl"];
 
 /** Namespaces, the simulator's identities as RBAC, the fake node, the CRDs and argo-rollouts-config. */
-async function applyBootstrap(kubectl: Kubectl, users: SimulationUsers, toolchain: Toolchain): Promise<void> {
+async function applyBootstrap(kubectl: Kubectl, users: SimulationUsers, toolchain: Toolchain, configMap: K8sObject): Promise<void> {
   await kubectl(["apply", "--server-side", "-f", "-"], toYaml(bootstrapObjects(users)));
   const crds = ["argo-rollouts-crds.yaml", "gateway-api-crds.yaml"].flatMap((f) => ["-f", path.join(toolchain.manifestsDir, f)]);
   await kubectl(["apply", "--server-side", ...crds]);
-  await kubectl(
-    ["apply", "--server-side", "-f", "-"],
-    toYaml([rolloutsConfigMap(path.join(toolchain.binDir, "trafficrouter-plugin-sample"))]),
-  );
+  await kubectl(["apply", "--server-side", "-f", "-"], toYaml([configMap]));
   await kubectl(["wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"]);
 }
 
@@ -177,6 +177,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
   const adminKubeconfigPath = path.join(workDir, "admin.kubeconfig");
   const bin = (name: string) => path.join(toolchain.binDir, name);
   const kubectl: Kubectl = (args, input) => runKubectl(bin("kubectl"), adminKubeconfigPath, args, input);
+  const meters = await preparePluginMeters(workDir, bin("trafficrouter-plugin-sample"), log);
 
   let rejectFailure: (err: Error) => void = () => {};
   const failure = new Promise<never>((_, reject) => (rejectFailure = reject));
@@ -206,7 +207,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
     writeAdminKubeconfig(adminKubeconfigPath, CLUSTER_NAME, apiServerUrl, pki);
     await startApiServer(launcher, users, traefikToken);
     log("namespaces, RBAC (the simulator's users), the fake node and the CRDs…");
-    await applyBootstrap(kubectl, users, toolchain);
+    await applyBootstrap(kubectl, users, toolchain, meters.configMap);
     log("kube-controller-manager, kube-scheduler and kwok…");
     startControllers(launcher, path.join(toolchain.manifestsDir, "kwok-stages.yaml"));
     await waitForWorkloadsReady(kubectl, failure);
@@ -226,6 +227,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
             { job: "pods", url: `${dataPlane.controlUrl}/metrics` },
           ]
         : []),
+      ...meters.scrapeTargets,
     ];
     const prometheusUrl = prometheusBinary ? await startPrometheus(launcher, prometheusBinary, targets, CLUSTER_NAME) : undefined;
     if (prometheusUrl) log(`Prometheus on ${prometheusUrl}, scraping ${targets.map((t) => t.job).join(", ")}`);
@@ -274,6 +276,7 @@ export async function startRealCluster(options: RealClusterOptions): Promise<Rea
         controlUrl: dataPlane.controlUrl,
         podNetworkUrl: dataPlane.podNetworkUrl,
       },
+      pluginMeters: { plugins: meters.plugins, faultyRouterControlUrl: meters.faultyRouterControlUrl },
       analysis,
       users,
       kubectl,

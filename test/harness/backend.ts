@@ -34,6 +34,8 @@ export interface Backend {
   prometheusUrl: string | null;
   /** Objects a Rollout routed by ROUTER_PLUGIN needs besides its Services (the real sample plugin edits an Ingress). */
   routingObjects(namespace: string, name: string): KubernetesObject[];
+  /** The simulator's rollscope-plugin-meter family (/metrics); the real cluster's meters are in its set-up's info. */
+  pluginMeterUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function simBackend(options: { prometheus?: boolean } = {}): Promis
     adminContext: `${SIM_CLUSTER}-admin`,
     prometheusUrl: prometheus?.url ?? null,
     routingObjects: sampleNginxIngress,
+    pluginMeterUrl: controller.pluginMeterUrl,
     async stop() {
       await prometheus?.stop();
       await sim.stop();

@@ -1,5 +1,6 @@
 import { inject } from "vitest";
 import { runKubectl } from "@/realcluster/client-config";
+import type { PluginMetersInfo } from "@/realcluster/plugin-meters";
 import { realBackendOf, type Backend, type RealClusterInfo } from "./backend";
 
 /**
@@ -11,6 +12,8 @@ export interface SharedRealClusterInfo extends RealClusterInfo {
   binDir: string;
   rollscopeConfigPath: string;
   controllerMetricsUrl: string;
+  /** Each plugin's meter (realcluster/plugin-meters.ts) and the faulty router's control endpoint. */
+  pluginMeters: PluginMetersInfo;
 }
 
 /** What the `real-cluster` project's global set-up hands to its files: where the cluster runs, or why it does not. */

@@ -29,6 +29,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     binDir: cluster.toolchain.binDir,
     rollscopeConfigPath: cluster.rollscopeConfigPath,
     controllerMetricsUrl: cluster.controllerMetricsUrl,
+    pluginMeters: cluster.pluginMeters,
   });
   return async () => {
     await cluster.stop();
