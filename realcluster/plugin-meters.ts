@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify } from "yaml";
 import { ensurePluginMeterBinaries } from "../plugin-meter/build";
@@ -101,10 +102,14 @@ export async function preparePluginMeters(workDir: string, sampleRouterPath: str
       stepPlugins: stringify(registered.step),
     },
   };
+  const faultyRouterControlUrl = `http://127.0.0.1:${controlPort}`;
+  // For a person at the cluster (realcluster/README.md): where each meter serves and where to inject faults.
+  writeFileSync(path.join(workDir, "plugin-meters.json"), `${JSON.stringify({ plugins, faultyRouterControlUrl }, null, 2)}\n`);
   log(`plugins through rollscope-plugin-meter: ${plugins.map((p) => `${p.name} (/metrics on ${p.metricsAddress})`).join(", ")}`);
+  log(`faulty router's control endpoint (POST /faults, GET /calls): ${faultyRouterControlUrl}`);
   return {
     plugins,
-    faultyRouterControlUrl: `http://127.0.0.1:${controlPort}`,
+    faultyRouterControlUrl,
     configMap,
     scrapeTargets: plugins.map((p) => ({ job: `plugin-meter-${p.name.replace("/", "-")}`, url: `http://${p.metricsAddress}/metrics` })),
   };
