@@ -21,7 +21,8 @@ function Notice({ testId, children }: { testId: string; children: ReactNode }) {
 }
 
 function DatabaseNotice({ report }: { report: ReadinessReport }) {
-  const failed = Object.entries(report.checks).find(([, check]) => !check.ok);
+  // Without sign-in readiness answers only {ready}: no checks to name.
+  const failed = Object.entries(report.checks ?? {}).find(([, check]) => !check.ok);
   if (!failed) return null;
   return (
     <Notice testId="database-notice">

@@ -492,9 +492,11 @@ describe("simulated controller: traffic-router plugins", () => {
     expect(env.ro("catalog").status?.currentStepIndex).toBe(0);
     for (let i = 0; i < 10; i++) env.step();
     const later = await scrape(env.ctl);
+    // contour's data plane is Envoy: its requests are Envoy cluster stats named <namespace>_<service>_<port>.
+    const ns = env.ro("catalog").metadata.namespace;
     const delta = (svc: string) =>
-      sample(later, "istio_requests_total", { destination_service_name: svc }) -
-      sample(metrics, "istio_requests_total", { destination_service_name: svc });
+      sample(later, "envoy_cluster_upstream_rq_total", { envoy_cluster_name: `${ns}_${svc}_80` }) -
+      sample(metrics, "envoy_cluster_upstream_rq_total", { envoy_cluster_name: `${ns}_${svc}_80` });
     const share = delta("catalog-canary") / (delta("catalog-canary") + delta("catalog-stable"));
     expect(share).toBeGreaterThan(0.4);
     expect(share).toBeLessThan(0.6);
