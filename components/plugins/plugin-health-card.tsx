@@ -32,6 +32,23 @@ function Section<T>({ title, panel, children }: { title: string; panel: Panel<T>
   );
 }
 
+/** Rollouts with the reasons they are listed for (affected by the router, or problems of their own). */
+function RolloutReasons({ rollouts, testId }: { rollouts: PluginHealthView["affected"]; testId: string }) {
+  if (rollouts.length === 0) return <p className="text-xs text-slate-500 dark:text-slate-400">None</p>;
+  return (
+    <ul className="text-xs" data-testid={testId}>
+      {rollouts.map((a) => (
+        <li key={`${a.cluster}/${a.namespace}/${a.name}`}>
+          <span className="font-medium">
+            {a.cluster}: {a.namespace}/{a.name}
+          </span>{" "}
+          — {a.reasons.join("; ")}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Health of one traffic-router plugin in one cluster (or fleet-wide): every panel names its signal. */
 export function PluginHealthCard({ view, loading, error }: { view: PluginHealthView; loading: boolean; error: string | null }) {
   const target = view.slo.data?.target ?? 0.99;
@@ -187,22 +204,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             data: view.affected,
           }}
         >
-          {(affected) =>
-            affected.length === 0 ? (
-              <p className="text-xs text-slate-500 dark:text-slate-400">None</p>
-            ) : (
-              <ul className="text-xs" data-testid="affected-rollouts">
-                {affected.map((a) => (
-                  <li key={`${a.cluster}/${a.namespace}/${a.name}`}>
-                    <span className="font-medium">
-                      {a.cluster}: {a.namespace}/{a.name}
-                    </span>{" "}
-                    — {a.reasons.join("; ")}
-                  </li>
-                ))}
-              </ul>
-            )
-          }
+          {(affected) => <RolloutReasons rollouts={affected} testId="affected-rollouts" />}
         </Section>
         <Section
           title="Other problems of these Rollouts (not the router's)"
@@ -212,22 +214,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             data: view.otherProblems,
           }}
         >
-          {(others) =>
-            others.length === 0 ? (
-              <p className="text-xs text-slate-500 dark:text-slate-400">None</p>
-            ) : (
-              <ul className="text-xs" data-testid="other-problems">
-                {others.map((a) => (
-                  <li key={`${a.cluster}/${a.namespace}/${a.name}`}>
-                    <span className="font-medium">
-                      {a.cluster}: {a.namespace}/{a.name}
-                    </span>{" "}
-                    — {a.reasons.join("; ")}
-                  </li>
-                ))}
-              </ul>
-            )
-          }
+          {(others) => <RolloutReasons rollouts={others} testId="other-problems" />}
         </Section>
         <div className="lg:col-span-2">
           <Section title="Recent Warning events" panel={view.warnings}>
