@@ -82,13 +82,3 @@ export function emptySignalSeries(length: number): DerivedSignalSeries {
   const nulls = () => Array.from({ length }, (): number | null => null);
   return { weightUpdates: nulls(), routingErrors: nulls(), verifyErrors: nulls(), reconcileErrors: nulls(), reconciles: nulls() };
 }
-
-/** `namespace/name` of a Rollout, the key signals are grouped under. */
-export function rolloutRefKey(ref: { namespace: string | null; name: string }): string {
-  return `${ref.namespace ?? ""}/${ref.name}`;
-}
-
-/** `namespace/name` of a series' labels. */
-export function seriesRefKey(labels: Record<string, string>): string {
-  return `${labels.namespace ?? ""}/${labels.name ?? ""}`;
-}
