@@ -39,6 +39,8 @@ export async function getMeasuredTraffic(app: AppContext, input: MeasuredTraffic
 interface MeasuredResult {
   measured: MeasuredTraffic;
   points: MeasuredPoint[];
+  /** The queries were run and failed (not: there was nothing to query). */
+  queryFailed?: boolean;
 }
 
 /** The ingress the NGINX template needs: only in the raw spec, not in the Rollout's view. */
@@ -74,6 +76,7 @@ async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout:
     return {
       measured: { source: plan.source, error: `Prometheus query for ${plan.label} failed: ${messageOf(err)}`, points: [] },
       points: [],
+      queryFailed: true,
     };
   }
 }
@@ -160,9 +163,9 @@ async function checkStuckRouter(
   rollout: FleetRollout,
 ): Promise<{ finding: Finding | null; error: string | null }> {
   const { cluster, plan } = check;
-  const { points, measured } = await measureTraffic(app, cluster, rollout, plan.range);
-  // A Rollout whose traffic cannot be measured at all (no Prometheus, no template values) has nothing to check.
-  if (measured.error && measured.error.startsWith("Prometheus query")) return { finding: null, error: measured.error };
+  const { points, measured, queryFailed } = await measureTraffic(app, cluster, rollout, plan.range);
+  // A failed query is reported; a Rollout with nothing to query (no template values) has nothing to check.
+  if (queryFailed) return { finding: null, error: measured.error };
   if (points.length === 0) return { finding: null, error: null };
   const applied = await loadAppliedPoints(app.repos, cluster.name, rollout, plan.range.startMs);
   const run = findStuckRouter({
