@@ -66,7 +66,11 @@ beforeAll(async () => {
   process.env.ROLLSCOPE_CONFIG = writeRollscopeConfig({
     kubeconfigPath: sim.kubeconfigPath,
     clusters: [{ name: "prod" }],
-    auth: { mode: "proxy", proxy: { trustedProxies: [`${TRUSTED}/32`] } },
+    // Service-account names from the proxy are refused unless listed (docs/security.md): these two are.
+    auth: {
+      mode: "proxy",
+      proxy: { trustedProxies: [`${TRUSTED}/32`], allowedSystemUsers: [DEPLOYER, "system:serviceaccount:other:deployer"] },
+    },
     authorization: { auditReaders: { users: ["auditor"], groups: [] } },
   });
   const actionsRoute = await import("@/app/api/clusters/[cluster]/rollouts/[namespace]/[name]/actions/route");
