@@ -12,8 +12,9 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "e2e",
-  // The real-cluster pass has its own set-up: playwright.real-cluster.config.ts.
-  testIgnore: ["real-cluster/**"],
+  // The real-cluster and sub-path passes have set-ups of their own: playwright.real-cluster.config.ts and
+  // playwright.base-path.config.ts.
+  testIgnore: ["real-cluster/**", "base-path/**"],
   // Generous bounds: CI shares two cores with the app, the simulator and Prometheus; latency is the benchmark's.
   timeout: 90_000,
   expect: { timeout: 20_000 },

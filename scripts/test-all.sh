@@ -48,6 +48,8 @@ background+=("$real")
 
 step "integration"; npx vitest run --project integration
 step "e2e";         npx playwright test
+# The same app built for and served under a sub-path (server.basePath): its own build, into .next-rollscope.
+step "e2e under a sub-path"; npx playwright test -c playwright.base-path.config.ts
 if [ -f bench/run.ts ]; then step "bench (short)"; npx tsx bench/run.ts --short; fi
 
 step "PostgreSQL and real-cluster stages: waiting for them"

@@ -15,7 +15,7 @@ import { PauseClock } from "./pause-clock";
 import { PhaseBadge } from "./phase-badge";
 import { WeightBar } from "./weight-bar";
 import { formatStepPosition } from "@/lib/rollouts/step-position";
-import { LONG_TEXT_LIMIT } from "@/components/ui/long-text";
+import { clipTitle } from "@/components/ui/long-text";
 
 const SEVERITY_STYLE: Record<AttentionSeverity, string> = {
   critical: "border-l-rose-500",
@@ -31,10 +31,6 @@ const CODE_STYLE: Record<AttentionSeverity, string> = {
 
 const COLLAPSED = 8;
 
-/** A hover title of at most a few lines: the card's one-line reason links to the detail page, which shows it all. */
-function clipTitle(text: string): string {
-  return text.length > LONG_TEXT_LIMIT ? `${text.slice(0, LONG_TEXT_LIMIT)}…` : text;
-}
 /** A Rollout held by spec.paused is moved on by Resume; the other buttons stay for the rest of the card's reasons. */
 const RESUME_ACTIONS = ["resume", "promote", "abort", "retry"] as const;
 

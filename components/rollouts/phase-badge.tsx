@@ -1,6 +1,6 @@
 import { Badge, type Tone } from "@/components/ui/badge";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
-import { LONG_TEXT_LIMIT } from "@/components/ui/long-text";
+import { clipTitle } from "@/components/ui/long-text";
 
 export const PHASE_TONE: Record<RolloutPhase, Tone> = {
   Healthy: "green",
@@ -12,13 +12,7 @@ export const PHASE_TONE: Record<RolloutPhase, Tone> = {
 /** Healthy green, Progressing blue, Paused amber, Degraded red; the phase message on hover. */
 export function PhaseBadge({ phase, message }: { phase: RolloutPhase; message?: string | null }) {
   return (
-    <Badge
-      tone={PHASE_TONE[phase] ?? "neutral"}
-      dot
-      data-testid="phase"
-      data-phase={phase}
-      title={message ? (message.length > LONG_TEXT_LIMIT ? `${message.slice(0, LONG_TEXT_LIMIT)}…` : message) : phase}
-    >
+    <Badge tone={PHASE_TONE[phase] ?? "neutral"} dot data-testid="phase" data-phase={phase} title={message ? clipTitle(message) : phase}>
       {phase}
     </Badge>
   );

@@ -8,6 +8,7 @@ import { AnalysisRuns } from "@/components/rollouts/analysis-runs";
 import { ConditionsList } from "@/components/rollouts/conditions-list";
 import { EventList } from "@/components/rollouts/event-list";
 import { PhaseBadge } from "@/components/rollouts/phase-badge";
+import { clipTitle } from "@/components/ui/long-text";
 
 /** A controller message of 200 KB (a webhook's whole answer pasted into an Event): the probe of issue 30. */
 const HUGE = `Error: ${"upstream answered: 503 Service Unavailable; ".repeat(4_600)}`.slice(0, 200_000);
@@ -117,4 +118,16 @@ describe("long messages on every page", () => {
       if (what !== "a phase badge's hover text") expect(html).toContain("show all (200,000 characters)");
     });
   }
+});
+
+describe("hover titles", () => {
+  it("carry a message built from long Kubernetes names whole, and cut only a message of kilobytes", () => {
+    const cluster = "eu-central-1-payments-platform-production-cluster-0042";
+    const message = `Traffic-router plugin acme/${"unregisteredrouter".repeat(14)} is not registered in ${cluster}'s argo-rollouts-config`;
+    expect(message.length).toBeGreaterThan(300);
+    expect(clipTitle(message)).toBe(message);
+    expect(render(createElement(PhaseBadge, { phase: "Degraded", message }))).toContain(`${cluster}&#x27;s argo-rollouts-config`);
+    expect(clipTitle(HUGE).length).toBeLessThan(HUGE.length);
+    expect(clipTitle(HUGE).endsWith("…")).toBe(true);
+  });
 });

@@ -30,6 +30,12 @@ describe("deriveLastWriter", () => {
     expect(deriveLastWriter([{ ...controller, time: cli.time }, cli])).toBe("kubectl-argo-rollouts");
   });
 
+  it("credits the writer the controller followed up on a few seconds later (a busy controller), not an older one", () => {
+    expect(deriveLastWriter([cli, { ...controller, time: "2026-12-02T10:07:34Z" }])).toBe("kubectl-argo-rollouts");
+    expect(deriveLastWriter([cli, { ...controller, time: "2026-12-02T10:07:45Z" }])).toBe("rollouts-controller");
+    expect(deriveLastWriter([applied, { ...controller, time: "2026-12-02T10:00:02Z" }])).toBe("argocd-controller");
+  });
+
   it("is null without managedFields or times", () => {
     expect(deriveLastWriter(undefined)).toBeNull();
     expect(deriveLastWriter([{ manager: "x" }])).toBeNull();

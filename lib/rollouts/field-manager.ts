@@ -1,26 +1,36 @@
 /** The field manager Argo Rollouts' controller writes as (its client's user agent). */
 export const CONTROLLER_FIELD_MANAGER = "rollouts-controller";
 
+/**
+ * The controller reconciles a Rollout within moments of any write to it, and its own write then carries the newest
+ * stamp: a write by someone else this long (or less) before the controller's newest one is what the controller
+ * followed up on, so the change is theirs. Generous for a busy controller; short beside a canary's pauses.
+ */
+export const CONTROLLER_FOLLOW_UP_MS = 5_000;
+
 interface ManagedFieldsEntry {
   manager?: unknown;
   time?: unknown;
 }
 
 /**
- * Who wrote an object last, from its `metadata.managedFields`: the manager of the entry with the newest `time`. The API
- * server keeps one entry per manager, operation and subresource and stamps it to the second, so within one second a
- * writer other than the controller wins: the controller reconciling right after `kubectl argo rollouts abort` must not
- * take the credit for it. Null when no entry says.
+ * Who wrote an object last, from its `metadata.managedFields`: the manager of the entry with the newest `time`, except
+ * that the controller reconciling right after `kubectl argo rollouts abort` (or any other writer) does not take the
+ * credit for it: a non-controller entry stamped at most {@link CONTROLLER_FOLLOW_UP_MS} before the controller's newest
+ * names the writer. The API server keeps one entry per manager, operation and subresource and stamps it to the
+ * second. Null when no entry says.
  */
 export function deriveLastWriter(managedFields: unknown): string | null {
   if (!Array.isArray(managedFields)) return null;
-  let best: { manager: string; at: number } | null = null;
+  let controllerAt = Number.NEGATIVE_INFINITY;
+  let other: { manager: string; at: number } | null = null;
   for (const entry of managedFields as ManagedFieldsEntry[]) {
     if (typeof entry?.manager !== "string" || entry.manager === "" || typeof entry.time !== "string") continue;
     const at = Date.parse(entry.time);
     if (Number.isNaN(at)) continue;
-    const newer = !best || at > best.at || (at === best.at && best.manager === CONTROLLER_FIELD_MANAGER);
-    if (newer) best = { manager: entry.manager, at };
+    if (entry.manager === CONTROLLER_FIELD_MANAGER) controllerAt = Math.max(controllerAt, at);
+    else if (!other || at > other.at) other = { manager: entry.manager, at };
   }
-  return best?.manager ?? null;
+  if (other && other.at >= controllerAt - CONTROLLER_FOLLOW_UP_MS) return other.manager;
+  return controllerAt > Number.NEGATIVE_INFINITY ? CONTROLLER_FIELD_MANAGER : null;
 }
