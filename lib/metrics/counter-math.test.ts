@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { GROUP_LABEL, PART_LABEL } from "./types";
-import { computeWindowIncreases, histogramQuantile, quantileSeries, sumSeriesBy, sumSeriesPerGroup } from "./counter-math";
+import {
+  computeSampledIncreases,
+  computeWindowIncreases,
+  histogramQuantile,
+  quantileSeries,
+  sumSeriesBy,
+  sumSeriesPerGroup,
+} from "./counter-math";
 
 const S = 1000;
 
@@ -114,5 +121,29 @@ describe("sumSeriesPerGroup", () => {
       { labels: { [GROUP_LABEL]: "0", [PART_LABEL]: "2", le: "0.5" }, values: [1, 5] },
       { labels: { [GROUP_LABEL]: "1", [PART_LABEL]: "2", le: "0.5" }, values: [1, 2] },
     ]);
+  });
+});
+
+describe("computeSampledIncreases", () => {
+  const fetched = { fromMs: 0, toMs: 600_000, bornGraceMs: 120_000 };
+  const timestamps = [300_000, 360_000, 420_000, 480_000];
+
+  it("counts a series born in the range from zero: its first value is the failures it appeared with", () => {
+    const errors = [
+      { atMs: 330_000, value: 3 },
+      { atMs: 400_000, value: 3 },
+      { atMs: 450_000, value: 5 },
+    ];
+    expect(computeSampledIncreases(errors, timestamps, 60_000, fetched)).toStrictEqual([null, 3, 0, 2]);
+  });
+
+  it("takes a series that existed when the fetch began as its base, and counts a reset's value whole", () => {
+    const calls = [
+      { atMs: 10_000, value: 500 },
+      { atMs: 250_000, value: 500 },
+      { atMs: 350_000, value: 510 },
+      { atMs: 410_000, value: 4 },
+    ];
+    expect(computeSampledIncreases(calls, timestamps, 60_000, fetched)).toStrictEqual([0, 10, 4, 0]);
   });
 });

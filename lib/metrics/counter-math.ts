@@ -42,6 +42,24 @@ export function computeWindowIncreases(
   });
 }
 
+/**
+ * {@link computeWindowIncreases} for raw samples read back from Prometheus, fetched from `fetchedFromMs` on: a series
+ * whose first sample comes more than `bornGraceMs` after that was born in the range (a counter starts at zero, and
+ * a label set such as `outcome="error"` first appears with the failures it counts), so its first value is an
+ * increase too; Prometheus' own `increase()` loses it. A series that existed before has a sample near the start.
+ */
+export function computeSampledIncreases(
+  points: readonly StoredPoint[],
+  timestampsMs: readonly number[],
+  stepMs: number,
+  fetched: { fromMs: number; toMs: number; bornGraceMs: number },
+): Array<number | null> {
+  const first = points[0];
+  const born = first !== undefined && first.atMs > fetched.fromMs + fetched.bornGraceMs;
+  const withBirth = born ? [{ atMs: first.atMs - 1, value: 0 }, ...points] : points;
+  return computeWindowIncreases(withBirth, timestampsMs, stepMs, { fromMs: fetched.fromMs, toMs: fetched.toMs });
+}
+
 /** Adds series point by point; null + x = x, null + null = null. */
 export function addValues(a: ReadonlyArray<number | null>, b: ReadonlyArray<number | null>): Array<number | null> {
   const length = Math.max(a.length, b.length);

@@ -14,6 +14,12 @@ export interface IncreaseQuery {
   metric: string;
   filter?: LabelFilter;
   by: readonly string[];
+  /**
+   * Count every increment exactly, without Prometheus' extrapolation: 3 failed calls of 31 read 3 of 31, not 2.1 of
+   * 30.5. Prometheus then sends the raw samples, so this is for small families (the plugin meter's calls, one
+   * series per plugin, method and outcome); the scrape mode is always exact.
+   */
+  exact?: boolean;
 }
 
 /** A named set of Rollouts (e.g. those that use one plugin) whose series a grouped query sums together. */

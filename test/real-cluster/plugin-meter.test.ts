@@ -113,7 +113,7 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     const meter = sharedRealCluster().pluginMeters.plugins.find((p) => p.name === FAULTY_ROUTER_PLUGIN)!;
     const prometheusUrl = sharedRealCluster().prometheusUrl;
     // The controller starts a plugin (and so its meter) at its first use: wait until Prometheus holds the meter's
-    // series, so that what follows is counted by increase() from a sample taken before it.
+    // series before the walk.
     const deadline0 = Date.now() + 60_000;
     const scraped = async () => {
       const query = encodeURIComponent(`rollscope_plugin_calls_total{plugin="${FAULTY_ROUTER_PLUGIN}",method="VerifyWeight"}`);
@@ -127,10 +127,6 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     const receivedBefore = (await control<Record<string, number>>(`${controlUrl}/calls`, "GET"))!;
     const meterBefore = readPluginMeterText(await metricsText(`http://${meter.metricsAddress}/metrics`), FAULTY_ROUTER_PLUGIN);
 
-    // Rollscope asks Prometheus for increase() over back-to-back 60-s windows: a counter step between the last scrape
-    // of one window and the first of the next falls in neither. Start the walk (15-25 s) early in a minute, so that all
-    // of it falls in one window and what follows checks the meter's figures, not that gap (see the report of issue 27).
-    while ((Date.now() / 1000) % 60 < 5 || (Date.now() / 1000) % 60 > 20) await new Promise((resolve) => setTimeout(resolve, 500));
     await control(`${controlUrl}/faults`, "POST", { method: "SetWeight", action: "fail", count: FAILED_SET_WEIGHT, message: "injected" });
     await control(`${controlUrl}/faults`, "POST", {
       method: "VerifyWeight",
@@ -154,24 +150,43 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     const meteredSeconds = meterAfter.durations.VerifyWeight.sum - (meterBefore.durations.VerifyWeight?.sum ?? 0);
     const injected = (SLOW_VERIFY_WEIGHT * DELAY_MS) / 1000;
 
-    // Rollscope reads the family from Prometheus (5-s scrapes): wait until it shows the walk's failures and calls.
+    // Rollscope reads the family from Prometheus (5-s scrapes), exactly (raw samples, no extrapolation): wait until
+    // the page's counts over the last hour equal the meter's own totals, read just before (the controller may call
+    // again after the walk, so both are read afresh each time).
     const path = `/api/plugins/health?range=1h&cluster=${backend.cluster}&plugin=${encodeURIComponent(FAULTY_ROUTER_PLUGIN)}`;
     const read = async () => (await app.read<PluginHealthReport>(path)).plugins.find((p) => p.cluster === backend.cluster);
     const methodOf = (h: PluginHealthView | undefined, method: string) => h?.perRpc?.data?.methods.find((m) => m.method === method);
-    const caughtUp = (h: PluginHealthView | undefined) =>
-      (methodOf(h, "SetWeight")?.errors ?? 0) >= FAILED_SET_WEIGHT && (methodOf(h, "VerifyWeight")?.p95 ?? 0) > 1;
+    const total = (reading: PluginMeterReading, method: string) => Object.values(reading.calls[method] ?? {}).reduce((a, b) => a + b, 0);
+    const shown = (h: PluginHealthView | undefined, method: string) => ({
+      calls: methodOf(h, method)?.calls,
+      errors: methodOf(h, method)?.errors,
+    });
+    const counted = (reading: PluginMeterReading, method: string) => ({
+      calls: total(reading, method),
+      errors: total(reading, method) - (reading.calls[method]?.ok ?? 0),
+    });
     let health: PluginHealthView | undefined;
-    const deadline = Date.now() + 90_000;
-    while (Date.now() < deadline && !caughtUp((health = await read()))) await new Promise((resolve) => setTimeout(resolve, 2_000));
+    let meterNow = meterAfter;
+    const caughtUp = () =>
+      ["SetWeight", "VerifyWeight"].every((m) => JSON.stringify(shown(health, m)) === JSON.stringify(counted(meterNow, m)));
+    // The page's last window closes on the minute: up to a minute and a scrape after the walk.
+    const deadline = Date.now() + 150_000;
+    do {
+      if (health) await new Promise((resolve) => setTimeout(resolve, 2_000));
+      meterNow = readPluginMeterText(await metricsText(`http://${meter.metricsAddress}/metrics`), FAULTY_ROUTER_PLUGIN);
+      health = await read();
+    } while (Date.now() < deadline && !caughtUp());
 
     const setWeight = methodOf(health, "SetWeight");
     const verifyWeight = methodOf(health, "VerifyWeight");
+    const meterMean = meterNow.durations.VerifyWeight.sum / meterNow.durations.VerifyWeight.count;
     console.log(
       `injected: SetWeight ${FAILED_SET_WEIGHT} failed of ${n.SetWeight}, VerifyWeight ${SLOW_VERIFY_WEIGHT} × ${DELAY_MS} ms of ` +
         `${n.VerifyWeight} (${injected} s); meter: ${JSON.stringify(metered)}, VerifyWeight ${meteredSeconds.toFixed(3)} s; ` +
-        `Rollscope (Prometheus): SetWeight ${setWeight?.errors} failed of ${setWeight?.calls} (${JSON.stringify(setWeight?.errorsByOutcome)}), ` +
-        `VerifyWeight ${verifyWeight?.calls} calls, mean ${verifyWeight?.mean?.toFixed(4)} s, p95 ${verifyWeight?.p95?.toFixed(3)} s, ` +
-        `injected per call ${(injected / n.VerifyWeight).toFixed(4)} s`,
+        `meter totals: SetWeight ${JSON.stringify(counted(meterNow, "SetWeight"))}, VerifyWeight ${JSON.stringify(counted(meterNow, "VerifyWeight"))}, ` +
+        `mean ${meterMean.toFixed(4)} s; Rollscope (Prometheus): SetWeight ${setWeight?.errors} failed of ${setWeight?.calls} ` +
+        `(${JSON.stringify(setWeight?.errorsByOutcome)}), VerifyWeight ${verifyWeight?.errors} failed of ${verifyWeight?.calls}, ` +
+        `mean ${verifyWeight?.mean?.toFixed(4)} s, p95 ${verifyWeight?.p95?.toFixed(3)} s`,
     );
     // The meter's own histogram: the injected delay within ±10 %.
     expect(meteredSeconds).toBeGreaterThanOrEqual(injected * 0.9);
@@ -179,14 +194,15 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     expect(health?.perRpc?.error).toBeNull();
     expect(health?.perRpc?.signal).toMatch(/^MEASURED at the plugin boundary/);
     expect(health?.perRpc?.data?.source).toBe("meter");
-    // Read through Prometheus, counts are increase()'s: each window's delta extrapolated towards the window's edges
-    // (5-s scrapes, 60-s steps; +6 to +40 % seen here), so the page shows the failures as errors of SetWeight, never
-    // fewer than injected, and the slow calls in VerifyWeight's p95 (2 of < 40 calls are above the 95th percentile),
-    // not exact counts: the exact k of n is the meter's, checked above.
-    expect(setWeight?.errorsByOutcome.map((e) => e.outcome)).toStrictEqual(["error"]);
+    // The page: exactly the meter's k failed of n per method (the injected SetWeight failures among them, as errors the
+    // plugin returned), and VerifyWeight's mean latency, the injected delay included, within ±10 % of the meter's.
+    expect(shown(health, "SetWeight")).toStrictEqual(counted(meterNow, "SetWeight"));
+    expect(shown(health, "VerifyWeight")).toStrictEqual(counted(meterNow, "VerifyWeight"));
     expect(setWeight!.errors).toBeGreaterThanOrEqual(FAILED_SET_WEIGHT);
-    expect(setWeight!.calls).toBeGreaterThanOrEqual(n.SetWeight);
-    expect(verifyWeight!.errors).toBe(0);
+    expect(setWeight?.errorsByOutcome.map((e) => e.outcome)).toStrictEqual(["error"]);
+    expect(verifyWeight!.mean!).toBeGreaterThanOrEqual(meterMean * 0.9);
+    expect(verifyWeight!.mean!).toBeLessThanOrEqual(meterMean * 1.1);
+    // The slow calls are VerifyWeight's slowest: 2 of < 40 calls lie above its 95th percentile.
     expect(n.VerifyWeight).toBeLessThan(SLOW_VERIFY_WEIGHT * 20);
     expect(verifyWeight!.p95!).toBeGreaterThan(1);
     expect(verifyWeight!.p95!).toBeLessThanOrEqual(2.5);
