@@ -47,6 +47,7 @@ export default tseslint.config(
   {
     ignores: [
       ".next/**",
+      ".next-*/**",
       "node_modules/**",
       ".scratch*/**",
       ".tmp*/**",
