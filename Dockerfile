@@ -1,5 +1,6 @@
 # Rollscope's image: Next.js's standalone server (only the node_modules it loads, no dev dependencies), run as a
 # non-root user on a read-only root filesystem. Writable: the database directory (/data, a volume) and /tmp.
+# Probes: /api/healthz and /api/readyz on port 3001 (a listener no load on port 3000 can delay; the HEALTHCHECK's too).
 # Build: docker build -t rollscope .   Run: docker run -p 3000:3000 -v rollscope-data:/data rollscope   (docs/deploy.md)
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -24,6 +25,7 @@ ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \
     ROLLSCOPE_METRICS_LISTEN=0.0.0.0:9464 \
+    ROLLSCOPE_PROBE_LISTEN=0.0.0.0:3001 \
     DATABASE_URL=file:/data/rollscope.db \
     HOME=/tmp
 WORKDIR /app
@@ -33,6 +35,6 @@ RUN mkdir -p /data && chown 1000:1000 /data
 # The base image's `node` user, by number so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 VOLUME ["/data"]
-EXPOSE 3000 9464
+EXPOSE 3000 3001 9464
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["node", "scripts/image/healthcheck.mjs"]
 ENTRYPOINT ["/app/scripts/image/entrypoint.sh"]

@@ -38,4 +38,10 @@ describe("the Dockerfile's runtime stage", () => {
       expect(assembly).toContain(`scripts/image/${file}`);
     expect(readFileSync(path.join(repoRoot, "scripts/image/entrypoint.sh"), "utf8")).toMatch(/^node scripts\/image\/migrate\.mjs$/m);
   });
+
+  it("answers the probes on a listener of their own, which the HEALTHCHECK asks", () => {
+    expect(instruction("ENV").join(" ")).toMatch(/\bROLLSCOPE_PROBE_LISTEN=0\.0\.0\.0:3001\b/);
+    expect(instruction("EXPOSE")[0].split(" ")).toContain("3001");
+    expect(readFileSync(path.join(repoRoot, "scripts/image/healthcheck.mjs"), "utf8")).toContain("ROLLSCOPE_PROBE_LISTEN");
+  });
 });

@@ -43,6 +43,7 @@ let server: ChildProcess;
 let output = "";
 let url: string;
 let metricsUrl: string;
+let probePort: number;
 let filesBefore: string;
 /** The Dockerfile's environment, with loopback addresses for the test (set in beforeAll). */
 let imageEnv: Record<string, string> & { NODE_ENV: "production" };
@@ -97,6 +98,7 @@ beforeAll(async () => {
   sim = await startActionsSimulation();
   const port = await findFreePort();
   const metricsPort = await findFreePort();
+  probePort = await findFreePort();
   url = `http://127.0.0.1:${port}`;
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const kubeconfig = shareWithServer(sim.kubeconfigPath);
@@ -108,6 +110,7 @@ beforeAll(async () => {
     PORT: String(port),
     ROLLSCOPE_LISTEN: "127.0.0.1",
     ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${metricsPort}`,
+    ROLLSCOPE_PROBE_LISTEN: `127.0.0.1:${probePort}`,
     DATABASE_URL: `file:${path.join(dataDir, "rollscope.db")}`,
     KUBECONFIG: kubeconfig,
     ROLLSCOPE_CONFIG: shareWithServer(writeRollscopeConfig({ kubeconfigPath: kubeconfig, clusters: [{ name: "prod" }] })),
@@ -223,11 +226,13 @@ describe("the image's standalone server", () => {
     expect(listFiles(appDir)).toBe(filesBefore);
   });
 
-  it("passes the image's HEALTHCHECK", () => {
-    const check = spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], {
-      env: { NODE_ENV: "production", PORT: new URL(url).port },
-    });
-    expect(check.status).toBe(0);
+  it("passes the image's HEALTHCHECK, asked on the probe listener (and fails when nothing answers there)", () => {
+    const healthcheck = (env: Record<string, string>) =>
+      spawnSync(process.execPath, [path.join(appDir, "scripts/image/healthcheck.mjs")], { env: { NODE_ENV: "production", ...env } }).status;
+    // The pages' port is set to one nothing listens on: only the probe listener can answer.
+    expect(healthcheck({ PORT: "1", ROLLSCOPE_PROBE_LISTEN: `0.0.0.0:${probePort}` })).toBe(0);
+    expect(healthcheck({ PORT: new URL(url).port })).toBe(0);
+    expect(healthcheck({ PORT: new URL(url).port, ROLLSCOPE_PROBE_LISTEN: "0.0.0.0:1" })).toBe(1);
   });
 });
 
@@ -293,6 +298,7 @@ describe.skipIf(!postgresAvailable())("the image's standalone server on PostgreS
       DATABASE_URL: databaseUrl,
       PORT: String(port),
       ROLLSCOPE_METRICS_LISTEN: `127.0.0.1:${await findFreePort()}`,
+      ROLLSCOPE_PROBE_LISTEN: `127.0.0.1:${await findFreePort()}`,
     };
     pgServer = spawnAsServerUser("scripts/image/entrypoint.sh", env);
     pgServer.stdout?.on("data", (chunk: Buffer) => (pgOutput += chunk.toString()));
