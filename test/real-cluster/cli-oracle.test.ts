@@ -27,7 +27,7 @@ import { realBackendSkipReason, sharedRealCluster, type SharedRealCluster } from
 
 type Handler<P> = (request: Request, ctx: { params: Promise<P> }) => Promise<Response>;
 type RolloutParams = { cluster: string; namespace: string; name: string };
-type ActionBody = { action: string; expected: RolloutActionsView["expected"]; toRevision?: number };
+type ActionBody = { action: string; expected: RolloutActionsView["expected"]; toRevision?: number; container?: string; image?: string };
 
 const ORIGIN = "http://127.0.0.1:3000";
 const TWIN_ROLLSCOPE = "twin-rollscope";
@@ -317,7 +317,7 @@ describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI o
 
   // The twins' two sequences are one test: the second starts from the state the first leaves.
   it.concurrent(
-    "twin canaries: Rollscope's promote, abort, undo and undo --to-revision leave the same state as the CLI's commands",
+    "twin canaries: Rollscope's promote, abort, undo, undo --to-revision and set image leave the same state as the CLI's commands",
     async () => {
       // From a canary paused at step 1: promote, abort, then undo.
       await Promise.all([setImage(TWIN_ROLLSCOPE, 2), setImage(TWIN_CLI, 2)]);
@@ -342,6 +342,14 @@ describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI o
       await Promise.all([rollscopeAction(TWIN_ROLLSCOPE, "undo", { toRevision: 2 }), cli.run(["undo", TWIN_CLI, "--to-revision=2"])]);
       await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 5 });
       expect((await statusOf(TWIN_ROLLSCOPE)).image).toBe(imageFor(2));
+
+      // Set image mid-canary: Rollscope's action against `kubectl argo rollouts set image <rollout> web=<image>`.
+      await Promise.all([
+        rollscopeAction(TWIN_ROLLSCOPE, "set-image", { container: "web", image: imageFor(6) }),
+        cli.run(["set", "image", TWIN_CLI, `web=${imageFor(6)}`]),
+      ]);
+      await expectTwinsAgree({ status: "Paused", step: "1/4", revision: 6 });
+      expect((await statusOf(TWIN_ROLLSCOPE)).image).toBe(imageFor(6));
     },
     600_000,
   );
