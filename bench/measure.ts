@@ -66,11 +66,19 @@ export interface Row {
   met: boolean | null;
 }
 
+export const metCell = (met: boolean | null) => (met === null ? "" : met ? "met" : "MISSED");
+
 export function formatTable(rows: readonly Row[]): string {
-  const header = ["Measure", "Result", "Target", ""];
-  const lines = rows.map((r) => [r.metric, r.value, r.target, r.met === null ? "" : r.met ? "met" : "MISSED"]);
+  return markdownTable(
+    ["Measure", "Result", "Target", ""],
+    rows.map((r) => [r.metric, r.value, r.target, metCell(r.met)]),
+  );
+}
+
+/** A Markdown table with its columns padded, readable in a terminal and pasted as is into BENCHMARKS.md. */
+export function markdownTable(header: readonly string[], lines: ReadonlyArray<readonly string[]>): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  const fmt = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   return [fmt(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...lines.map(fmt)].join("\n");
 }
 

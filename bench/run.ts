@@ -3,7 +3,8 @@
  * production build, with the floor (a bare client-node watch on the same simulator) measured in the same run.
  * `--short` runs every measurement at a small scale in seconds, so the harness cannot rot (part of `npm test`); it
  * leaves out the replica failover gap (PostgreSQL and two more servers, about a minute), which `--only failover` runs
- * alone.
+ * alone. `--repeat N` runs the whole of it N times, each from fresh servers, and reports the median and the worst run
+ * (bench/repeat.ts); every run first checks that the machine is idle (bench/run-context.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,9 +28,23 @@ import { readHeapAfterGc } from "./inspector-heap";
 import { CHROMIUM_ARGS, FIRST_ROW_OBSERVER, firstRowRows, measureFirstRows } from "./first-row";
 import { latencyCdfChart, type LatencySamples } from "./latency-chart";
 import { distribution, formatTable, mb, ms, readTreeRss, sampled, sleep, type Distribution, type Row, type Sampled } from "./measure";
+import { parseRepeat, repeatReport, runRepeatedly, summarizeRuns } from "./repeat";
+import {
+  headerLines,
+  loadLine,
+  loadVerdict,
+  measureOtherLoad,
+  readRunContext,
+  refusalMessage,
+  topProcesses,
+  type LoadCheck,
+  type RunContext,
+} from "./run-context";
 
 const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
 const repoRoot = path.resolve(import.meta.dirname, "..");
+/** This script as the report's command names it, and as `--repeat` starts each run. */
+const script = path.relative(repoRoot, process.argv[1]);
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +70,12 @@ const { values: args } = parseArgs({
     bookkeeping: { type: "boolean", default: false },
     /** With `--only memory`: also write heap snapshots of both servers after the warm-up's collections, to this path prefix. */
     "heap-snapshot": { type: "string" },
+    /** The whole measurement (with the other options given) this many times, each from fresh servers: median and worst. */
+    repeat: { type: "string" },
+    /** Measure even when other processes keep more than half a core busy; the report then says how busy. */
+    "allow-busy": { type: "boolean", default: false },
+    /** Set by `--repeat` on each run it starts (e.g. 2/3): the parent checked the machine once, before the first run. */
+    "run-of": { type: "string" },
   },
 });
 const short = args.short ?? false;
@@ -1086,13 +1107,59 @@ function outputFile(): string {
   return path.join(repoRoot, "bench/results", `${name}.json`);
 }
 
+/**
+ * The idle check (not in a run `--repeat` started: its parent checked once). A busy machine ends the process with exit
+ * code 2 before anything starts, unless `--allow-busy` or `--short` (which only says how busy).
+ */
+async function checkLoad(): Promise<LoadCheck | undefined> {
+  if (args["run-of"] !== undefined) return undefined;
+  const busy = await measureOtherLoad();
+  const verdict = loadVerdict(busy, { short, allowBusy: args["allow-busy"] ?? false });
+  if (verdict === "refuse") {
+    console.error(refusalMessage(busy, topProcesses()));
+    process.exit(2);
+  }
+  const load = { busyCores: busy, verdict };
+  console.log(`bench: ${loadLine(load)}`);
+  return load;
+}
+
+/** `--repeat N`: the runs, their table (printed, as Markdown), and with `--out` every run's figures with the summary. */
+async function reportRepeated(runs: number, context: RunContext): Promise<never> {
+  const repeated = await runRepeatedly({ runs, argv: process.argv.slice(2), repoRoot, script });
+  const summaries = summarizeRuns(repeated.runs.map((r) => r.result));
+  const report = repeatReport(context, summaries);
+  console.log(`\n${report}\n`);
+  console.log(`each run's results and charts: ${repeated.dir}`);
+  if (args.out) {
+    mkdirSync(path.dirname(args.out), { recursive: true });
+    writeFileSync(
+      args.out,
+      JSON.stringify({ at: new Date().toISOString(), context, figures: summaries, runs: repeated.runs, table: report }, null, 2),
+    );
+    console.log(`wrote ${path.relative(repoRoot, args.out)}`);
+  }
+  const missed = summaries.filter((s) => s.met === false);
+  if (missed.length && !short) console.log(`${missed.length} target(s) missed by the worst run`);
+  const failed = repeated.runs.filter((r) => r.exitCode !== 0);
+  if (failed.length) {
+    console.error(`bench: run(s) ${failed.map((r) => `${r.run} (exit code ${r.exitCode})`).join(", ")} failed`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
   if (!existsSync(path.join(repoRoot, ".next/BUILD_ID"))) throw new Error("no production build: run `npx next build` first");
   const onlyPart = args.only === undefined ? undefined : ONLY_PARTS[args.only];
   if (args.only !== undefined && !onlyPart)
     throw new Error(`--only ${args.only}: unknown part (known: ${Object.keys(ONLY_PARTS).join(", ")})`);
+  const repeat = args.repeat === undefined ? undefined : parseRepeat(args.repeat);
+  if (repeat !== undefined && args.sizes) throw new Error("--repeat does not sum up the cost curve (--sizes): run it again instead");
+  const context = readRunContext(repoRoot, script, process.argv.slice(2), await checkLoad());
+  if (repeat !== undefined) await reportRepeated(repeat, context);
   const rows: Row[] = [];
-  const result: Record<string, unknown> = { params: P, machine: { cpus: (await import("node:os")).cpus().length, node: process.version } };
+  const result: Record<string, unknown> = { params: P, context };
   let curveTable: string | undefined;
   if (args.sizes) {
     curveTable = await addCostCurve(parseSizes(args.sizes), result);
@@ -1109,7 +1176,7 @@ async function main(): Promise<void> {
   }
   result.rows = rows;
 
-  const table = curveTable ?? formatTable(rows);
+  const table = [...headerLines(context), "", curveTable ?? formatTable(rows)].join("\n");
   console.log(`\n${table}\n`);
   const out = outputFile();
   mkdirSync(path.dirname(out), { recursive: true });
