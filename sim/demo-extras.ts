@@ -10,7 +10,7 @@ import { startOidcProvider, type OidcAccount, type OidcProviderHandle } from "..
  */
 
 /** The demo's sign-in accounts: any password; the groups are the simulated clusters' RBAC subjects. */
-export const DEMO_ACCOUNTS: Record<string, OidcAccount> = {
+const DEMO_ACCOUNTS: Record<string, OidcAccount> = {
   alice: { email: "alice@example.com", groups: ["sre-operators"] },
   bob: { email: "bob@example.com", groups: ["viewers"] },
 };

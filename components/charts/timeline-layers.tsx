@@ -17,7 +17,7 @@ export const MARKER_STYLE: Record<TimelineMarkerKind, { color: string; label: st
   action: { color: "var(--chart-marker-action)", label: "Action" },
 };
 
-export function markerText(m: WeightChartMarker): string {
+function markerText(m: WeightChartMarker): string {
   return `${formatAbsoluteTime(m.t)} · ${MARKER_STYLE[m.kind]?.label ?? m.kind}: ${m.label}${m.actor ? ` (by ${m.actor})` : ""}`;
 }
 
@@ -105,7 +105,7 @@ export const MarkerLayer = memo(function MarkerLayer({ markers }: { markers: Wei
 });
 
 /** "S3" for step index 2, "r4" when only the revision is known: short enough to sit inside a narrow band. */
-export function stepLabel(segment: StepSegment): string {
+function stepLabel(segment: StepSegment): string {
   if (segment.stepIndex !== null) return `S${segment.stepIndex + 1}`;
   return segment.revision ? `r${segment.revision}` : "";
 }

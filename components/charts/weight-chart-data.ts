@@ -169,7 +169,7 @@ function mergeVerified(a: boolean | null, b: boolean | null): boolean | null {
  * The recorded points grouped into stretches of one (revision, step): a new stretch starts where either changes.
  * Each ends where the next begins, the last at `to`. Measured samples are averaged per stretch.
  */
-export function toStepSegments(
+function toStepSegments(
   weights: readonly TimedPoint[],
   samples: ReadonlyArray<{ t: number; value: number | null }>,
   to: number,
@@ -207,7 +207,7 @@ const MIN_WINDOW_MS = 2 * 60_000;
  * the range, so a rollout that began 10 minutes into a 24-hour range is not a sliver at the right edge. When the
  * revision already ran at the start of the range (or nothing is recorded), the whole range.
  */
-export function fitWindow(weights: ReadonlyArray<Pick<TimedPoint, "t" | "revision">>, from: number, to: number): TimeWindow {
+function fitWindow(weights: ReadonlyArray<Pick<TimedPoint, "t" | "revision">>, from: number, to: number): TimeWindow {
   const last = weights.at(-1);
   if (!last) return { from, to };
   let start = last.t;

@@ -1,7 +1,7 @@
 import type { ClusterConnection } from "@/lib/fleet/types";
 import type { Tone } from "@/components/ui/badge";
 
-export const CONNECTION_TONE: Record<ClusterConnection, Tone> = {
+const CONNECTION_TONE: Record<ClusterConnection, Tone> = {
   connected: "green",
   connecting: "blue",
   reconnecting: "amber",
@@ -9,7 +9,7 @@ export const CONNECTION_TONE: Record<ClusterConnection, Tone> = {
   unreachable: "red",
 };
 
-export const CONNECTION_LABEL: Record<ClusterConnection, string> = {
+const CONNECTION_LABEL: Record<ClusterConnection, string> = {
   connected: "Connected",
   connecting: "Connecting",
   reconnecting: "Reconnecting",

@@ -1,7 +1,7 @@
 import type { ChartState } from "@/components/charts/chart-state";
 import type { BurnRate } from "@/lib/plugins/health";
 import type { HealthLevel } from "@/lib/plugins/health-rank";
-import type { MatrixCell, Panel, PluginHealthView } from "@/lib/plugins/view-types";
+import type { MatrixCell, PluginHealthView } from "@/lib/plugins/view-types";
 import type { Tone } from "@/components/ui/badge";
 
 export interface SuccessRateRow {
@@ -87,12 +87,6 @@ export function cellLabel<C extends Pick<MatrixCell, "state" | "version">>(cell:
     default:
       return "—";
   }
-}
-
-/** A panel's numbers, or null, with the reason to show instead. */
-export function panelStatus<T>(panel: Panel<T> | null): { data: T | null; message: string | null } {
-  if (!panel) return { data: null, message: null };
-  return { data: panel.data, message: panel.error };
 }
 
 export function formatRate(rate: number | null | undefined): string {

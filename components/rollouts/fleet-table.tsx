@@ -112,7 +112,7 @@ const FleetRow = memo(function FleetRow({ rollout: r, index, focusable, onFocusR
  * of the page renders in the browser right after hydration, from the same data. At 100 rows the rows' markup was
  * two thirds of a 400 KB first HTML, and rendering it on a busy server delayed the first byte of every row.
  */
-export const FIRST_PAINT_ROWS = 30;
+const FIRST_PAINT_ROWS = 30;
 
 interface FleetTableProps {
   rows: RolloutSummary[];

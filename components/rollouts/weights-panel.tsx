@@ -15,7 +15,7 @@ function Row({ label, hint, children, testId }: { label: string; hint?: string; 
 }
 
 /** The router's verdict on the applied weight: ✓ verified, ✗ not verified, or not implemented (field absent). */
-export function VerifiedState({ verified }: { verified: boolean | null }) {
+function VerifiedState({ verified }: { verified: boolean | null }) {
   const text = verified === null ? "not implemented" : verified ? "verified" : "not verified";
   return (
     <span

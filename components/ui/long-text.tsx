@@ -5,14 +5,14 @@ import { focusRing } from "./button";
 import { cn } from "./cn";
 
 /** Beyond this many characters a message is cut, with a button to show it all (a 200 KB event message stays one line). */
-export const LONG_TEXT_LIMIT = 300;
+const LONG_TEXT_LIMIT = 300;
 
 /**
  * Beyond this many characters a hover title is cut. Larger than {@link LONG_TEXT_LIMIT}: a title is the only place a
  * one-line reason shows in full, and a message built from Kubernetes names (253 characters each, a plugin's
  * `owner/name`, a cluster's name) must fit whole; only a message from the cluster that runs to kilobytes is cut.
  */
-export const TITLE_TEXT_LIMIT = 1_200;
+const TITLE_TEXT_LIMIT = 1_200;
 
 /** `text` for a hover title: whole up to {@link TITLE_TEXT_LIMIT} characters, then cut with "…". */
 export function clipTitle(text: string): string {

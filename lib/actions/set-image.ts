@@ -1,5 +1,5 @@
 /** `kubectl argo rollouts set image ROLLOUT CONTAINER=IMAGE`: `*` sets every container's image. */
-export const ALL_CONTAINERS = "*";
+const ALL_CONTAINERS = "*";
 
 export type SetImageSentRequest = { readonly kind: "put"; readonly target: "main"; readonly attempt: number; readonly outcome: "ok" };
 

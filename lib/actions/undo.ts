@@ -44,7 +44,7 @@ function isControlledBy(rs: ReplicaSetResource, uid: string | undefined): boolea
 }
 
 /** `rolloutRevision`: the ReplicaSet of `toRevision`, or for 0 the second-newest revision. */
-export function pickUndoReplicaSet(
+function pickUndoReplicaSet(
   rollout: RolloutForUndo,
   replicaSets: readonly ReplicaSetResource[],
   toRevision: number,

@@ -107,7 +107,7 @@ const REASON_KIND: Record<string, ActivityKind> = {
   ExperimentCreated: "analysis",
 };
 
-export function activityKindOfReason(reason: string): ActivityKind {
+function activityKindOfReason(reason: string): ActivityKind {
   return REASON_KIND[reason] ?? (reason.startsWith("AnalysisRun") || reason.startsWith("Experiment") ? "analysis" : "other");
 }
 
@@ -118,7 +118,7 @@ function describeStep(s: StoredSample): string {
 }
 
 /** The changes between two consecutive recorded states of one Rollout, most telling first. */
-export function diffSamples(prev: StoredSample, next: StoredSample): Array<{ kind: ActivityKind; summary: string }> {
+function diffSamples(prev: StoredSample, next: StoredSample): Array<{ kind: ActivityKind; summary: string }> {
   const changes: Array<{ kind: ActivityKind; summary: string }> = [];
   if (prev.revision !== next.revision)
     changes.push({ kind: "update", summary: `revision ${prev.revision ?? "–"} → ${next.revision ?? "–"}` });
@@ -133,7 +133,7 @@ export function diffSamples(prev: StoredSample, next: StoredSample): Array<{ kin
 }
 
 /** How long after a Rollscope action a change of the same kind on the same Rollout is taken to be its effect. */
-export const ACTION_EFFECT_MS = 60_000;
+const ACTION_EFFECT_MS = 60_000;
 /** An Event within this long of a recorded change of the same kind reports that change: one row, not two. */
 const SAME_CHANGE_MS = 30_000;
 

@@ -1,6 +1,6 @@
 import type { AuditEntryView } from "./schema";
 
-export const AUDIT_CSV_COLUMNS = [
+const AUDIT_CSV_COLUMNS = [
   "id",
   "at",
   "user",

@@ -15,7 +15,7 @@ export interface AuthenticatedRequest {
 }
 
 /** Rejects a state-changing request that lacks this user's CSRF token or comes from another origin. */
-export function verifyCsrf(request: Request, settings: AuthSettings, user: AuthUser | null): void {
+function verifyCsrf(request: Request, settings: AuthSettings, user: AuthUser | null): void {
   if (SAFE_METHODS.has(request.method.toUpperCase())) return;
   if (!isSameOriginRequest(request.headers, settings.config.baseUrl)) {
     throw new ApiError("csrf", "cross-origin request refused");

@@ -1,5 +1,5 @@
 /** Groups the API server lets do anything: never impersonated, whatever a user's identity provider claims. */
-export const ALWAYS_PRIVILEGED_GROUPS: readonly string[] = ["system:masters"];
+const ALWAYS_PRIVILEGED_GROUPS: readonly string[] = ["system:masters"];
 
 /**
  * The groups of a user that may be sent as `Impersonate-Group` (and asked about in a SubjectAccessReview): all but

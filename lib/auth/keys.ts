@@ -21,7 +21,7 @@ function readSecretFile(file: string, field: string): string {
 }
 
 /** auth.sessionSecret, auth.sessionSecretFile or ROLLSCOPE_SESSION_SECRET; undefined when none is set. */
-export function readSessionSecret(auth: AuthConfig, env: Record<string, string | undefined> = process.env): string | undefined {
+function readSessionSecret(auth: AuthConfig, env: Record<string, string | undefined> = process.env): string | undefined {
   const secret =
     auth.sessionSecret ??
     (auth.sessionSecretFile ? readSecretFile(auth.sessionSecretFile, "auth.sessionSecretFile") : env.ROLLSCOPE_SESSION_SECRET);

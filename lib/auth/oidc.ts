@@ -26,7 +26,7 @@ export function wantsSecureCookies(settings: AuthSettings, request: Request): bo
   return usesSecureCookies(settings.config.baseUrl, request);
 }
 
-export function redirectUrl(settings: OidcSettings): string {
+function redirectUrl(settings: OidcSettings): string {
   return settings.config.oidc.redirectUrl ?? `${settings.config.baseUrl?.replace(/\/$/, "")}/api/auth/callback`;
 }
 

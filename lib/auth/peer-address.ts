@@ -8,7 +8,7 @@ import type { IncomingMessage } from "node:http";
  * `<process secret> <socket.remoteAddress>` before Next sees it (lib/http/request-gate); the secret proves the
  * value was set here.
  */
-export const PEER_HEADER = "x-rollscope-peer";
+const PEER_HEADER = "x-rollscope-peer";
 
 const SECRET = Symbol.for("rollscope.peerAddressSecret");
 type GlobalWithSecret = typeof globalThis & { [SECRET]?: string };

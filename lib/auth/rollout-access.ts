@@ -10,7 +10,7 @@ export const ROLLOUT_ACCESS: readonly RolloutAccess[] = ["get", "patch", "patchS
  * in the reference): promote GETs then patches `/status` and the spec; abort/retry patch `/status` (the main
  * resource only on the NotFound fallback); pause, resume and restart patch the spec.
  */
-export const ACTION_ACCESS: Readonly<Record<RolloutAction, readonly RolloutAccess[]>> = {
+const ACTION_ACCESS: Readonly<Record<RolloutAction, readonly RolloutAccess[]>> = {
   promote: ["get", "patchStatus", "patch"],
   "promote-full": ["get", "patchStatus", "patch"],
   abort: ["patchStatus"],

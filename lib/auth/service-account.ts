@@ -25,7 +25,7 @@ export function parseServiceAccountUser(username: string): ServiceAccountRef | n
 }
 
 /** The groups every service account of the namespace is in. */
-export function serviceAccountGroups(namespace: string): string[] {
+function serviceAccountGroups(namespace: string): string[] {
   return ["system:serviceaccounts", `system:serviceaccounts:${namespace}`];
 }
 

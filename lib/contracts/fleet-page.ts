@@ -1,7 +1,7 @@
 import { serializeFleetView, type FleetView } from "@/lib/overview/fleet-query";
 
 /** `GET /api/rollouts?…`: one page of the fleet overview (request: FleetPageQuery; response: FleetPage). */
-export { FleetPageQuery, parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
+export { parseFleetPageQuery } from "@/lib/overview/fleet-page-query";
 export type { FleetPage, FleetPageRequest, InitialFleetPage } from "@/lib/overview/fleet-page";
 export type { FleetView };
 

@@ -22,7 +22,6 @@ export type { ControllerStatusView };
 export const clusterPluginsPath = (cluster: string) => `${clusterPath(cluster)}/plugins`;
 
 export type { HealthRange, PluginHealthReport, PluginHealthView, PluginsOverview } from "@/lib/plugins/view-types";
-export { HEALTH_RANGES };
 
 export const PluginHealthQuery = z.object({
   range: z.enum(HEALTH_RANGES).default("1h"),

@@ -11,7 +11,7 @@ import { rolloutPath } from "./paths";
  * `POST …/actions` (body RolloutActionRequest)            → RolloutActionResult; every attempt is audited
  */
 
-export { RolloutAction, RolloutActionRequest, ROLLOUT_ACTIONS } from "@/lib/actions/schema";
+export { RolloutActionRequest } from "@/lib/actions/schema";
 
 export interface RolloutActionOption {
   /** State allows it, the user may do it, and the dashboard is not read-only. */

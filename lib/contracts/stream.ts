@@ -14,7 +14,7 @@ import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 export type { LiveDelta, LiveSnapshot } from "@/lib/live/live-types";
 
 /** At most this many Rollouts are focused by one tab (a detail page focuses one). */
-export const MAX_FOCUSED = 8;
+const MAX_FOCUSED = 8;
 
 export const StreamQuery = z.object({
   focus: z

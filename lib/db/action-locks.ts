@@ -17,7 +17,7 @@ const HOLD_MS = 60_000;
  * Connections of the lock pool: as many actions (on different Rollouts) hold their locks at once per replica; more
  * wait for a connection of this pool, never for one of the queries' pool.
  */
-export const LOCK_CONNECTIONS = 8;
+const LOCK_CONNECTIONS = 8;
 /** How long an action waits for its Rollout's lock (another replica's action on it) or for a lock connection. */
 const WAIT_MS = 60_000;
 

@@ -39,7 +39,7 @@ export function singleProcessLeadership(now: () => number = Date.now): RecorderL
 }
 
 /** The advisory lock every Rollscope replica of one database competes for ("Rollscop" as a 64-bit key). */
-export const RECORDER_LOCK_KEY = "5939568307384393584";
+const RECORDER_LOCK_KEY = "5939568307384393584";
 const POLL_MS = 1_000;
 const QUERY_TIMEOUT_MS = 5_000;
 
@@ -50,7 +50,7 @@ const QUERY_TIMEOUT_MS = 5_000;
  * and competes again once it reconnects. Two replicas may briefly both write after a partition; the unique state
  * per Rollout and resourceVersion makes that harmless.
  */
-export class PostgresAdvisoryLeadership implements RecorderLeadership {
+class PostgresAdvisoryLeadership implements RecorderLeadership {
   private client: pg.Client | null = null;
   private leader = false;
   private othersLead = false;

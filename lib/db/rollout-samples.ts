@@ -102,7 +102,7 @@ const STEP_STATE = Prisma.raw(
  * A message is stored to this many characters: each text is a key of a unique index, and a PostgreSQL index entry
  * holds at most about 2,700 bytes (600 characters are at most 2,400 bytes of UTF-8).
  */
-export const MAX_MESSAGE_CHARS = 600;
+const MAX_MESSAGE_CHARS = 600;
 
 function storedMessage(message: string | null): string | null {
   return message === null || message.length <= MAX_MESSAGE_CHARS ? message : [...message].slice(0, MAX_MESSAGE_CHARS).join("");

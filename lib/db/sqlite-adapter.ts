@@ -11,7 +11,7 @@ type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
  * process) before failing with SQLITE_BUSY. better-sqlite3 waits synchronously, so the whole event loop — every
  * request and stream — waits with it: keep it short and let writers retry (the recorder backs off and catches up).
  */
-export const BUSY_TIMEOUT_MS = 100;
+const BUSY_TIMEOUT_MS = 100;
 
 /**
  * Opens the database the way a server needs it: a short busy timeout, write-ahead logging (readers never wait for a

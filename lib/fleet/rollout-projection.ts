@@ -64,7 +64,7 @@ function stepUses(steps: CanaryStep): StepUsage[] | undefined {
  * The parts of the spec collectPluginUsage reads (router plugin names, step plugins, analysis template references);
  * null when the Rollout references none, so it cannot use a plugin.
  */
-export function projectPluginUsage(rollout: RolloutResource): RolloutLike | null {
+function projectPluginUsage(rollout: RolloutResource): RolloutLike | null {
   const { canary, blueGreen } = rollout.spec?.strategy ?? {};
   const routerPlugins = Object.keys(canary?.trafficRouting?.plugins ?? {});
   const canaryUse = canary

@@ -28,7 +28,7 @@ export interface PublicRouteContext<P> extends Omit<RouteContext<P>, "user"> {
 }
 
 /** Translates anything a handler throws into the JSON envelope; internals are logged, never echoed. */
-export function toErrorResponse(err: unknown, ids: RequestIds): Response {
+function toErrorResponse(err: unknown, ids: RequestIds): Response {
   const { requestId } = ids;
   let apiError: ApiError;
   if (err instanceof ApiError) apiError = err;

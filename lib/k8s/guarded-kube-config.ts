@@ -20,7 +20,7 @@ function credentialCommandOf(user: User): string | undefined {
  * What went wrong obtaining a user's credentials, without a credential command's output: client-node puts the
  * plugin's stderr (or, for unparsable output, part of its stdout) into the error, and that text can hold tokens.
  */
-export function describeCredentialFailure(user: User | null, err: unknown, bounded: string | null = null): string {
+function describeCredentialFailure(user: User | null, err: unknown, bounded: string | null = null): string {
   const command = user ? credentialCommandOf(user) : undefined;
   if (!user || !command)
     return `the kubeconfig credentials could not be applied: ${redactErrorText(err instanceof Error ? err.message : String(err))}`;

@@ -8,7 +8,7 @@ const encoder = new TextEncoder();
  * the whole fleet's changes for it; cut off, the browser reconnects with Last-Event-ID and gets what it missed (or a
  * fresh snapshot), which is cheaper for both sides.
  */
-export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
 function frame(event: string, id: number, data: unknown): Uint8Array {
   return encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -13,7 +13,7 @@ export type StreamSlot = { granted: true; release: () => void } | { granted: fal
  * Seconds a refused tab is told to wait: long enough that a flood of retries is not a flood, short enough that a tab
  * closed elsewhere frees its place for the next one soon.
  */
-export const STREAM_RETRY_AFTER_SECONDS = 10;
+const STREAM_RETRY_AFTER_SECONDS = 10;
 
 /**
  * Counts the open live streams, per user and in all. A stream holds its slot from the moment it is granted until it

@@ -5,7 +5,7 @@ import { redactErrorText } from "@/lib/errors/known-secrets";
 import { currentRequestContext } from "./request-context";
 
 /** Any value as a copy whose every string is scrubbed of credentials (errors become plain objects, stack included). */
-export function redactLogValue(value: unknown, depth = 0): unknown {
+function redactLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactErrorText(value);
   if (value === null || typeof value !== "object" || depth > 6) return value;
   if (value instanceof Error) {

@@ -147,7 +147,7 @@ export function histogramQuantile(quantile: number, buckets: readonly BucketCoun
 }
 
 /** Parses an `le` label value (`0.25`, `+Inf`). */
-export function parseLe(text: string): number | null {
+function parseLe(text: string): number | null {
   if (text === "+Inf" || text === "Inf") return Infinity;
   const value = Number(text);
   return Number.isFinite(value) ? value : null;

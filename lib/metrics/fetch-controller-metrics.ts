@@ -4,7 +4,7 @@ import fetch, { Headers, type RequestInit } from "node-fetch";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 
 /** The service-proxy path of the controller's metrics Service (`/api/v1/namespaces/{ns}/services/{svc}:{port}/proxy/metrics`). */
-export function controllerMetricsProxyPath(namespace: string, service: string): string {
+function controllerMetricsProxyPath(namespace: string, service: string): string {
   return `/api/v1/namespaces/${encodeURIComponent(namespace)}/services/${encodeURIComponent(service).replace(/%3A/gi, ":")}/proxy/metrics`;
 }
 

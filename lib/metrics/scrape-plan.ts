@@ -54,7 +54,7 @@ export function seriesDigest(series: string): string {
  * (from its digest) lies in (previousOkMs, nowMs]. Everything is due on a first scrape or after a whole period
  * without one.
  */
-export function heartbeatDue(digest: string, previousOkMs: number | null, nowMs: number): boolean {
+function heartbeatDue(digest: string, previousOkMs: number | null, nowMs: number): boolean {
   if (previousOkMs === null || nowMs - previousOkMs >= HEARTBEAT_MS) return true;
   const phase = ((digest.charCodeAt(0) | (digest.charCodeAt(1) << 16)) >>> 0) % HEARTBEAT_MS;
   return Math.floor((nowMs - phase) / HEARTBEAT_MS) > Math.floor((previousOkMs - phase) / HEARTBEAT_MS);

@@ -34,7 +34,7 @@ const SEVERITY: Record<AttentionItemCode, AttentionSeverity> = {
 
 const SEVERITY_RANK: Record<AttentionSeverity, number> = { critical: 0, warning: 1, info: 2 };
 
-export const ATTENTION_LABELS: Record<AttentionItemCode, string> = {
+const ATTENTION_LABELS: Record<AttentionItemCode, string> = {
   Aborted: "Aborted",
   Degraded: "Degraded",
   ProgressDeadlineExceeded: "Deadline exceeded",

@@ -18,7 +18,7 @@ export const PLUGIN_CONFIG_KEYS: Readonly<Record<PluginKind, PluginConfigKey>> =
 export const PLUGIN_KINDS = ["trafficRouter", "metricProvider", "step"] as const satisfies readonly PluginKind[];
 
 /** Upstream `config.go` regex: GitHub user and repo limits, `<org>/<name>`. */
-export const PLUGIN_NAME_PATTERN = /^([a-zA-Z0-9\-]+)\/{1}([a-zA-Z0-9_\-.]+)$/;
+const PLUGIN_NAME_PATTERN = /^([a-zA-Z0-9\-]+)\/{1}([a-zA-Z0-9_\-.]+)$/;
 
 const SHA256_PATTERN = /^[0-9a-f]{64}$/;
 

@@ -3,7 +3,7 @@ import { GROUP_LABEL, PART_LABEL, type IncreaseQuery, type IncreaseSeries } from
 import type { DerivedSignalSeries } from "./health";
 
 /** The `rollout_events_total` reasons that tell a traffic-router plugin's calls apart. */
-export const PLUGIN_EVENT_REASONS = ["TrafficWeightUpdated", "TrafficRoutingError", "WeightVerifyError"];
+const PLUGIN_EVENT_REASONS = ["TrafficWeightUpdated", "TrafficRoutingError", "WeightVerifyError"];
 
 /**
  * The most Rollouts a query of the recorded warnings names; beyond it the cluster's warnings in the window are read

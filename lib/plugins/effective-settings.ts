@@ -2,10 +2,10 @@ import { mergeMeasuredTrafficTemplates, type ResolvedTemplate } from "./measured
 import { PLUGIN_METER_PER_RPC } from "./plugin-meter-family";
 import type { PerRpcSettings, PluginSettings } from "./settings-schema";
 
-export const DEFAULT_SLO_TARGET = 0.99;
-export const DEFAULT_STUCK_TOLERANCE_PERCENT = 10;
-export const DEFAULT_STUCK_FOR_SECONDS = 120;
-export const DEFAULT_MEASURED_WINDOW = "1m";
+const DEFAULT_SLO_TARGET = 0.99;
+const DEFAULT_STUCK_TOLERANCE_PERCENT = 10;
+const DEFAULT_STUCK_FOR_SECONDS = 120;
+const DEFAULT_MEASURED_WINDOW = "1m";
 
 export interface EffectivePluginSettings {
   sloTarget: number;

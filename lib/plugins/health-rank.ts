@@ -49,7 +49,7 @@ export function rankPluginHealth(view: PluginHealthView): HealthRank {
 }
 
 /** Compares two ranks: the worse one first (level, then lower success rate, then more affected Rollouts). */
-export function compareHealthRanks(a: HealthRank, b: HealthRank): number {
+function compareHealthRanks(a: HealthRank, b: HealthRank): number {
   return (
     LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
     (a.successRate ?? 2) - (b.successRate ?? 2) ||

@@ -10,7 +10,7 @@ export interface KnownPlugin {
  * Keys as hard-coded in each plugin's source (reference §6). Gloo Platform and Consul are published under
  * argoproj-labs but read `solo-io/…` and `hashicorp/…`; the Consul README's `argoproj-labs/consul` does not match.
  */
-export const KNOWN_TRAFFIC_ROUTER_PLUGINS: readonly KnownPlugin[] = [
+const KNOWN_TRAFFIC_ROUTER_PLUGINS: readonly KnownPlugin[] = [
   { name: "argoproj-labs/gatewayAPI", repo: "argoproj-labs/rollouts-plugin-trafficrouter-gatewayapi" },
   { name: "argoproj-labs/contour", repo: "argoproj-labs/rollouts-plugin-trafficrouter-contour" },
   { name: "argoproj-labs/openshift", repo: "argoproj-labs/rollouts-plugin-trafficrouter-openshift" },

@@ -19,7 +19,7 @@ export function chooseStepSeconds(rangeMs: number): number {
 }
 
 /** The values a measured-traffic template may use (`${namespace}`, `${canaryService}`, …). */
-export function buildMeasuredTrafficVariables(
+function buildMeasuredTrafficVariables(
   rollout: MeasuredRollout,
   stableIngress: string | null,
   window: string,
@@ -45,7 +45,7 @@ export type MeasuredTrafficPlan =
   | { ok: false; source: string; error: string };
 
 /** What to configure when a router has no template of its own (docs/plugins.md, "Measured traffic"). */
-export function describeTemplateToConfigure(router: string): string {
+function describeTemplateToConfigure(router: string): string {
   return (
     `Rollscope has no template for ${router}'s data plane and the generic one (per-pod http_requests_total joined with ` +
     `kube-state-metrics pod labels) found no series: set plugins.measuredTraffic.templates["${router}"] to the canary and ` +

@@ -36,7 +36,7 @@ const INGRESS_NGINX: MeasuredTrafficTemplate = {
  *   `--metric-labels-allowlist=pods=[rollouts-pod-template-hash]`).
  * Another data plane needs a template of its own (`plugins.measuredTraffic.templates`, docs/plugins.md).
  */
-export const DEFAULT_MEASURED_TRAFFIC_TEMPLATES: Readonly<Record<string, MeasuredTrafficTemplate>> = {
+const DEFAULT_MEASURED_TRAFFIC_TEMPLATES: Readonly<Record<string, MeasuredTrafficTemplate>> = {
   Istio: ISTIO,
   Nginx: INGRESS_NGINX,
   "argoproj-labs/gatewayAPI": ISTIO,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listTemplateVariables, parsePromDuration } from "@/lib/prometheus/promql";
 
 /** Variables a measured-traffic template may use; each is filled from the Rollout's spec and status. */
-export const MEASURED_TRAFFIC_VARIABLES = [
+const MEASURED_TRAFFIC_VARIABLES = [
   "namespace",
   "rollout",
   "canaryService",
@@ -14,7 +14,7 @@ export const MEASURED_TRAFFIC_VARIABLES = [
 ] as const;
 
 /** Variables of the per-RPC templates. */
-export const PER_RPC_VARIABLES = ["window"] as const;
+const PER_RPC_VARIABLES = ["window"] as const;
 
 function promqlTemplate(allowed: readonly string[]) {
   return z
@@ -36,7 +36,7 @@ const duration = z
   .refine((text) => parsePromDuration(text) !== null, { message: "must be a Prometheus duration such as 1m or 30s" });
 
 /** Two PromQL queries whose ratio is the measured canary share: requests/s to the canary and to both. */
-export const measuredTrafficTemplateSchema = z.strictObject({
+const measuredTrafficTemplateSchema = z.strictObject({
   canary: promqlTemplate(MEASURED_TRAFFIC_VARIABLES),
   total: promqlTemplate(MEASURED_TRAFFIC_VARIABLES),
 });
@@ -46,7 +46,7 @@ export const measuredTrafficTemplateSchema = z.strictObject({
  * plugin, method, outcome and a latency histogram with labels plugin, method. Metric names work in both metric
  * modes; the PromQL overrides need Prometheus.
  */
-export const perRpcSettingsSchema = z
+const perRpcSettingsSchema = z
   .strictObject({
     callsMetric: z
       .string()

@@ -3,9 +3,9 @@ import { z } from "zod";
 /** `[<unix seconds>, "<value>"]` as the HTTP API sends a sample. */
 const sampleSchema = z.tuple([z.number(), z.string()]);
 
-export const matrixResultSchema = z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(sampleSchema) }));
+const matrixResultSchema = z.array(z.object({ metric: z.record(z.string(), z.string()), values: z.array(sampleSchema) }));
 
-export const vectorResultSchema = z.array(z.object({ metric: z.record(z.string(), z.string()), value: sampleSchema }));
+const vectorResultSchema = z.array(z.object({ metric: z.record(z.string(), z.string()), value: sampleSchema }));
 
 export const queryResponseSchema = z.discriminatedUnion("status", [
   z.object({

@@ -77,12 +77,12 @@ export function listTemplateVariables(template: string): string[] {
 }
 
 /** Escapes a value for use inside a double-quoted PromQL string. */
-export function escapePromqlString(value: string): string {
+function escapePromqlString(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
 /** Escapes a literal for a RE2 regex matcher inside a double-quoted PromQL string (`=~"a|b"`). */
-export function escapePromqlRegex(value: string): string {
+function escapePromqlRegex(value: string): string {
   return escapePromqlString(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
 }
 

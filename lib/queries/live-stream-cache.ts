@@ -25,10 +25,10 @@ import { rolloutDetailQuery } from "./use-rollout-detail";
  */
 
 /** How often an open detail page asks again for its records (events, revisions, history) while they keep changing. */
-export const RECORDS_REFRESH_MS = 5_000;
+const RECORDS_REFRESH_MS = 5_000;
 
 /** How often an overview page asks again while rollouts keep changing. */
-export const FLEET_REFRESH_MS = 2_000;
+const FLEET_REFRESH_MS = 2_000;
 
 /**
  * Writes a stream's first message. `resync` is true when it replaces a stream we lost, so anything derived may be

@@ -9,7 +9,7 @@ import { queryKeys } from "./keys";
 const LIVE_REFRESH_MS = 5_000;
 
 /** Every change in the window, newest first (`GET /api/activity`), refreshed while the page is open. */
-export const activityQuery = (filters: ActivityFilters) =>
+const activityQuery = (filters: ActivityFilters) =>
   queryOptions({
     queryKey: queryKeys.activity(filters),
     queryFn: ({ signal }) => fetchJson<ActivityPage>(activityPath(filters), { signal }),

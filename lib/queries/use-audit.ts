@@ -13,7 +13,7 @@ export function auditSearchParams(filters: AuditFilters): URLSearchParams {
 }
 
 /** The audit log, newest first, one page of 100 at a time (`GET /api/audit`). */
-export const auditEntriesQuery = (filters: AuditFilters) =>
+const auditEntriesQuery = (filters: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: queryKeys.audit(filters),
     initialPageParam: null as number | null,

@@ -17,7 +17,7 @@ const QUIET_FOLLOW_UP_MS = 1_200;
  * One page of the fleet overview for a view (`GET /api/rollouts?…`). The tab's live stream patches the rows it
  * holds at once and asks again, at most every two seconds, for what only the server can tell (counts, membership).
  */
-export const fleetPageQuery = (view: FleetView) =>
+const fleetPageQuery = (view: FleetView) =>
   queryOptions({
     queryKey: queryKeys.fleetPage(serializeFleetView(view)),
     queryFn: async ({ signal, client, queryKey }) => {

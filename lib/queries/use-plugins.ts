@@ -14,7 +14,7 @@ import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
 /** Registry, fleet matrix and findings (`GET /api/plugins`); refreshed every 30 s. */
-export const pluginsOverviewQuery = () =>
+const pluginsOverviewQuery = () =>
   queryOptions({
     queryKey: queryKeys.pluginsOverview(),
     queryFn: ({ signal }) => fetchJson<PluginsOverview>(pluginsPath(), { signal }),
@@ -26,7 +26,7 @@ export const pluginsOverviewQuery = () =>
  * Health per plugin over a range (`GET /api/plugins/health`); refreshed every 30 s, and 5 s after the server answered
  * with an older report while it computes a newer one (`refreshing`).
  */
-export const pluginHealthQuery = (range: HealthRange, cluster: string | null = null, plugin: string | null = null) =>
+const pluginHealthQuery = (range: HealthRange, cluster: string | null = null, plugin: string | null = null) =>
   queryOptions({
     queryKey: queryKeys.pluginHealth(range, cluster, plugin),
     queryFn: ({ signal }) => fetchJson<PluginHealthReport>(pluginHealthPath(range, cluster, plugin), { signal }),
@@ -44,7 +44,7 @@ export function usePluginHealth(range: HealthRange, cluster: string | null = nul
 }
 
 /** One cluster's registered plugins and its controller (`GET /api/clusters/{cluster}/plugins`), read on demand; every 30 s. */
-export const clusterPluginsQuery = (cluster: string) =>
+const clusterPluginsQuery = (cluster: string) =>
   queryOptions({
     queryKey: queryKeys.clusterPlugins(cluster),
     queryFn: ({ signal }) => fetchJson<ClusterPluginsResponse>(clusterPluginsPath(cluster), { signal }),

@@ -14,7 +14,7 @@ async function fetchReadiness(signal: AbortSignal): Promise<ReadinessReport> {
 }
 
 /** The server's readiness and the history recorder's state (`GET /api/readyz`), polled; faster while failing. */
-export const readinessQuery = () =>
+const readinessQuery = () =>
   queryOptions({
     queryKey: queryKeys.readiness(),
     queryFn: ({ signal }) => fetchReadiness(signal),

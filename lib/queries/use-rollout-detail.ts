@@ -29,7 +29,7 @@ export const rolloutDetailQuery = (rollout: RolloutRef) =>
   });
 
 /** The recorded weight timeline (`GET …/history?range=`): refreshed with the recorded fields, and every minute so the window slides. */
-export const rolloutHistoryQuery = (rollout: RolloutRef, range: HistoryRange) =>
+const rolloutHistoryQuery = (rollout: RolloutRef, range: HistoryRange) =>
   queryOptions({
     queryKey: queryKeys.rolloutHistory(rollout, range),
     queryFn: ({ signal }) => fetchJson<RolloutHistory>(rolloutHistoryPath(rollout, range), { signal }),
@@ -39,7 +39,7 @@ export const rolloutHistoryQuery = (rollout: RolloutRef, range: HistoryRange) =>
   });
 
 /** Measured canary share from Prometheus (`GET …/measured-traffic?range=`): its own, slower query (every 30 s). */
-export const measuredTrafficQuery = (rollout: RolloutRef, range: HistoryRange) =>
+const measuredTrafficQuery = (rollout: RolloutRef, range: HistoryRange) =>
   queryOptions({
     queryKey: queryKeys.rolloutMeasuredTraffic(rollout, range),
     queryFn: ({ signal }) => fetchJson<MeasuredTrafficResponse>(rolloutMeasuredTrafficPath(rollout, range), { signal }),

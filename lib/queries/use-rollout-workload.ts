@@ -8,16 +8,16 @@ import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 
 /** How often an open detail page reads the ReplicaSets and Pods again: pods change without the Rollout changing. */
-export const WORKLOAD_REFRESH_MS = 5_000;
+const WORKLOAD_REFRESH_MS = 5_000;
 /** Right after an undo, until the new revision shows: the controller re-labels ReplicaSets without touching the Rollout. */
-export const WORKLOAD_FOLLOW_MS = 500;
+const WORKLOAD_FOLLOW_MS = 500;
 
 /**
  * The Rollout's ReplicaSets and Pods with the CLI's numbers (`GET …/replicasets`). The server keeps nothing for it:
  * it is read from the cluster while a detail page asks, every few seconds and whenever the Rollout changes (the
  * stream invalidates everything under the Rollout's key).
  */
-export const rolloutWorkloadQuery = (rollout: RolloutRef, following = false) =>
+const rolloutWorkloadQuery = (rollout: RolloutRef, following = false) =>
   queryOptions({
     queryKey: queryKeys.rolloutWorkload(rollout),
     queryFn: ({ signal }) => fetchJson<RolloutWorkload>(rolloutWorkloadPath(rollout), { signal }),

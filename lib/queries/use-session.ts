@@ -8,7 +8,7 @@ import { queryKeys } from "./keys";
 export type { SessionView };
 
 /** GET /api/session: the user, the auth mode, read-only mode and the CSRF token (set as a cookie too). */
-export const sessionQuery = () =>
+const sessionQuery = () =>
   queryOptions({
     queryKey: queryKeys.session(),
     queryFn: ({ signal }) => fetchJson<SessionView>(sessionPath(), { signal, cache: "no-store" }),

@@ -3,7 +3,7 @@ import type { RecorderState, RecorderStatus } from "@/lib/contracts/readiness";
 import { redactErrorText } from "@/lib/errors/known-secrets";
 
 /** One line a person can act on: SQLite's own code and message rather than Prisma's multi-line wrapper. */
-export function describeWriteError(err: unknown): string {
+function describeWriteError(err: unknown): string {
   const cause = (err as { cause?: { originalCode?: unknown; originalMessage?: unknown } } | null)?.cause;
   if (typeof cause?.originalMessage === "string")
     return redactErrorText(`${String(cause.originalCode ?? "error")}: ${cause.originalMessage}`).slice(0, 300);

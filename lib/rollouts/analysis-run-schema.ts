@@ -24,7 +24,7 @@ const metricResultSchema = z.looseObject({
   dryRun: z.boolean().optional(),
 });
 
-export const analysisRunSchema = z.looseObject({
+const analysisRunSchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: objectMetaSchema,

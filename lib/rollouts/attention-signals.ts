@@ -51,7 +51,7 @@ export function detailSectionHref(cluster: string, namespace: string, name: stri
 }
 
 /** The plugins page anchor of the finding `referenced-not-registered` (lib/plugins/findings.ts) for one plugin. */
-export function unregisteredPluginHref(cluster: string, kind: "trafficRouter" | "step", plugin: string): string {
+function unregisteredPluginHref(cluster: string, kind: "trafficRouter" | "step", plugin: string): string {
   // Cluster and plugin names hold only characters a fragment may carry as they are (letters, digits, - _ . /).
   return `/plugins#referenced-not-registered/${cluster}/${kind}/${plugin}`;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatIssues, type ParseResult } from "./parse-result";
 
 // core/v1 Event. Timestamps are nullable: core events leave eventTime null, events.k8s.io ones firstTimestamp.
-export const kubeEventSchema = z.looseObject({
+const kubeEventSchema = z.looseObject({
   metadata: z.looseObject({ name: z.string().optional(), namespace: z.string().optional(), uid: z.string().optional() }).optional(),
   reason: z.string().optional(),
   message: z.string().optional(),

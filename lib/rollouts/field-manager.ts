@@ -6,7 +6,7 @@ export const CONTROLLER_FIELD_MANAGER = "rollouts-controller";
  * stamp: a write by someone else this long (or less) before the controller's newest one is what the controller
  * followed up on, so the change is theirs. Generous for a busy controller; short beside a canary's pauses.
  */
-export const CONTROLLER_FOLLOW_UP_MS = 5_000;
+const CONTROLLER_FOLLOW_UP_MS = 5_000;
 
 interface ManagedFieldsEntry {
   manager?: unknown;

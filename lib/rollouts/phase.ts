@@ -1,6 +1,6 @@
 import type { AnalysisRunStatusRef, RolloutResource } from "./schema";
 
-export const ROLLOUT_PHASES = ["Healthy", "Degraded", "Progressing", "Paused"] as const;
+const ROLLOUT_PHASES = ["Healthy", "Degraded", "Progressing", "Paused"] as const;
 export type RolloutPhase = (typeof ROLLOUT_PHASES)[number];
 
 export interface RolloutPhaseSummary {
@@ -45,12 +45,12 @@ function isGenerationObserved(rollout: RolloutResource): boolean {
 }
 
 /** `rolloututil.go` IsUnpausing: the user cleared pauseConditions and the controller has not reacted yet. */
-export function isUnpausing(rollout: RolloutResource): boolean {
+function isUnpausing(rollout: RolloutResource): boolean {
   return rollout.status?.controllerPause === true && (rollout.status.pauseConditions ?? []).length === 0;
 }
 
 /** `rolloututil.go` IsFullyPromoted. */
-export function isFullyPromoted(rollout: RolloutResource): boolean {
+function isFullyPromoted(rollout: RolloutResource): boolean {
   return (rollout.status?.stableRS ?? "") === (rollout.status?.currentPodHash ?? "");
 }
 

@@ -240,7 +240,7 @@ function byCreationThenName(a: { createdAt: string | null; name: string }, b: { 
  * `GetReplicaSetInfo` + `addPodInfos`: the Rollout's own ReplicaSets (by ownerReference UID), newest revision first
  * (then by name, as upstream's sort ends up doing), each with its Pods (by ownerReference), oldest first.
  */
-export function toReplicaSetInfos(
+function toReplicaSetInfos(
   rollout: RolloutResource,
   replicaSets: readonly ReplicaSetResource[],
   pods: readonly PodResource[],
@@ -290,7 +290,7 @@ function replicaSetInfosOwnedBy(
  * `getExperimentInfo` + `NewExperimentInfo` (info/experiment_info.go): the Experiments the Rollout owns (by uid, in
  * its namespace; never by name), each with the ReplicaSets and AnalysisRuns it owns by uid; newest revision first.
  */
-export function toExperimentInfos(
+function toExperimentInfos(
   rollout: RolloutResource,
   experiments: readonly ExperimentResource[],
   replicaSets: readonly ReplicaSetResource[],
@@ -334,7 +334,7 @@ function mergeImageAndTags(byImage: Map<string, string[]>, image: string, tags: 
  * seen again gets the union of tags sorted alphabetically, as `mergeTags` does. Then each Experiment's images
  * (`ExperimentInfo.Images`): its ReplicaSets with replicas, tagged `Σ:<template>`.
  */
-export function deriveImages(replicaSets: readonly ReplicaSetInfoView[], experiments: readonly ExperimentInfoView[] = []): ImageInfoView[] {
+function deriveImages(replicaSets: readonly ReplicaSetInfoView[], experiments: readonly ExperimentInfoView[] = []): ImageInfoView[] {
   const byImage = new Map<string, string[]>();
   for (const rs of replicaSets) {
     if (rs.replicas <= 0) continue;

@@ -46,7 +46,7 @@ const analysisArgSchema = z.looseObject({
 
 const metadataSchema = z.looseObject({ labels: stringMap.optional(), annotations: stringMap.optional() });
 
-export const rolloutAnalysisSchema = z.looseObject({
+const rolloutAnalysisSchema = z.looseObject({
   templates: z.array(analysisTemplateRefSchema).optional(),
   args: z.array(analysisArgSchema).optional(),
   dryRun: z.array(z.looseObject({ metricName: z.string() })).optional(),
@@ -112,7 +112,7 @@ const experimentStepSchema = z.looseObject({
   analysisRunMetadata: metadataSchema.optional(),
 });
 
-export const canaryStepSchema = z.looseObject({
+const canaryStepSchema = z.looseObject({
   setWeight: z.number().int().optional(),
   pause: z.looseObject({ duration: intOrString.optional() }).optional(),
   analysis: rolloutAnalysisSchema.optional(),
@@ -163,7 +163,7 @@ const trafficRoutingSchema = z.looseObject({
   maxTrafficWeight: z.number().int().optional(),
 });
 
-export const canaryStrategySchema = z.looseObject({
+const canaryStrategySchema = z.looseObject({
   canaryService: z.string().optional(),
   stableService: z.string().optional(),
   steps: z.array(canaryStepSchema).optional(),
@@ -179,7 +179,7 @@ export const canaryStrategySchema = z.looseObject({
   stableMetadata: metadataSchema.optional(),
 });
 
-export const blueGreenStrategySchema = z.looseObject({
+const blueGreenStrategySchema = z.looseObject({
   activeService: z.string().optional(),
   previewService: z.string().optional(),
   previewReplicaCount: z.number().int().optional(),
@@ -211,7 +211,7 @@ const rolloutSpecSchema = z.looseObject({
 });
 
 /** `{name, status, message}` as in `types.go` RolloutAnalysisRunStatus; `status` is an AnalysisPhase. */
-export const analysisRunStatusRefSchema = z.looseObject({
+const analysisRunStatusRefSchema = z.looseObject({
   name: z.string(),
   status: z.string(),
   message: z.string().optional(),
@@ -223,7 +223,7 @@ const weightDestinationSchema = z.looseObject({
   podTemplateHash: z.string().optional(),
 });
 
-export const trafficWeightsSchema = z.looseObject({
+const trafficWeightsSchema = z.looseObject({
   canary: weightDestinationSchema,
   stable: weightDestinationSchema,
   additional: z.array(weightDestinationSchema).optional(),
@@ -245,7 +245,7 @@ const stepPluginStatusSchema = z.looseObject({
   status: z.unknown().optional(),
 });
 
-export const rolloutConditionSchema = z.looseObject({
+const rolloutConditionSchema = z.looseObject({
   type: z.string(),
   status: z.string(),
   reason: z.string().optional(),
@@ -317,7 +317,7 @@ const rolloutStatusSchema = z.looseObject({
     .optional(),
 });
 
-export const rolloutSchema = z.looseObject({
+const rolloutSchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
   metadata: objectMetaSchema,

@@ -22,7 +22,7 @@ const metaSchema = z.looseObject({
 });
 const containerSchema = z.looseObject({ name: z.string(), image: z.string().optional(), restartPolicy: z.string().optional() });
 
-export const replicaSetSchema = z.looseObject({
+const replicaSetSchema = z.looseObject({
   metadata: metaSchema,
   spec: z
     .looseObject({
@@ -65,7 +65,7 @@ const containerStatusSchema = z.looseObject({
 });
 export type ContainerStatus = z.infer<typeof containerStatusSchema>;
 
-export const podSchema = z.looseObject({
+const podSchema = z.looseObject({
   metadata: metaSchema,
   spec: z
     .looseObject({
@@ -96,7 +96,7 @@ export function parsePod(obj: unknown): ParseResult<"pod", PodResource> {
 }
 
 /** The fields of an Experiment that `info/experiment_info.go` reads. */
-export const experimentSchema = z.looseObject({
+const experimentSchema = z.looseObject({
   metadata: metaSchema,
   status: z.looseObject({ phase: z.string().optional(), message: z.string().optional() }).optional(),
 });

@@ -101,7 +101,7 @@ interface ProcessState {
 const processState: ProcessState = ((globalThis as { rollscope?: ProcessState }).rollscope ??= {});
 
 /** The process's database client; opening it starts nothing else. */
-export function getProcessDb(): PrismaClient {
+function getProcessDb(): PrismaClient {
   processState.db ??= createDbClient();
   return processState.db;
 }

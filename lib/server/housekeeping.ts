@@ -13,7 +13,7 @@ const ENDED_SESSIONS_KEPT_MS = 7 * 24 * 3600_000;
 const EVERY_MS = 60_000;
 
 /** Marks the audit entries whose action was interrupted (a crash between intent and outcome). */
-export async function markInterruptedActions(app: AppContext): Promise<void> {
+async function markInterruptedActions(app: AppContext): Promise<void> {
   try {
     const count = await app.repos.auditEntries.markInterrupted(new Date(app.now() - INTERRUPTED_AFTER_MS), INTERRUPTED_MESSAGE);
     if (count > 0)

@@ -11,7 +11,7 @@ import { READ_SCOPE_TTL_MS, resolveReadScope } from "./read-scope";
 import { trackSseClient } from "@/lib/telemetry/observe";
 
 /** The whole live view of one Rollout, as an open detail page needs it with no request of its own. */
-export function getFocusedRollout(app: AppContext, key: string, scope: ReadScope): FocusedRollout {
+function getFocusedRollout(app: AppContext, key: string, scope: ReadScope): FocusedRollout {
   const ref = parseRolloutKey(key) ?? { cluster: "", namespace: "", name: key };
   const { cluster, namespace, name } = ref;
   // One the user may not read looks exactly like one that does not exist.

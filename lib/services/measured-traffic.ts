@@ -99,7 +99,7 @@ export interface StuckRouterResult {
 }
 
 /** Rollouts checked per cluster and pass, those with a canary weight applied first; the rest are named as skipped. */
-export const STUCK_MAX_ROLLOUTS = 200;
+const STUCK_MAX_ROLLOUTS = 200;
 const STUCK_CONCURRENCY = 8;
 
 /**

@@ -17,7 +17,7 @@ function checkWarmUp(warmUp: WarmUpStatus): ReadinessCheck {
  * A database error without where the database is: URLs, `host:port`, addresses and unresolved names are replaced,
  * so the reason (refused, timed out, authentication failed) is shown and the network layout is not.
  */
-export function redactDatabaseError(text: string): string {
+function redactDatabaseError(text: string): string {
   return text
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "<address>")
     .replace(/\[[0-9a-f:.]+\](:\d+)?/gi, "<address>")

@@ -26,7 +26,7 @@ async function listBySelector(watcher: ClusterWatcher, path: string, labelSelect
 }
 
 /** The Rollout's ReplicaSets (by its selector, kept when it owns them) and their Pods, as upstream's undo and get list them. */
-export async function listRolloutReplicaSets(
+async function listRolloutReplicaSets(
   watcher: ClusterWatcher,
   rollout: RolloutResource,
 ): Promise<{ replicaSets: ReplicaSetResource[]; pods: PodResource[] }> {

@@ -3,7 +3,7 @@ import http, { type Server } from "node:http";
 import { metrics } from "./metrics-registry";
 
 /** `host:port` → the parts `listen` takes (an IPv6 host in brackets). */
-export function parseListenAddress(address: string): { host: string; port: number } {
+function parseListenAddress(address: string): { host: string; port: number } {
   const at = address.lastIndexOf(":");
   const host = address.slice(0, at).replace(/^\[(.*)\]$/, "$1");
   return { host, port: Number(address.slice(at + 1)) };

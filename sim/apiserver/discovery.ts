@@ -35,7 +35,7 @@ function subresourcesOf(type: ResourceType): Subresource[] {
 }
 
 /** Groups in a stable order, each with its single served version. */
-export function apiGroups(): Array<{ name: string; version: string }> {
+function apiGroups(): Array<{ name: string; version: string }> {
   const seen = new Map<string, string>();
   for (const t of RESOURCE_TYPES) if (t.group && !seen.has(t.group)) seen.set(t.group, t.version);
   return [...seen].map(([name, version]) => ({ name, version }));

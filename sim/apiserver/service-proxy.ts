@@ -16,7 +16,7 @@ export function serviceProxyFromStore(store: ObjectStore): ServiceProxyResolver 
 }
 
 /** `[scheme:]name[:port]`, as net.SplitSchemeNamePort parses the name segment of a proxy URL. */
-export function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
+function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
   const parts = id.split(":");
   const [scheme, name, port] =
     parts.length === 3 ? parts : parts.length === 2 ? ["", parts[0], parts[1]] : parts.length === 1 ? ["", parts[0], ""] : [];

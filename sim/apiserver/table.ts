@@ -14,7 +14,7 @@ interface Column {
 export type IncludeObject = "None" | "Metadata" | "Object";
 
 /** duration.HumanDuration from apimachinery, which the server uses for Age cells. */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < -1) return "<invalid>";
   if (seconds < 0) return "0s";

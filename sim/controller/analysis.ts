@@ -189,7 +189,7 @@ function emitStatusChange(
 }
 
 /** Finds the runs named in status (upstream `GetCurrentAnalysisRunByType`). */
-export function loadCurrentAnalysisRuns(ctx: ReconcileContext): void {
+function loadCurrentAnalysisRuns(ctx: ReconcileContext): void {
   const runs = ctx.deps.cache.analysisRunsOf(ctx.key, ctx.ro.metadata.uid);
   const byName = (name: string | undefined) => (name ? runs.find((r) => r.metadata.name === name) : undefined);
   ctx.currentArs = {

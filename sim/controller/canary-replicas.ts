@@ -19,7 +19,7 @@ const DEFAULT_MAX_UNAVAILABLE = "25";
  * `intstr.GetValueFromIntOrPercent`: an int as is; a string is a percentage (every "%" removed) of `total`,
  * rounded up or down. null when the string is not a number (upstream then gets an error).
  */
-export function valueFromIntOrPercent(value: number | string, total: number, roundUp: boolean): number | null {
+function valueFromIntOrPercent(value: number | string, total: number, roundUp: boolean): number | null {
   if (typeof value === "number") return value;
   const digits = value.replaceAll("%", "");
   if (!/^[+-]?\d+$/.test(digits)) return null;
@@ -31,7 +31,7 @@ export function valueFromIntOrPercent(value: number | string, total: number, rou
  * `resolveFenceposts`: maxSurge rounds up, maxUnavailable down; if both come to 0, maxUnavailable is 1. An invalid
  * value (caught by validation upstream) makes both 0.
  */
-export function resolveFenceposts(ro: Rollout): { maxSurge: number; maxUnavailable: number } {
+function resolveFenceposts(ro: Rollout): { maxSurge: number; maxUnavailable: number } {
   const replicas = replicasOf(ro);
   const canary = ro.spec.strategy.canary;
   const surge = valueFromIntOrPercent(canary?.maxSurge ?? DEFAULT_MAX_SURGE, replicas, true);
@@ -53,7 +53,7 @@ export function maxUnavailableOf(ro: Rollout): number {
 }
 
 /** `GetCanaryReplicasOrWeight`: full weight when promoting fully or not yet/already promoted, else setCanaryScale or the step's weight. */
-export function canaryReplicasOrWeight(ro: Rollout): { replicas: number | null; weight: number } {
+function canaryReplicasOrWeight(ro: Rollout): { replicas: number | null; weight: number } {
   const status = ro.status ?? {};
   if (status.promoteFull || !status.stableRS || status.currentPodHash === status.stableRS) {
     return { replicas: null, weight: maxTrafficWeight(ro) };
@@ -125,7 +125,7 @@ export function getReplicasForScaleDown(rs: ReplicaSet | undefined, ignoreAvaila
 }
 
 /** `calculateScaleDownReplicaCount`: the drained ReplicaSet goes down by at most `scaleDownCount`, not below desired. */
-export function calculateScaleDownReplicaCount(
+function calculateScaleDownReplicaCount(
   drainRS: ReplicaSet | undefined,
   desired: number,
   scaleDownCount: number,
@@ -139,7 +139,7 @@ export function calculateScaleDownReplicaCount(
  * `adjustReplicaWithinLimits`: brings the adjusted ReplicaSet back within maxSurge, gives back what that cost in
  * availability, and takes any remaining excess from the drained one. Returns [drainCount, adjustCount].
  */
-export function adjustReplicaWithinLimits(
+function adjustReplicaWithinLimits(
   drainRS: ReplicaSet | undefined,
   adjustRS: ReplicaSet | undefined,
   drainCount: number,
@@ -256,7 +256,7 @@ export function calculateReplicaCountsForBasicCanary(
 }
 
 /** `CheckMinPodsPerReplicaSet`: a non-zero count is at least minPodsPerReplicaSet (traffic routing only). */
-export function checkMinPodsPerReplicaSet(ro: Rollout, count: number): number {
+function checkMinPodsPerReplicaSet(ro: Rollout, count: number): number {
   const canary = ro.spec.strategy.canary;
   if (count === 0 || canary?.minPodsPerReplicaSet === undefined || !canary.trafficRouting) return count;
   return Math.max(count, canary.minPodsPerReplicaSet);

@@ -4,7 +4,7 @@ import type { Prng } from "./prng";
 import { T } from "./resource-types";
 import type { SimClock } from "./sim-clock";
 
-export const CONTROLLER_IMAGE = "quay.io/argoproj/argo-rollouts:v1.9.1";
+const CONTROLLER_IMAGE = "quay.io/argoproj/argo-rollouts:v1.9.1";
 const CONTAINER = "argo-rollouts";
 
 /**

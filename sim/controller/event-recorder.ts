@@ -2,7 +2,7 @@ import { findResourceType } from "../resources";
 import type { KubeObject, ObjectStore } from "../store/object-store";
 import type { SimClock } from "./sim-clock";
 
-export const EVENT_SOURCE = "rollouts-controller";
+const EVENT_SOURCE = "rollouts-controller";
 const events = findResourceType("", "v1", "events")!;
 
 /** client-go EventSourceObjectSpamFilter defaults: burst 25, one token per 5 minutes per source+object. */

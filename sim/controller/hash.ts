@@ -10,7 +10,7 @@ export function safeEncodeString(text: string): string {
 }
 
 /** JSON with sorted keys, so equal objects hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

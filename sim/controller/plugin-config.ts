@@ -4,7 +4,7 @@ import type { KubeObject } from "../store/object-store";
 export const PLUGIN_CONFIG_MAP = "argo-rollouts-config";
 export const DEFAULT_CONTROLLER_NAMESPACE = "argo-rollouts";
 /** `utils/config/config.go`: GitHub user and repo limits. */
-export const PLUGIN_NAME_PATTERN = /^([a-zA-Z0-9\-]+)\/{1}([a-zA-Z0-9_\-.]+)$/;
+const PLUGIN_NAME_PATTERN = /^([a-zA-Z0-9\-]+)\/{1}([a-zA-Z0-9_\-.]+)$/;
 
 export interface PluginItem {
   name: string;

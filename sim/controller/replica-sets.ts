@@ -1,13 +1,6 @@
 import { StoreError } from "../store/object-store";
 import { getCondition, Message, newCondition, Reason, setCondition } from "./conditions";
-import {
-  POD_HASH_LABEL,
-  REVISION_ANNOTATION,
-  SCALE_DOWN_DEADLINE_ANNOTATION,
-  podHashOf,
-  revisionOf,
-  type ReconcileContext,
-} from "./context";
+import { POD_HASH_LABEL, REVISION_ANNOTATION, SCALE_DOWN_DEADLINE_ANNOTATION, revisionOf, type ReconcileContext } from "./context";
 import { computePodTemplateHash } from "./hash";
 import { T } from "./resource-types";
 import { replicasOf } from "./steps";
@@ -188,5 +181,3 @@ export function reconcileRevisionHistoryLimit(ctx: ReconcileContext): void {
     ctx.otherRSs = ctx.otherRSs.filter((x) => x !== rs);
   }
 }
-
-export { podHashOf };

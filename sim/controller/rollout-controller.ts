@@ -31,7 +31,7 @@ const MAX_BACKOFF_SECONDS = 300;
 const TRAFFIC_INTERVAL_MS = 2000;
 
 /** The simulated Argo Rollouts controller of one cluster. */
-export class RolloutController implements ControllerHandle {
+class RolloutController implements ControllerHandle {
   readonly transitions: TransitionLog;
   readonly metrics: ControllerMetrics;
   private readonly store: ObjectStore;

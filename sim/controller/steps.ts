@@ -3,7 +3,7 @@ import type { CanaryStep, ReplicaSet, Rollout } from "./types";
 
 /** Pure ports of `utils/replicaset/canary.go` and `utils/rollout/rolloututil.go` step helpers (the replica counts: canary-replicas.ts). */
 
-export const DEFAULT_MAX_TRAFFIC_WEIGHT = 100;
+const DEFAULT_MAX_TRAFFIC_WEIGHT = 100;
 
 export function replicasOf(ro: Rollout): number {
   return ro.spec.replicas ?? 1;

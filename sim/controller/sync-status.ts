@@ -42,7 +42,7 @@ export function calculateBaseStatus(ctx: ReconcileContext): RolloutStatus {
   return status;
 }
 
-export function isIndefiniteStep(ro: Rollout): boolean {
+function isIndefiniteStep(ro: Rollout): boolean {
   const { step } = currentStepOf(ro);
   return !!step && (!!step.experiment || !!step.analysis || !!step.pause);
 }

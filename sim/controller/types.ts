@@ -223,9 +223,6 @@ export interface AnalysisRun extends KubeObject {
 }
 
 /** Narrowing casts from the store's untyped objects; the store only holds objects of the right kind per type. */
-export function asRollout(obj: KubeObject): Rollout {
-  return obj as Rollout;
-}
 export function asReplicaSet(obj: KubeObject): ReplicaSet {
   return obj as ReplicaSet;
 }

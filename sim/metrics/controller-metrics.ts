@@ -4,7 +4,7 @@ import { calculateMetricsPhase, type MetricsPhase } from "../controller/conditio
 import { metricsTrafficRouter } from "../controller/traffic-routers";
 import type { AnalysisRun, Rollout } from "../controller/types";
 
-export const CONTROLLER_VERSION = "v1.9.1+sim";
+const CONTROLLER_VERSION = "v1.9.1+sim";
 /** `controller/metrics/prommetrics.go`: reconcile histogram buckets. */
 const RECONCILE_BUCKETS = [0.01, 0.15, 0.25, 0.5, 1];
 const ROLLOUT_PHASES: MetricsPhase[] = ["Completed", "Progressing", "Paused", "Timeout", "Error", "Abort"];

@@ -9,7 +9,7 @@ interface MeterContract {
   metrics: Record<"calls" | "duration" | "restarts" | "info", { name: string; labels: string[]; buckets?: number[] }>;
 }
 
-export const PLUGIN_METER_CONTRACT = JSON.parse(
+const PLUGIN_METER_CONTRACT = JSON.parse(
   readFileSync(path.resolve(import.meta.dirname, "../../plugin-meter/metrics.json"), "utf8"),
 ) as MeterContract;
 
@@ -17,7 +17,7 @@ export type PluginMeterKind = "trafficRouter" | "metricProvider" | "step";
 export type PluginMeterOutcome = "ok" | "error" | "transport" | "timeout";
 
 /** The version the simulated meter reports, as `rollscope-plugin-meter --version` does. */
-export const SIM_PLUGIN_METER_VERSION = "sim";
+const SIM_PLUGIN_METER_VERSION = "sim";
 
 /**
  * What rollscope-plugin-meter (plugin-meter/, registered in argo-rollouts-config in place of each plugin) exports

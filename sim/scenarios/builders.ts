@@ -3,7 +3,7 @@ import { SIM_ANALYSIS_OUTCOME } from "../controller/context";
 import type { CanaryStep, RolloutSpec, TrafficRouting } from "../controller/types";
 import type { KubeObject } from "../store/object-store";
 
-export const IMAGE_REGISTRY = "ghcr.io/acme";
+const IMAGE_REGISTRY = "ghcr.io/acme";
 
 export type Router =
   | { plugin: string; config: Record<string, unknown> }
@@ -94,7 +94,7 @@ export function rollout(bp: RolloutBlueprint): KubeObject {
   };
 }
 
-export function service(namespace: string, name: string, app: string): KubeObject {
+function service(namespace: string, name: string, app: string): KubeObject {
   return {
     apiVersion: "v1",
     kind: "Service",

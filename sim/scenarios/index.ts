@@ -10,6 +10,5 @@ export function loadScenario(name: ScenarioName, scale: Partial<ScaleOptions> = 
   throw new Error(`unknown scenario "${String(name)}" (demo, scale)`);
 }
 
-export { demoScenario, scaleScenario };
 export type { Scenario, ScenarioCluster, ScaleOptions } from "./types";
 export { bumpImage, type ScenarioDriver } from "./revision-driver";

@@ -6,7 +6,7 @@ import { pluginSha256 } from "./builders";
 const GH = "https://github.com/argoproj-labs";
 
 /** Release assets as the plugins' installation docs name them (versions per reference §6). */
-export const TRAFFIC_ROUTER_PLUGINS = {
+const TRAFFIC_ROUTER_PLUGINS = {
   gatewayAPI: {
     name: "argoproj-labs/gatewayAPI",
     location: `${GH}/rollouts-plugin-trafficrouter-gatewayapi/releases/download/v0.15.0/gatewayapi-plugin-linux-amd64`,

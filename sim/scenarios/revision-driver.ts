@@ -53,7 +53,7 @@ const FAILED_ANALYSIS = new Set(["Failed", "Error"]);
  * failed analysis, which the demo scripts) leave the failed run in the status; a person's abort does not. What a
  * person stopped stays stopped until a person acts.
  */
-export function stoppedByAPerson(ro: Rollout | undefined): boolean {
+function stoppedByAPerson(ro: Rollout | undefined): boolean {
   if (!ro) return false;
   if (ro.spec.paused === true) return true;
   if (ro.status?.abort !== true) return false;

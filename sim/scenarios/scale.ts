@@ -17,7 +17,7 @@ const STEPS: CanaryStep[] = [
 /** TrafficWeightUpdated per revision with STEPS: 0→20→50→80→100, then 100→0 once stable moves. */
 const WEIGHT_CHANGES_PER_REVISION = 5;
 
-export const DEFAULT_SCALE_OPTIONS: ScaleOptions = { clusters: 20, rolloutsPerCluster: 250, changesPerSecond: 50, seed: 1 };
+const DEFAULT_SCALE_OPTIONS: ScaleOptions = { clusters: 20, rolloutsPerCluster: 250, changesPerSecond: 50, seed: 1 };
 
 const LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 

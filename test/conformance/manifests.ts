@@ -64,7 +64,7 @@ export function routedCanary(name: string, steps: unknown[], plugin = ROUTER_PLU
 }
 
 /** The simulator does not call metric providers: this annotation (ignored by the real controller) says the outcome. */
-export const SIM_ANALYSIS_OUTCOME = "sim.rollscope.dev/analysis-outcome";
+const SIM_ANALYSIS_OUTCOME = "sim.rollscope.dev/analysis-outcome";
 
 export type AnalysisOutcome = "Successful" | "Failed" | "Inconclusive";
 

@@ -112,7 +112,7 @@ async function collectLateArrivals(
   };
 }
 
-export function namespaceFor(scenario: Scenario): string {
+function namespaceFor(scenario: Scenario): string {
   return `conf-${scenario.name}`;
 }
 

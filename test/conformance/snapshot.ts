@@ -64,7 +64,7 @@ const HASH_SUFFIX = new RegExp(`-${HASH}\\b`, "g");
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 
 /** Hashes and timestamps out of a message; the Rollout and namespace names are the scenario's own, kept. */
-export function normaliseText(text: string, knownHashes: readonly string[] = []): string {
+function normaliseText(text: string, knownHashes: readonly string[] = []): string {
   let out = text.replace(TIMESTAMP, "<time>");
   for (const hash of knownHashes) if (hash) out = out.split(hash).join("<hash>");
   // An AnalysisRun name's collision counter (`<rollout>-<hash>-<revision>.1`): the real controller adds one when a
@@ -85,7 +85,7 @@ const MEANINGFUL_LABELS = new Set(["phase", "strategy", "traffic_router", "reaso
 const IGNORED_METRICS = new Set(["controller_clientset_k8s_request_total"]);
 
 /** The metric series of one namespace, values dropped: `name{label=value,...}` sorted. */
-export function metricSeries(exposition: string, namespace: string): string[] {
+function metricSeries(exposition: string, namespace: string): string[] {
   const series = new Set<string>();
   for (const line of exposition.split("\n")) {
     const match = /^([a-zA-Z_:][\w:]*)\{(.*)\}\s/.exec(line);
@@ -116,7 +116,7 @@ async function knownHashes(kube: Kube, namespace: string): Promise<string[]> {
   return sets.map((rs) => rs.metadata.labels?.["rollouts-pod-template-hash"] ?? "").filter(Boolean);
 }
 
-export function statusSnapshot(ro: RolloutJson, hashes: readonly string[] = []): Omit<Snapshot, "events" | "metrics"> {
+function statusSnapshot(ro: RolloutJson, hashes: readonly string[] = []): Omit<Snapshot, "events" | "metrics"> {
   const s = ro.status ?? {};
   const w = s.canary?.weights;
   return {

@@ -203,7 +203,7 @@ export const isPausedAt = (stepIndex: number) => (r: RolloutState) =>
   r.status?.phase === "Paused" && r.status.currentStepIndex === stepIndex && (r.status.pauseConditions?.length ?? 0) > 0;
 
 /** Canary steps that stop twice for a manual promote: 20 % → pause → 60 % → pause. */
-export const MANUAL_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }];
+const MANUAL_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }];
 
 const image = (name: string, tag: string) => `registry.local/rollscope-test/${name}:${tag}`;
 

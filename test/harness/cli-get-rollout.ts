@@ -47,7 +47,7 @@ export function argoRolloutsCli(binDir: string, kubeconfigPath: string, context:
 const HEADER = /^(\s*[A-Za-z]+:)\s*(.*)$/;
 
 /** Parses the header block and the revisions of `get rollout --no-color`. */
-export function parseGetRollout(text: string): CliRolloutView {
+function parseGetRollout(text: string): CliRolloutView {
   const view: CliRolloutView = {
     status: "",
     message: "",

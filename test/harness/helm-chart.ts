@@ -63,7 +63,7 @@ export async function renderChart(
   return parseManifests(result.stdout);
 }
 
-export function parseManifests(text: string): KubeObject[] {
+function parseManifests(text: string): KubeObject[] {
   return parseAllDocuments(text)
     .map((doc) => doc.toJS() as KubeObject | null)
     .filter((obj): obj is KubeObject => obj !== null);

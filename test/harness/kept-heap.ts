@@ -6,7 +6,7 @@ setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 
 /** The V8 heap this process keeps alive after full collections. */
-export function keptHeapBytes(): number {
+function keptHeapBytes(): number {
   for (let i = 0; i < 3; i++) collectGarbage();
   return process.memoryUsage().heapUsed;
 }

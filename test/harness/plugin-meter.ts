@@ -17,15 +17,7 @@ export interface PluginMeterReading {
   version: string | null;
 }
 
-/** Reads the meter at `address` (host:port on 127.0.0.0/8); `plugin` keeps only that plugin's series. */
-export async function readPluginMeter(address: string, plugin?: string): Promise<PluginMeterReading> {
-  if (!/^127\.\d+\.\d+\.\d+:\d+$/.test(address)) throw new Error(`a test reads meters on 127.0.0.0/8 only, not ${address}`);
-  const response = await fetch(`http://${address}/metrics`, { signal: AbortSignal.timeout(10_000) });
-  if (!response.ok) throw new Error(`GET http://${address}/metrics answered ${response.status}`);
-  return readPluginMeterText(await response.text(), plugin);
-}
-
-/** The same reading from exposition text already fetched. */
+/** The reading of a meter's exposition text (its /metrics, already fetched); `plugin` keeps only that plugin's series. */
 export function readPluginMeterText(text: string, plugin?: string): PluginMeterReading {
   const only: Record<string, string> = plugin === undefined ? {} : { plugin };
   const { calls, duration, restarts, info } = contract.metrics;
@@ -46,27 +38,4 @@ export function readPluginMeterText(text: string, plugin?: string): PluginMeterR
   reading.restarts = samplesOf(text, restarts.name, only).reduce((sum, s) => sum + s.value, 0);
   reading.version = samplesOf(text, info.name, only)[0]?.labels.version ?? null;
   return reading;
-}
-
-/** Waits (bounded) until `until` holds for the meter's reading, and returns that reading. */
-export async function waitForPluginMeter(
-  address: string,
-  until: (reading: PluginMeterReading) => boolean,
-  { plugin, timeoutMs = 60_000 }: { plugin?: string; timeoutMs?: number } = {},
-): Promise<PluginMeterReading> {
-  const deadline = Date.now() + timeoutMs;
-  let last: PluginMeterReading | Error = new Error("never read");
-  while (Date.now() < deadline) {
-    try {
-      last = await readPluginMeter(address, plugin);
-      if (until(last)) return last;
-    } catch (err) {
-      // The meter restarts with its plugin: its port is briefly closed.
-      last = err instanceof Error ? err : new Error(String(err));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(
-    `the meter on ${address} never reached the expected state; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
 }

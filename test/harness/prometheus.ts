@@ -46,7 +46,7 @@ export function findPrometheus(): string | null {
   return null;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
