@@ -32,26 +32,6 @@ const config: KnipConfig = {
   // Installed on the machine, not from npm: the tests and the real cluster start them.
   ignoreBinaries: ["kubectl", "go", "openssl"],
   exclude: ["types", "nsTypes"],
-  // Dead exports known when the check came, in folders that change left to their owners: remove a line once its
-  // file is clean. Any other file, and any new file, is checked in full.
-  ignoreIssues: Object.fromEntries(
-    [
-      "bench/cost-curve.ts",
-      "bench/first-row.ts",
-      "bench/measure.ts",
-      "bench/run-context.ts",
-      "e2e/support/fleet.ts",
-      "e2e/support/rollout-scenario.ts",
-      "plugin-meter/build.ts",
-      "realcluster/build.ts",
-      "realcluster/components.ts",
-      "realcluster/manifests.ts",
-      "realcluster/plugin-meters.ts",
-      "realcluster/traefik.ts",
-      "scripts/chart/config-schema.ts",
-      "tools/go/tools.ts",
-    ].map((file) => [file, ["exports"]]),
-  ),
 };
 
 export default config;

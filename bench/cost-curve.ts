@@ -6,7 +6,7 @@ import { z } from "zod";
 import { renderChart, type Panel } from "./svg-chart";
 
 /** Rollouts per cluster at most: the 20,000 are 50 clusters × 400. */
-export const MAX_ROLLOUTS_PER_CLUSTER = 400;
+const MAX_ROLLOUTS_PER_CLUSTER = 400;
 
 export interface CurveShape {
   clusters: number;

@@ -74,7 +74,7 @@ async function loadOnce(url: string): Promise<FirstLoadTiming> {
 }
 
 /** The overview's HTML as a browser receives it: its size decoded and compressed. */
-export async function measureHtmlBytes(url: string): Promise<{ decoded: number; gzip: number }> {
+async function measureHtmlBytes(url: string): Promise<{ decoded: number; gzip: number }> {
   const decoded = (await (await fetch(url)).arrayBuffer()).byteLength;
   // Node's fetch decodes gzip itself; the compressed size is what the server sends when asked for gzip alone.
   const { request } = await import("node:http");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 
 /** Nearest-rank percentile of a list of numbers (ms); NaN for an empty list. */
-export function percentile(values: readonly number[], p: number): number {
+function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -29,7 +29,7 @@ export function sampled(values: readonly number[]): Sampled {
 }
 
 /** Resident set size of a process in bytes, from /proc. */
-export function readRss(pid: number): number {
+function readRss(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
   if (!match) throw new Error(`no VmRSS for pid ${pid}`);

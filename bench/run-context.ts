@@ -9,7 +9,7 @@ import { cpus, totalmem } from "node:os";
 import { sleep } from "./measure";
 
 /** Cores' worth of CPU other processes may keep busy before a run refuses to measure. */
-export const BUSY_CORES_LIMIT = 0.5;
+const BUSY_CORES_LIMIT = 0.5;
 
 /** How long the idle check samples /proc/stat. */
 const IDLE_CHECK_MS = 3_000;

@@ -51,7 +51,7 @@ function goSources(dir: string): string[] {
 }
 
 /** sha256 of both modules' go.mod, go.sum and Go sources (tests excluded: they are not in the binaries) and the recipe. */
-export function pluginMeterHash(): string {
+function pluginMeterHash(): string {
   const hash = createHash("sha256");
   for (const moduleDir of Object.keys(RECIPE)) {
     for (const file of [path.join(moduleDir, "go.mod"), path.join(moduleDir, "go.sum"), ...goSources(moduleDir)]) {

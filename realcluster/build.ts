@@ -32,12 +32,12 @@ export class BuildError extends Error {
   }
 }
 
-export function cacheRoot(): string {
+function cacheRoot(): string {
   return process.env.ROLLSCOPE_GO_CACHE ?? path.join(homedir(), ".cache/rollscope/realcluster");
 }
 
 /** sha256 of the module files and the recipe, so a changed pin or flag builds again. */
-export function toolchainHash(): string {
+function toolchainHash(): string {
   const hash = createHash("sha256");
   for (const dir of MODULES) {
     for (const file of ["go.mod", "go.sum"]) {
@@ -82,7 +82,7 @@ export function goEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs `go` under nice in a tools module of realcluster/; resolves with stdout, rejects with a BuildError. */
-export function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
+function runGo(module: string, args: string[], what: string, log: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     // nice: the machine's two cores are shared; a cold Kubernetes build takes many minutes.
     const child = spawn("nice", ["-n", "10", "go", ...args], {
@@ -135,7 +135,7 @@ function isComplete(dir: string, binaries: readonly string[] = BINARIES): boolea
 }
 
 /** sha256 of Traefik's tools module (with its ext stub) and recipe. */
-export function traefikHash(): string {
+function traefikHash(): string {
   const hash = createHash("sha256");
   for (const file of ["go.mod", "go.sum", "ext/go.mod", "ext/ext.go"]) {
     hash.update(`traefik/${file}\0`).update(readFileSync(path.join(GO_MODULES_DIR, "traefik", file)));
@@ -144,7 +144,7 @@ export function traefikHash(): string {
 }
 
 /** Traefik from the cache (`<cache>/traefik-<hash>/bin/traefik`), building it first if needed, all or nothing. */
-export async function ensureTraefik(log: (line: string) => void = console.log): Promise<{ binary: string; built: boolean }> {
+async function ensureTraefik(log: (line: string) => void = console.log): Promise<{ binary: string; built: boolean }> {
   const started = Date.now();
   const dir = path.join(cacheRoot(), `traefik-${traefikHash()}`);
   const binary = path.join(dir, "bin", "traefik");

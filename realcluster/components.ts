@@ -115,7 +115,7 @@ export const BINARIES = BUILD_GROUPS.flatMap((g) => Object.keys(g.binaries));
  * own, outside BUILD_GROUPS: adding it there would change the toolchain's hash and rebuild Kubernetes.
  * v3.7.10: the newest v3.7 release whose dependency graph the module proxy serves (see realcluster/traefik/go.mod).
  */
-export const TRAEFIK_VERSION = "v3.7.10";
+const TRAEFIK_VERSION = "v3.7.10";
 export const TRAEFIK_BUILD: BuildGroup = {
   module: "traefik",
   binaries: { traefik: "github.com/traefik/traefik/v3/cmd/traefik" },

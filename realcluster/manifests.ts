@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import type { SimUser } from "../sim/apiserver";
 import { simulationRbac, type SimulationUsers } from "../sim/cluster";
 
-/** Kubernetes objects the real cluster starts with: identities, the fake node, Argo Rollouts' configuration. */
+/** Kubernetes objects the real cluster starts with: namespaces, identities, the fake node. */
 
 export type K8sObject = {
   apiVersion: string;
@@ -25,7 +25,7 @@ export function toYaml(objects: K8sObject[]): string {
 const namespace = (name: string): K8sObject => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
 
 /** The proxy's identity on the API server (a static token of its own, bound to TRAEFIK_CLUSTER_ROLE). */
-export const TRAEFIK_USER = "rollscope:traefik";
+const TRAEFIK_USER = "rollscope:traefik";
 
 /**
  * The static-token file: `token,user,uid,"group,group"` (system:authenticated is added by the apiserver), the
@@ -46,7 +46,7 @@ const RBAC = "rbac.authorization.k8s.io";
  * The simulator's RBAC bindings as ClusterRoles of the same names and rules: bound cluster-wide, or, for rules limited
  * to namespaces, by a RoleBinding in each of those namespaces (which are created too).
  */
-export function rbacObjects(users: SimulationUsers): K8sObject[] {
+function rbacObjects(users: SimulationUsers): K8sObject[] {
   return simulationRbac(users).flatMap((binding, i) => {
     const name = `rollscope:${binding.name ?? `binding-${i}`}`;
     const subjects = binding.subjects.map((s) => ({ apiGroup: RBAC, kind: s.kind, name: s.name }));
@@ -99,7 +99,7 @@ export const FAKE_NODE: K8sObject = {
 };
 
 /** What Traefik's kubernetesIngressNGINX provider watches (its client.go) and the Ingress status it may write. */
-export function traefikRbac(): K8sObject[] {
+function traefikRbac(): K8sObject[] {
   const name = "rollscope:traefik";
   const read = ["get", "list", "watch"];
   return [
@@ -135,14 +135,4 @@ export function bootstrapObjects(users: SimulationUsers): K8sObject[] {
     ...traefikRbac(),
     FAKE_NODE,
   ];
-}
-
-/** `argo-rollouts-config`: read once when the controller starts, so it is applied before the controller runs. */
-export function rolloutsConfigMap(samplePluginPath: string): K8sObject {
-  return {
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: { name: "argo-rollouts-config", namespace: CONTROLLER_NAMESPACE },
-    data: { trafficRouterPlugins: stringify([{ name: SAMPLE_ROUTER_PLUGIN, location: `file://${samplePluginPath}` }]) },
-  };
 }

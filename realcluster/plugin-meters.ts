@@ -16,8 +16,8 @@ import type { ScrapeTarget } from "./prometheus";
 
 /** The test-only router that fails or delays calls on command (`POST <controlUrl>/faults`). */
 export const FAULTY_ROUTER_PLUGIN = "rollscope/faulty-router";
-export const SAMPLE_METRIC_PLUGIN = "argoproj/sample-prometheus";
-export const SAMPLE_STEP_PLUGIN = "argoproj/step-sample";
+const SAMPLE_METRIC_PLUGIN = "argoproj/sample-prometheus";
+const SAMPLE_STEP_PLUGIN = "argoproj/step-sample";
 
 export type MeteredKind = "trafficRouter" | "metricProvider" | "step";
 

@@ -35,7 +35,7 @@ export interface RunningTraefik {
   metricsUrl: string;
 }
 
-export function traefikStaticConfig(o: Pick<TraefikOptions, "webPort" | "metricsPort" | "apiUrl" | "caCert">, tokenFile: string): string {
+function traefikStaticConfig(o: Pick<TraefikOptions, "webPort" | "metricsPort" | "apiUrl" | "caCert">, tokenFile: string): string {
   return stringify({
     global: { checkNewVersion: false, sendAnonymousUsage: false },
     entryPoints: { web: { address: `127.0.0.1:${o.webPort}` }, metrics: { address: `127.0.0.1:${o.metricsPort}` } },

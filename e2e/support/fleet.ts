@@ -79,7 +79,7 @@ export async function promoteTestRollout(cluster: string, namespace: string, nam
   );
 }
 
-export async function setTestRolloutImage(cluster: string, namespace: string, name: string, tag: string): Promise<void> {
+async function setTestRolloutImage(cluster: string, namespace: string, name: string, tag: string): Promise<void> {
   await adminClient(cluster).patchNamespacedCustomObject(
     {
       ...ROLLOUT,

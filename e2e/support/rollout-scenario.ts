@@ -8,7 +8,7 @@ import { analysisTemplates, namespaceObject, rollout, servicesFor, type RolloutB
 import { pluginConfigMap, trafficPlugin } from "../../sim/scenarios/plugin-catalog";
 
 /** Canary steps that stop twice for a manual promote: 20 % → pause → 60 % → pause. */
-export const MANUAL_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }];
+const MANUAL_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 60 }, { pause: {} }];
 
 const NAMES = ["checkout", "cart", "catalog", "search", "ledger", "payments", "orders"] as const;
 export type ActionRolloutName = (typeof NAMES)[number];
@@ -28,7 +28,7 @@ function blueprint(name: string): RolloutBlueprint {
  * Two clusters for action tests: `prod` and `legacy`, each with Rollouts in `shop` that wait for a manual promote
  * at 20 % and again at 60 %. Deterministic: no revision driver, new revisions only through {@link startCanary}.
  */
-export function actionsScenario(): Scenario {
+function actionsScenario(): Scenario {
   const objects = () => [
     namespaceObject("argo-rollouts"),
     pluginConfigMap("argo-rollouts", { trafficRouterPlugins: [trafficPlugin("gatewayAPI")] }),

@@ -12,7 +12,7 @@ import { rollscopeConfigSchema } from "../../lib/config/schema";
  */
 export const VALUES_SCHEMA_PATH = path.resolve(import.meta.dirname, "../../charts/rollscope/values.schema.json");
 
-export function generatedConfigSchema(): Record<string, unknown> {
+function generatedConfigSchema(): Record<string, unknown> {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(rollscopeConfigSchema, { io: "input", unrepresentable: "any" });
   return schema;
 }

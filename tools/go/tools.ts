@@ -13,8 +13,8 @@ import { buildIntoCache, checkGo, goEnv } from "../../realcluster/build";
 
 const MODULE_DIR = import.meta.dirname;
 
-export const HELM_VERSION = "v3.19.5";
-export const KUBECONFORM_VERSION = "v0.8.0";
+const HELM_VERSION = "v3.19.5";
+const KUBECONFORM_VERSION = "v0.8.0";
 
 /**
  * Binary → main package and linker flags. Helm's Makefile sets the Kubernetes version `helm template` and
