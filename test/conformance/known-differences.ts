@@ -8,10 +8,13 @@ import type { KnownDifference } from "./compare";
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     scenario: "*",
-    match: /^metrics only on sim: istio_requests_total\{/,
+    match:
+      /^metrics only on sim: (istio_requests_total|nginx_ingress_controller_requests|envoy_cluster_upstream_rq_total|haproxy_server_http_responses_total)\{/,
     why:
-      "The simulator serves synthetic service-mesh traffic (istio_requests_total) on the controller's /metrics for routed " +
-      "canaries, so the demo's Prometheus analysis queries have data; the real controller serves no such series.",
+      "The simulator serves each routed canary's data-plane traffic (the family its router's real data plane exports: " +
+      "istio_requests_total, ingress-nginx's nginx_ingress_controller_requests for the sample router, Envoy's or " +
+      "HAProxy's counters) on the controller's /metrics, so the demo's analyses and measured share have data; the real " +
+      "controller serves no such series (on the real cluster Traefik, scraped on its own, carries the requests).",
   },
   {
     scenario: "*",
