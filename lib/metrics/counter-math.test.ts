@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GROUP_LABEL, PART_LABEL } from "./types";
 import {
-  computeSampledIncreases,
   computeWindowIncreases,
+  increasesBetweenSteps,
   histogramQuantile,
   quantileSeries,
   sumSeriesBy,
@@ -124,26 +124,17 @@ describe("sumSeriesPerGroup", () => {
   });
 });
 
-describe("computeSampledIncreases", () => {
-  const fetched = { fromMs: 0, toMs: 600_000, bornGraceMs: 120_000 };
-  const timestamps = [300_000, 360_000, 420_000, 480_000];
-
-  it("counts a series born in the range from zero: its first value is the failures it appeared with", () => {
-    const errors = [
-      { atMs: 330_000, value: 3 },
-      { atMs: 400_000, value: 3 },
-      { atMs: 450_000, value: 5 },
-    ];
-    expect(computeSampledIncreases(errors, timestamps, 60_000, fetched)).toStrictEqual([null, 3, 0, 2]);
+describe("increasesBetweenSteps", () => {
+  it("counts each window's increase from the values at its boundaries, a reset's value whole", () => {
+    expect(increasesBetweenSteps([500, 500, 510, 4, 4])).toStrictEqual([0, 10, 4, 0]);
   });
 
-  it("takes a series that existed when the fetch began as its base, and counts a reset's value whole", () => {
-    const calls = [
-      { atMs: 10_000, value: 500 },
-      { atMs: 250_000, value: 500 },
-      { atMs: 350_000, value: 510 },
-      { atMs: 410_000, value: 4 },
-    ];
-    expect(computeSampledIncreases(calls, timestamps, 60_000, fetched)).toStrictEqual([0, 10, 4, 0]);
+  it("counts a series born in the range from zero: its first value is the failures it appeared with", () => {
+    expect(increasesBetweenSteps([null, null, 3, 3, 5])).toStrictEqual([null, 3, 0, 2]);
+  });
+
+  it("leaves a window without a value at its end empty, and carries on from the last value after a gap", () => {
+    expect(increasesBetweenSteps([7, null, 9])).toStrictEqual([null, 2]);
+    expect(increasesBetweenSteps([])).toStrictEqual([]);
   });
 });

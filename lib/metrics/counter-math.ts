@@ -43,21 +43,27 @@ export function computeWindowIncreases(
 }
 
 /**
- * {@link computeWindowIncreases} for raw samples read back from Prometheus, fetched from `fetchedFromMs` on: a series
- * whose first sample comes more than `bornGraceMs` after that was born in the range (a counter starts at zero, and
- * a label set such as `outcome="error"` first appears with the failures it counts), so its first value is an
- * increase too; Prometheus' own `increase()` loses it. A series that existed before has a sample near the start.
+ * A counter's increase over each window `(t[i-1], t[i]]` from its values at the window boundaries (as Prometheus
+ * evaluates a bare selector at each step: the last sample at or before it): the difference, with Prometheus' reset
+ * rule (a lower value means the counter restarted from zero, so the new value itself is the increase), and nothing
+ * extrapolated. A series with no value at any earlier boundary was born in that window (a counter starts at zero, and
+ * a label set such as `outcome="error"` first appears with the failures it counts), so its first value counts whole;
+ * Prometheus' `increase()` loses it. Returns one value per window (`values.length - 1`), null where the series has no
+ * value at the window's end.
  */
-export function computeSampledIncreases(
-  points: readonly StoredPoint[],
-  timestampsMs: readonly number[],
-  stepMs: number,
-  fetched: { fromMs: number; toMs: number; bornGraceMs: number },
-): Array<number | null> {
-  const first = points[0];
-  const born = first !== undefined && first.atMs > fetched.fromMs + fetched.bornGraceMs;
-  const withBirth = born ? [{ atMs: first.atMs - 1, value: 0 }, ...points] : points;
-  return computeWindowIncreases(withBirth, timestampsMs, stepMs, { fromMs: fetched.fromMs, toMs: fetched.toMs });
+export function increasesBetweenSteps(values: ReadonlyArray<number | null>): Array<number | null> {
+  const out: Array<number | null> = [];
+  let last: number | null = values[0] ?? null;
+  for (let i = 1; i < values.length; i++) {
+    const value = values[i];
+    if (value === null) {
+      out.push(null);
+      continue;
+    }
+    out.push(last === null ? value : value >= last ? value - last : value);
+    last = value;
+  }
+  return out;
 }
 
 /** Adds series point by point; null + x = x, null + null = null. */

@@ -16,8 +16,8 @@ export interface IncreaseQuery {
   by: readonly string[];
   /**
    * Count every increment exactly, without Prometheus' extrapolation: 3 failed calls of 31 read 3 of 31, not 2.1 of
-   * 30.5. Prometheus then sends the raw samples, so this is for small families (the plugin meter's calls, one
-   * series per plugin, method and outcome); the scrape mode is always exact.
+   * 30.5 (Prometheus is asked for the counters' values at each step and Rollscope takes the differences; the
+   * scrape mode is always exact).
    */
   exact?: boolean;
 }

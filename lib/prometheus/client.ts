@@ -21,8 +21,6 @@ export interface PrometheusClient {
   /** The server as configured, without credentials, for "signal" labels. */
   readonly describe: string;
   queryRange(promql: string, startMs: number, endMs: number, stepSeconds: number): Promise<MatrixResult>;
-  /** A range-vector selector (`metric{…}[2h]`) evaluated at `atMs`: every raw sample it covers. */
-  querySamples(selector: string, atMs: number): Promise<MatrixResult>;
 }
 
 type BasicCredentials = { username: string; password: string };
@@ -133,15 +131,6 @@ export function createPrometheusClient(config: PrometheusConfig): PrometheusClie
         start: String(startMs / 1000),
         end: String(endMs / 1000),
         step: String(stepSeconds),
-        timeout: `${Math.max(1, Math.floor(config.timeoutMs / 1000))}s`,
-      })) as { resultType: string; result: unknown };
-      if (data.resultType !== "matrix") throw new PrometheusError("upstream_error", `expected a matrix, got ${data.resultType}`);
-      return data.result as MatrixResult;
-    },
-    async querySamples(selector, atMs) {
-      const data = (await post("/api/v1/query", {
-        query: selector,
-        time: String(atMs / 1000),
         timeout: `${Math.max(1, Math.floor(config.timeoutMs / 1000))}s`,
       })) as { resultType: string; result: unknown };
       if (data.resultType !== "matrix") throw new PrometheusError("upstream_error", `expected a matrix, got ${data.resultType}`);

@@ -190,19 +190,18 @@ async function queryPerRpcMetrics(
 ): Promise<Partial<PerRpcSeries>> {
   if (!perRpc.callsMetric) throw new Error("plugins.perRpc.promql needs Prometheus; set callsMetric for the scrape mode");
   const filter = { plugin: [...plugins] };
-  // Calls, the histogram's sum and count, and restarts exactly (k failures of n read k of n): a few series per plugin.
-  // The buckets, read for quantiles, may be extrapolated: their shape is what counts.
+  // Every figure exactly (k failures of n read k of n; quantiles from the same counts as the calls).
   const calls = await source.increase({ metric: perRpc.callsMetric, filter, by: ["plugin", "method", "outcome"], exact: true }, range);
   // A metric that has no calls of these plugins (no meter in this cluster) needs no further query.
   if (calls.length === 0) return { calls };
-  const histogram = (suffix: string, by: string[], exact: boolean) =>
+  const histogram = (suffix: string, by: string[]) =>
     perRpc.durationMetric
-      ? source.increase({ metric: `${perRpc.durationMetric}${suffix}`, filter, by, exact }, range)
+      ? source.increase({ metric: `${perRpc.durationMetric}${suffix}`, filter, by, exact: true }, range)
       : Promise.resolve([]);
   const [buckets, durationSums, durationCounts, restarts] = await Promise.all([
-    histogram("_bucket", ["plugin", "method", "le"], false),
-    histogram("_sum", ["plugin", "method"], true),
-    histogram("_count", ["plugin", "method"], true),
+    histogram("_bucket", ["plugin", "method", "le"]),
+    histogram("_sum", ["plugin", "method"]),
+    histogram("_count", ["plugin", "method"]),
     readsPluginMeter(perRpc) ? source.increase({ metric: PLUGIN_METER_FAMILY.restarts, filter, by: ["plugin"], exact: true }, range) : [],
   ]);
   return { calls, buckets, durationSums, durationCounts, restarts };

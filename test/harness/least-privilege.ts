@@ -198,6 +198,15 @@ export async function revisionsCardError(
   );
 }
 
+/** The detail page's note about the Rollout's Experiments (null: listed), once the watch shows the Rollout. */
+export async function experimentsNote(
+  app: AppContext,
+  rollout: { cluster: string; namespace: string; name: string },
+): Promise<string | null> {
+  await actionsView(app, rollout, NO_SIGN_IN);
+  return (await getRolloutWorkload(app, rollout)).experimentsError ?? null;
+}
+
 /** The cluster page's controller card: the note it shows about the controller's Deployment (null: none). */
 export async function controllerCardNote(app: AppContext, cluster: string): Promise<string | null> {
   return (await getClusterPlugins(app, { cluster, scope: FULL_READ_SCOPE })).controller.deploymentNote;

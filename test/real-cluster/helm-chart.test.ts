@@ -36,6 +36,7 @@ import {
   act,
   actionsView,
   controllerCardNote,
+  experimentsNote,
   disabledReason,
   NO_SIGN_IN,
   pluginPageErrors,
@@ -48,7 +49,6 @@ import {
   writeServiceAccountKubeconfig,
 } from "@/test/harness/least-privilege";
 import { ensureChartTools, type ChartTools } from "@/tools/go/tools";
-import { getRolloutWorkload } from "@/lib/services/rollout-workload";
 
 /*
  * The Helm chart (charts/rollscope) with helm and kubeconform built from their Go modules, against the real control
@@ -319,8 +319,7 @@ const WITHOUT: Record<string, { config: Record<string, unknown>; check: Check; s
   },
   "list experiments": {
     config: NO_SIGN_IN_CONFIG,
-    check: async (app, name) =>
-      `detail page, experiments: ${(await getRolloutWorkload(app, rolloutRef(name))).experimentsError ?? "(listed)"}`,
+    check: async (app, name) => `detail page, experiments: ${(await experimentsNote(app, rolloutRef(name))) ?? "(listed)"}`,
     says: /cannot list resource "experiments"/,
   },
   "list deployments": {

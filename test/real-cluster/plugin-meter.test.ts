@@ -202,10 +202,15 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     expect(setWeight?.errorsByOutcome.map((e) => e.outcome)).toStrictEqual(["error"]);
     expect(verifyWeight!.mean!).toBeGreaterThanOrEqual(meterMean * 0.9);
     expect(verifyWeight!.mean!).toBeLessThanOrEqual(meterMean * 1.1);
-    // The slow calls are VerifyWeight's slowest: 2 of < 40 calls lie above its 95th percentile.
-    expect(n.VerifyWeight).toBeLessThan(SLOW_VERIFY_WEIGHT * 20);
-    expect(verifyWeight!.p95!).toBeGreaterThan(1);
-    expect(verifyWeight!.p95!).toBeLessThanOrEqual(2.5);
+    // The slow calls are VerifyWeight's slowest: the page's p95 lies among them (in the meter's 1–2.5 s bucket) when
+    // they are more than 5 % of the hour's calls, and among the fast ones otherwise (earlier walks add fast calls).
+    const slowShare = SLOW_VERIFY_WEIGHT / counted(meterNow, "VerifyWeight").calls;
+    if (slowShare > 0.05) {
+      expect(verifyWeight!.p95!).toBeGreaterThan(1);
+      expect(verifyWeight!.p95!).toBeLessThanOrEqual(2.5);
+    } else {
+      expect(verifyWeight!.p95!).toBeLessThan(1);
+    }
   }, 360_000);
 
   it("emits the same meter family as the simulator for one walk of the sample router: names, labels, methods and outcomes", async () => {
