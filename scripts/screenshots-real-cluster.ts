@@ -34,6 +34,9 @@ async function waitForApp(url: string, timeoutMs: number): Promise<void> {
 
 async function shoot(page: Page, file: string): Promise<void> {
   await page.getByTestId("weight-chart").scrollIntoViewIfNeeded();
+  // The cluster is minutes old: the chart's hour is mostly empty, so zoom to the revision being rolled out.
+  const zoom = page.getByTestId("chart-window").getByRole("button", { name: "Current revision" });
+  if (await zoom.isVisible()) await zoom.click();
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(OUT, file), fullPage: true, animations: "disabled" });
   console.log(`wrote docs/screenshots/${file}`);
@@ -44,11 +47,13 @@ async function main(): Promise<void> {
   const port = await findFreePort();
   const url = `http://127.0.0.1:${port}`;
   const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-shots-"));
+  // Not inside the cluster's work directory, which the cluster empties when it starts.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "rollscope-shots-db-"));
   // Its own process group: one signal stops the cluster's every process (realcluster/processes.ts).
   const cluster = spawn("bash", ["scripts/cluster.sh", "--port", String(port), "--work-dir", workDir], {
     detached: true,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, DATABASE_URL: `file:${path.join(workDir, "rollscope.db")}` },
+    env: { ...process.env, DATABASE_URL: `file:${path.join(dataDir, "rollscope.db")}` },
   });
   const stop = () => {
     try {
