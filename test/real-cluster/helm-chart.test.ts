@@ -170,10 +170,10 @@ async function currentPhase(): Promise<string | null> {
 }
 
 /**
- * Until the Rollout reaches the phase; the failure shows its status as the controller left it. The bound is wide: the
- * controller queues a Rollout's updates with a per-Rollout exponential back-off that grows while its syncs fail (write
- * conflicts, frequent on a shared loaded cluster), so after a burst of actions it was once seen to take over 60 s to
- * act on a promote it had been sent.
+ * Until the Rollout reaches the phase; the failure shows its status as the controller left it. The bound is wide: once,
+ * with every real-cluster suite running at the same time, the controller had not acted on a promote after 60 s (the
+ * status showed the promote's patch applied: no pause condition, `controllerPause` still true). Its per-Rollout
+ * back-off is capped at 10 s and its resync is 15 min, so the cause was not found; a rerun passed at once.
  */
 async function waitForPhase(phase: string, what: string): Promise<void> {
   try {
