@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints, type StoredSample } from "./history";
+import {
+  deriveRevisionHistory,
+  deriveTimelineMarkers,
+  toWeightPoints,
+  withoutRevisionStartTransitions,
+  type StoredSample,
+} from "./history";
 
 const t0 = new Date("2026-11-30T10:00:00Z");
 function at(seconds: number): Date {
@@ -93,5 +99,47 @@ describe("history", () => {
       ["Set weight 10%", 60],
       ["Pause (until promoted)", 40],
     ]);
+  });
+});
+
+describe("withoutRevisionStartTransitions", () => {
+  const done = { stepIndex: 4, requestedWeight: 100, canaryWeight: 0, stableWeight: 100, phase: "Healthy" };
+
+  it("drops the instant a new revision reads as promoted before the controller restarts it at step 1", () => {
+    const samples = [
+      sample(0, { revision: "1", ...done }),
+      sample(60, { revision: "2", ...done }),
+      sample(61, { revision: "2", stepIndex: 0, requestedWeight: 10, canaryWeight: 0, stableWeight: 100 }),
+      sample(62, { revision: "2", stepIndex: 1, requestedWeight: 10, canaryWeight: 10, stableWeight: 90, phase: "Paused" }),
+    ];
+    const kept = withoutRevisionStartTransitions(samples);
+    expect(kept.map((s) => [s.revision, s.stepIndex])).toStrictEqual([
+      ["1", 4],
+      ["2", 0],
+      ["2", 1],
+    ]);
+    // The chart then never draws revision 2 at 100 %.
+    expect(
+      toWeightPoints(kept)
+        .filter((p) => p.revision === "2")
+        .map((p) => p.canary),
+    ).toStrictEqual([0, 10]);
+  });
+
+  it("keeps a revision that really starts completed: the first deploy, an undo to the stable ReplicaSet, an abort after", () => {
+    const firstDeploy = [sample(0, { revision: "1", ...done }), sample(5, { revision: "1", ...done })];
+    expect(withoutRevisionStartTransitions(firstDeploy)).toHaveLength(2);
+    const undoToStable = [
+      sample(0, { revision: "3", ...done }),
+      sample(60, { revision: "4", ...done }),
+      sample(61, { revision: "4", ...done }),
+    ];
+    expect(withoutRevisionStartTransitions(undoToStable)).toHaveLength(3);
+    const abortedNext = [
+      sample(0, { revision: "1", ...done }),
+      sample(60, { revision: "2", ...done }),
+      sample(61, { revision: "2", stepIndex: 0, aborted: true }),
+    ];
+    expect(withoutRevisionStartTransitions(abortedNext)).toHaveLength(3);
   });
 });

@@ -28,6 +28,30 @@ function isPromotedRevision(s: StoredSample): boolean {
   return !s.aborted && s.stepIndex !== null && s.totalSteps > 0 && s.stepIndex >= s.totalSteps && (s.canaryWeight ?? 0) === 0;
 }
 
+/**
+ * The samples without the controller's in-between state at the start of a new revision: the Rollout's revision
+ * annotation already names the new revision while its status still holds the old one's completed step, so for an
+ * instant the new revision reads as fully promoted ("requested 100 %") and then restarts at step 1. Such a sample is
+ * recognised by what follows it: the same revision at an earlier step, with no abort in between. A revision that
+ * really starts completed (the first deploy, an undo to the stable ReplicaSet) is followed by no earlier step.
+ */
+export function withoutRevisionStartTransitions<T extends StoredSample>(samples: readonly T[]): T[] {
+  return samples.filter((s, i) => {
+    const previous = samples[i - 1];
+    const next = samples[i + 1];
+    const startsRevision = previous !== undefined && previous.revision !== s.revision;
+    return !(
+      startsRevision &&
+      isPromotedRevision(s) &&
+      next !== undefined &&
+      next.revision === s.revision &&
+      !next.aborted &&
+      next.stepIndex !== null &&
+      next.stepIndex < next.totalSteps
+    );
+  });
+}
+
 export function toWeightPoints(samples: readonly StoredSample[]): WeightPoint[] {
   return samples.map((s) => ({
     at: s.at.toISOString(),

@@ -3,7 +3,7 @@ import type { RolloutEventRow } from "@/lib/db/rollout-events";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
 import { toAnalysisRunViews } from "@/lib/rollouts/analysis-runs";
 import type { EventView, HistoryRange, RolloutDetail, RolloutHistory } from "@/lib/rollouts/detail-types";
-import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints } from "@/lib/rollouts/history";
+import { deriveRevisionHistory, deriveTimelineMarkers, toWeightPoints, withoutRevisionStartTransitions } from "@/lib/rollouts/history";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
 import type { MeasuredTrafficResponse } from "@/lib/contracts/rollout-detail";
@@ -60,7 +60,8 @@ export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutR
   const view = watcher.rollout(rollout.namespace, rollout.name);
   if (!view) throw rolloutNotFound(rollout);
   const object = { ...rollout, uid: view.uid };
-  const [events, samples] = await Promise.all([listRolloutEvents(app, watcher, object), app.repos.rolloutSamples.listForRollout(rollout)]);
+  const [events, stored] = await Promise.all([listRolloutEvents(app, watcher, object), app.repos.rolloutSamples.listForRollout(rollout)]);
+  const samples = withoutRevisionStartTransitions(stored);
   return {
     rollout: view,
     cluster: watcher.state(),
@@ -83,10 +84,11 @@ export async function getRolloutHistory(
   const view = app.fleet.clusterOrThrow(cluster).rollout(namespace, name);
   const now = new Date(app.now());
   const from = new Date(now.getTime() - RANGE_MS[range]);
-  const [samples, actionMarkers] = await Promise.all([
+  const [stored, actionMarkers] = await Promise.all([
     app.repos.rolloutSamples.listForRollout(rollout, from),
     listActionMarkers(app, { ...rollout, from }),
   ]);
+  const samples = withoutRevisionStartTransitions(stored);
   if (!view && samples.length === 0) throw rolloutNotFound(rollout);
   const labels = view?.steps.map((s) => s.label) ?? [];
   const markers = [...deriveTimelineMarkers(samples, labels).filter((m) => m.at >= from.toISOString()), ...actionMarkers];
