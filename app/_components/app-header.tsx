@@ -77,7 +77,11 @@ function ClusterChips() {
 export function AppHeader() {
   const pathname = usePathname();
   // The audit link appears once the session says the user may read the log (authorization.auditReaders).
-  const canReadAudit = useSession().data?.canReadAudit === true;
+  const session = useSession().data;
+  const canReadAudit = session?.canReadAudit === true;
+  // Signed out (sign-in modes), the clusters and the live stream are not the user's to see: no chips, no live state,
+  // and no "unavailable" error for the 401s they would get, on the sign-in page or on the way to it.
+  const signedOut = session !== undefined && session.mode !== "none" && session.user === null;
   const nav = NAV.filter((item) => !item.auditReaders || canReadAudit);
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
@@ -121,12 +125,10 @@ export function AppHeader() {
         </nav>
         <div className="ml-auto flex max-w-full min-w-0 items-center gap-3 lg:order-last lg:ml-0">
           <SessionStatus />
-          <LiveIndicator />
+          {!signedOut && <LiveIndicator />}
           <ThemeToggle />
         </div>
-        <div className="min-w-0 basis-full lg:flex-1 lg:basis-0">
-          <ClusterChips />
-        </div>
+        <div className="min-w-0 basis-full lg:flex-1 lg:basis-0">{!signedOut && <ClusterChips />}</div>
       </div>
       <ServerNotices />
     </header>
