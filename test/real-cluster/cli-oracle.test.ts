@@ -44,6 +44,13 @@ const BASIC_STEPS = [
   { pause: { duration: "2s" } },
 ];
 
+/** A canary whose first step runs an Experiment of the canary's template beside the stable (upstream's experiment step). */
+const EXPERIMENT = "experiment-step";
+const EXPERIMENT_STEPS = [
+  { experiment: { duration: "60s", templates: [{ name: "canary-preview", specRef: "canary", replicas: 1 }] } },
+  { pause: {} },
+];
+
 let cluster: SharedRealCluster;
 let cli: ArgoRolloutsCli;
 let workloadRoute: { GET: Handler<RolloutParams> };
@@ -229,11 +236,53 @@ async function expectTwinsAgree(expected: Partial<CliRolloutView>): Promise<void
   );
 }
 
+/** The Experiments of `get rollout`'s tree (`Σ <name>  Experiment  <icon> <status>`), by name. */
+async function cliExperiments(name: string): Promise<Record<string, string>> {
+  const text = await cli.run(["get", "rollout", name, "--no-color"]);
+  return Object.fromEntries([...text.matchAll(/Σ (\S+)\s+Experiment\s+\S+\s+(\w+)/g)].map((m) => [m[1], m[2]]));
+}
+
+/** The Experiments on Rollscope's revisions card (the `…/replicasets` API), by name. */
+async function rollscopeExperiments(name: string): Promise<Record<string, string>> {
+  const res = await workloadRoute.GET(apiRequest(name, "/replicasets"), { params: Promise.resolve(target(name)) });
+  const { info, experimentsError } = (await res.json()) as RolloutWorkload;
+  if (experimentsError) throw new Error(experimentsError);
+  return Object.fromEntries(info.experiments.map((e) => [e.name, e.status]));
+}
+
+/** Until the CLI lists an Experiment in `status`, then until Rollscope lists the same Experiments in the same states. */
+async function expectSameExperimentsAsCli(name: string, status: string): Promise<Record<string, string>> {
+  await waitUntil(
+    `${name}: the CLI never listed an Experiment ${status}`,
+    async () => Object.values(await cliExperiments(name)).includes(status),
+    120_000,
+  );
+  const last: { cli?: Record<string, string>; rollscope?: Record<string, string> | string } = {};
+  await waitUntil(
+    `${name}: Rollscope's Experiments never equalled the CLI's`,
+    async () => {
+      last.cli = await cliExperiments(name);
+      last.rollscope = await rollscopeExperiments(name).catch((err: unknown) => String(err));
+      return isDeepStrictEqual(last.rollscope, last.cli);
+    },
+    30_000,
+  ).catch((err: unknown) => {
+    expect(last.rollscope).toStrictEqual(last.cli);
+    throw err;
+  });
+  return last.cli!;
+}
+
 describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI on the real controller", () => {
   beforeAll(async () => {
     cluster = sharedRealCluster();
     cli = argoRolloutsCli(cluster.binDir, cluster.kubeconfigPath, "real-admin", DEMO_NAMESPACE);
-    const own = [canaryRollout(TWIN_ROLLSCOPE, TWIN_STEPS), canaryRollout(TWIN_CLI, TWIN_STEPS), canaryRollout(BASIC, BASIC_STEPS)];
+    const own = [
+      canaryRollout(TWIN_ROLLSCOPE, TWIN_STEPS),
+      canaryRollout(TWIN_CLI, TWIN_STEPS),
+      canaryRollout(BASIC, BASIC_STEPS),
+      canaryRollout(EXPERIMENT, EXPERIMENT_STEPS),
+    ];
     await cluster.kubectl(["apply", "--server-side", "-f", "-"], toYaml(own));
     process.env.DATABASE_URL = createMigratedDatabase();
     process.env.ROLLSCOPE_CONFIG = cluster.rollscopeConfigPath;
@@ -289,6 +338,28 @@ describe.skipIf(realBackendSkipReason() !== null)("Rollscope vs upstream's CLI o
       // 1 of 4 available pods is the canary's: 25 (there is no status.canary.weights without traffic routing).
       await expectSameAsCli(name, { status: "Paused", step: "1/6", actualWeight: "25" });
       await expectSameAsCli(name, { status: "Healthy", step: "6/6", revision: 2 }, 180_000);
+    },
+    400_000,
+  );
+
+  it.concurrent(
+    "experiment step: the Experiment, its state and its images (Σ:<template>) as the CLI shows them, running and after",
+    async () => {
+      const name = EXPERIMENT;
+      await expectSameAsCli(name, { status: "Healthy", revision: 1 });
+      await setImage(name, 2);
+      const running = await expectSameExperimentsAsCli(name, "Running");
+      expect(Object.keys(running)).toHaveLength(1);
+      // While it runs, the images carry the Experiment's template tag on both sides.
+      await waitUntil(
+        `${name}: the CLI never tagged an image Σ:canary-preview`,
+        async () => (await cli.get(name)).images.some((i) => i.includes("Σ:canary-preview")),
+        60_000,
+      );
+      expect((await expectSameAsCli(name, {})).images.join(" ")).toContain("Σ:canary-preview");
+      // After its minute: Successful, and the Rollout paused at the next step, alike.
+      expect(Object.values(await expectSameExperimentsAsCli(name, "Successful"))).toStrictEqual(["Successful"]);
+      await expectSameAsCli(name, { status: "Paused", step: "1/2", revision: 2 }, 120_000);
     },
     400_000,
   );
