@@ -1,5 +1,5 @@
 /**
- * `--only first-row`: the first load of the overview, taken apart. N times a new Chromium page opens the overview
+ * `--only first-row`: the first load of the overview, taken apart, then of the detail and plugins pages. N times a new Chromium page opens the overview
  * (the same observer as the whole bench: the first frame after a `rollout-row` is attached and visible) and the
  * page's Navigation and Resource Timing say where the time went: the server's first byte (rendering), the last byte
  * (the HTML's size), the render-blocking stylesheet, first paint and the first row. The HTML's size is read with a plain request (decoded and as sent, gzip).
@@ -18,11 +18,15 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-/** The page notes, itself, when a rollout row is first shown (attached, visible, then the next frame). */
-export const FIRST_ROW_OBSERVER = `(() => {
+/**
+ * The page notes, itself, when the first element matching `selector` is shown (attached, visible, then the next
+ * frame): its first content, as a user sees it, not a placeholder.
+ */
+function firstContentObserver(selector: string): string {
+  return `(() => {
   const check = () => {
-    const row = document.querySelector('[data-testid="rollout-row"]');
-    if (!row || window.__firstRowAt !== undefined || !row.checkVisibility()) return false;
+    const el = document.querySelector(${JSON.stringify(selector)});
+    if (!el || window.__firstRowAt !== undefined || !el.checkVisibility()) return false;
     window.__firstRowAt = -1;
     requestAnimationFrame(() => (window.__firstRowAt = performance.now()));
     return true;
@@ -30,6 +34,10 @@ export const FIRST_ROW_OBSERVER = `(() => {
   const observer = new MutationObserver(() => check() && observer.disconnect());
   observer.observe(document, { childList: true, subtree: true });
 })();`;
+}
+
+/** The overview's: the first frame after a rollout row is attached and visible. */
+export const FIRST_ROW_OBSERVER = firstContentObserver('[data-testid="rollout-row"]');
 
 /** One first load, in ms from the start of navigation. */
 export interface FirstLoadTiming {
@@ -45,11 +53,11 @@ export interface FirstLoadTiming {
   load: number;
 }
 
-async function loadOnce(url: string): Promise<FirstLoadTiming> {
+async function loadOnce(url: string, observer = FIRST_ROW_OBSERVER): Promise<FirstLoadTiming> {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    await page.addInitScript({ content: FIRST_ROW_OBSERVER });
+    await page.addInitScript({ content: observer });
     await page.goto(url, { waitUntil: "load", timeout: 60_000 });
     await page.waitForFunction(() => ((window as unknown as { __firstRowAt?: number }).__firstRowAt ?? -1) >= 0, undefined, {
       timeout: 60_000,
@@ -126,6 +134,52 @@ export async function measureFirstRows(app: AppProcess, loads: number): Promise<
     load: of((t) => t.load),
     html: await measureHtmlBytes(app.url),
   };
+}
+
+/** The other pages a user opens first: their first content, not a placeholder (issue 29: within 1 s). */
+const OTHER_PAGES = [
+  { page: "the rollout detail page's weights", selector: '[data-testid="weights"]' },
+  { page: "the plugins page's first health row", selector: '[data-testid="plugin-health-row"]', path: "/plugins" },
+] as const;
+
+export interface FirstContentFigures {
+  page: string;
+  path: string;
+  firstContent: Distribution;
+}
+
+/** `loads` first loads of the detail page (of the overview's first Rollout) and of the plugins page, one after the other. */
+export async function measureOtherFirstLoads(app: AppProcess, loads: number): Promise<FirstContentFigures[]> {
+  const overview = (await (await fetch(`${app.url}/api/rollouts`)).json()) as {
+    rows: Array<{ cluster: string; namespace: string; name: string }>;
+  };
+  const first = overview.rows[0];
+  if (!first) throw new Error("the overview lists no Rollout to open");
+  const detailPath = `/rollouts/${encodeURIComponent(first.cluster)}/${encodeURIComponent(first.namespace)}/${encodeURIComponent(first.name)}`;
+  const figures: FirstContentFigures[] = [];
+  for (const other of OTHER_PAGES) {
+    const path = "path" in other ? other.path : detailPath;
+    const times: number[] = [];
+    for (let i = 0; i < loads; i++) {
+      const timing = await loadOnce(`${app.url}${path}`, firstContentObserver(other.selector)).catch((err: unknown) =>
+        console.error(`first load of ${path} ${i + 1}: ${String(err).split("\n")[0]}`),
+      );
+      if (timing) times.push(timing.firstRow);
+      await sleep(1_000);
+    }
+    console.log(`first loads of ${path}: ${times.map(ms).join(", ")}`);
+    figures.push({ page: other.page, path, firstContent: distribution(times) });
+  }
+  return figures;
+}
+
+export function otherFirstLoadRows(figures: readonly FirstContentFigures[]): Row[] {
+  return figures.map((f) => ({
+    metric: `First load: ${f.page} p50/p95 (n=${f.firstContent.n})`,
+    value: `${ms(f.firstContent.p50)} / ${ms(f.firstContent.p95)}`,
+    target: "≤ 1.0 s",
+    met: f.firstContent.p95 <= 1000,
+  }));
 }
 
 export function firstRowRows(f: FirstRowFigures): Row[] {

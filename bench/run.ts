@@ -25,7 +25,7 @@ import { startPrometheus, type PrometheusHandle } from "../test/harness/promethe
 import { costCurveChart, curveShape, formatCurveTable, missingPoint, parseSizes, type CurvePoint, type CurveShape } from "./cost-curve";
 import { failoverRows, measureFailover } from "./failover";
 import { readHeapAfterGc } from "./inspector-heap";
-import { CHROMIUM_ARGS, FIRST_ROW_OBSERVER, firstRowRows, measureFirstRows } from "./first-row";
+import { CHROMIUM_ARGS, FIRST_ROW_OBSERVER, firstRowRows, measureFirstRows, measureOtherFirstLoads, otherFirstLoadRows } from "./first-row";
 import { latencyCdfChart, type LatencySamples } from "./latency-chart";
 import { distribution, formatTable, mb, ms, readTreeRss, sampled, sleep, type Distribution, type Row, type Sampled } from "./measure";
 import { parseRepeat, repeatReport, runRepeatedly, summarizeRuns } from "./repeat";
@@ -1052,6 +1052,9 @@ async function addFirstRowRows(rows: Row[], figures: Record<string, unknown>): P
     const firstRow = await measureFirstRows(stack.app, num(args.loads, 10));
     rows.push(...firstRowRows(firstRow));
     figures.firstRow = firstRow;
+    const otherPages = await measureOtherFirstLoads(stack.app, num(args.loads, 10));
+    rows.push(...otherFirstLoadRows(otherPages));
+    figures.firstContent = otherPages;
   } finally {
     await stack.stop();
   }

@@ -79,6 +79,8 @@ export const FIGURES: readonly Figure[] = [
   },
   lowerMs("First load: time to the first rollout row (one load)", 1000, "firstLoad", "firstRowMs"),
   lowerMs("First load: first rollout row p95 of the loads (first-row part)", 1000, "firstRow", "firstRow", "p95"),
+  lowerMs("First load: the detail page's weights p95 (first-row part)", 1000, "firstContent", "0", "firstContent", "p95"),
+  lowerMs("First load: the plugins page's first health row p95 (first-row part)", 1000, "firstContent", "1", "firstContent", "p95"),
   lowerMs("Live: write → SSE p95", undefined, "sseLat", "p95"),
   lowerMs("Floor: write → bare client-node watch p95", undefined, "floorLat", "p95"),
   { measure: "Overview API: failed requests", unit: "count", better: "lower", read: (r) => numberAt(r, "api", "errors") },
