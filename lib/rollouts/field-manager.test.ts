@@ -36,6 +36,13 @@ describe("deriveLastWriter", () => {
     expect(deriveLastWriter([applied, { ...controller, time: "2026-12-02T10:00:02Z" }])).toBe("argocd-controller");
   });
 
+  it("within one second, names another writer before Rollscope itself (whose actions the audit log credits)", () => {
+    const rollscope = { ...cli, manager: "rollscope" };
+    expect(deriveLastWriter([rollscope, { ...cli, manager: "kubectl-patch" }])).toBe("kubectl-patch");
+    expect(deriveLastWriter([{ ...cli, manager: "kubectl-patch" }, rollscope])).toBe("kubectl-patch");
+    expect(deriveLastWriter([{ ...cli, manager: "kubectl-patch", time: "2026-12-02T10:07:30Z" }, rollscope])).toBe("rollscope");
+  });
+
   it("is null without managedFields or times", () => {
     expect(deriveLastWriter(undefined)).toBeNull();
     expect(deriveLastWriter([{ manager: "x" }])).toBeNull();
