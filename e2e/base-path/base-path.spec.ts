@@ -50,6 +50,8 @@ test("a detail page streams under the prefix, and an action goes through", async
   // A change made in the cluster arrives over the stream.
   await promoteTestRollout("staging", "shop", name);
   await expect(applied).toHaveAttribute("data-value", "60", { timeout: 30_000 });
+  // The weight is applied a moment before the controller pauses at the next step: promote from the pause.
+  await expect(page.getByTestId("current-step-position")).toHaveText("step 4 of 6", { timeout: 30_000 });
 
   await page.getByTestId("action-promote").click();
   const dialog = page.getByTestId("confirm-action-dialog");
