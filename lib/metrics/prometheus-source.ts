@@ -26,15 +26,12 @@ export function createPrometheusSource(config: PrometheusConfig, client: Prometh
    * same cost as `increase()`.
    */
   async function exactIncrease(query: IncreaseQuery, range: RangeSpec): Promise<IncreaseSeries[]> {
-    const stepMs = range.stepSeconds * 1000;
     const selector = injectLabelMatchers(`${query.metric}${formatLabelFilter(query.filter)}`, matcher);
-    const fromMs = range.startMs - stepMs;
-    const matrix = await client.queryRange(selector, fromMs, range.endMs, range.stepSeconds);
-    const perSeries = alignMatrix(matrix, listRangeTimestamps(fromMs, range.endMs, stepMs)).map((series) => ({
-      labels: series.labels,
-      values: increasesBetweenSteps(series.values),
-    }));
-    return sumSeriesBy(perSeries, query.by);
+    const values = await run(selector, { ...range, startMs: range.startMs - range.stepSeconds * 1000 });
+    return sumSeriesBy(
+      values.map((series) => ({ labels: series.labels, values: increasesBetweenSteps(series.values) })),
+      query.by,
+    );
   }
 
   return {
