@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+source scripts/ensure-node.sh
 bash scripts/ensure-node-deps.sh
 mkdir -p .rollscope
 export DATABASE_URL="${DATABASE_URL:-file:./data/rollscope-realcluster.db}"

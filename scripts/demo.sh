@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [[ "$speed" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "--speed must be a number, got $speed" >&2; exit 2; }
+source scripts/ensure-node.sh
 bash scripts/ensure-node-deps.sh
 mkdir -p .rollscope
 export DATABASE_URL="${DATABASE_URL:-file:./data/rollscope.db}"

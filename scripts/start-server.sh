@@ -14,9 +14,16 @@
 #
 # Idle keep-alive connections stay open 65 s (Node's default is 5 s), longer than the idle timeout of the load balancer
 # or proxy in front (ALB and nginx: 60 s): a proxy reusing a connection the server is closing gets a reset (a 502).
+#
+# --migrate (`npm start`) applies the database's migrations first, under the same Node as the server (ensure-node.sh).
 set -euo pipefail
-export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-320} ${NODE_OPTIONS:-}"
 cd "$(dirname "$0")/.."
+source scripts/ensure-node.sh
+if [ "${1:-}" = "--migrate" ]; then
+  shift
+  node_modules/.bin/prisma migrate deploy
+fi
+export NODE_OPTIONS="--max-old-space-size=${ROLLSCOPE_MAX_HEAP_MB:-320} ${NODE_OPTIONS:-}"
 listen="$(node --conditions=react-server --import tsx scripts/preflight.ts "$@")" || exit 1
 args=(--keepAliveTimeout "${ROLLSCOPE_KEEP_ALIVE_TIMEOUT_MS:-65000}" "$@")
 if [ -n "$listen" ]; then args+=(-H "$listen"); fi

@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 start=$(date +%s)
+# Node 24 first on PATH for every stage below, fetched from the npm registry when the machine's Node is older.
+source scripts/ensure-node.sh
 bash scripts/ensure-system-deps.sh
 bash scripts/ensure-node-deps.sh
 

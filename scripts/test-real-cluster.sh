@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
+# Started alone or by npm test (which has already put Node 24 first on PATH: then this changes nothing).
+source scripts/ensure-node.sh
 
 if [ "${1:-}" = "--go-build-status" ]; then
   echo "── Go binaries: waiting for the build started with the tests"
