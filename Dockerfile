@@ -2,7 +2,10 @@
 # non-root user on a read-only root filesystem. Writable: the database directory (/data, a volume) and /tmp.
 # Probes: /api/healthz and /api/readyz on port 3001 (a listener no load on port 3000 can delay; the HEALTHCHECK's too).
 # Build: docker build -t rollscope .   Run: docker run -p 3000:3000 -v rollscope-data:/data rollscope   (docs/deploy.md)
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The Node major is package.json's engines' (scripts/image/dockerfile.test.ts checks). Pin the base by digest where a
+# registry is reachable: `docker buildx imagetools inspect node:24-bookworm-slim` prints it; then build with
+# --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest> (or write it here).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -21,6 +24,15 @@ ENV ROLLSCOPE_BASE_PATH=${ROLLSCOPE_BASE_PATH}
 RUN npx next build && bash scripts/build-standalone.sh
 
 FROM ${NODE_IMAGE}
+ARG NODE_IMAGE
+# Filled in by the build: --build-arg VERSION=$(node -p 'require("./package.json").version') --build-arg REVISION=$(git rev-parse HEAD)
+ARG VERSION=""
+ARG REVISION=""
+LABEL org.opencontainers.image.title="Rollscope" \
+      org.opencontainers.image.description="Multi-cluster Argo Rollouts dashboard: live canary weights, traffic-router plugin health, audited actions." \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}"
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     PORT=3000 \

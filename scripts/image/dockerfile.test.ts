@@ -39,6 +39,14 @@ describe("the Dockerfile's runtime stage", () => {
     expect(readFileSync(path.join(repoRoot, "scripts/image/entrypoint.sh"), "utf8")).toMatch(/^node scripts\/image\/migrate\.mjs$/m);
   });
 
+  it("runs the Node major of package.json's engines, and labels the image with its base", () => {
+    const engines = (JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+    const base = /^ARG NODE_IMAGE=node:(\d+)-/m.exec(dockerfile);
+    expect(`>=${base?.[1]}`).toBe(engines);
+    expect(runtime[0]).toBe("${NODE_IMAGE}");
+    expect(instruction("LABEL").join(" ")).toContain('org.opencontainers.image.base.name="${NODE_IMAGE}"');
+  });
+
   it("answers the probes on a listener of their own, which the HEALTHCHECK asks", () => {
     expect(instruction("ENV").join(" ")).toMatch(/\bROLLSCOPE_PROBE_LISTEN=0\.0\.0\.0:3001\b/);
     expect(instruction("EXPOSE")[0].split(" ")).toContain("3001");
