@@ -1,14 +1,11 @@
 /**
  * The V8 heap a server keeps alive: asks a Node.js process started with `--inspect=127.0.0.1:<port>` (the bench
  * starts its server so; production never does) for full garbage collections over the inspector protocol, then for
- * its heap use. The protocol is a WebSocket, which Node.js 20 offers only behind a flag, so this runs as a child:
- * `node --experimental-websocket --import tsx bench/inspector-heap.ts <port> [snapshot-file]` prints
- * `{"usedSize":…,"totalSize":…}` (and with a file, writes a heap snapshot there after the collections: open it in
- * Chrome DevTools to see what the server keeps).
+ * its heap use, over the protocol's WebSocket (Node's global WebSocket). Alone:
+ * `node --import tsx bench/inspector-heap.ts <port> [snapshot-file]` prints `{"usedSize":…,"totalSize":…}` (and with
+ * a file, writes a heap snapshot there after the collections: open it in Chrome DevTools to see what the server keeps).
  */
-import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import path from "node:path";
 
 export interface HeapAfterGc {
   /** V8 heap bytes in use after the collections: what the process keeps alive, without the garbage RSS also holds. */
@@ -18,7 +15,8 @@ export interface HeapAfterGc {
 
 const COLLECTIONS = 3;
 
-async function collectAndMeasure(port: string, snapshotFile?: string): Promise<HeapAfterGc> {
+/** The heap the server on inspector `port` keeps alive (`snapshotFile`: also write a heap snapshot there). */
+export async function readHeapAfterGc(port: number, snapshotFile?: string): Promise<HeapAfterGc> {
   const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{ webSocketDebuggerUrl: string }>;
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -59,32 +57,8 @@ async function writeSnapshot(socket: WebSocket, call: (method: string) => Promis
   await new Promise((resolve) => out.end(resolve));
 }
 
-/** Runs this file as a child against the inspector on `port` (`snapshotFile`: also write a heap snapshot there). */
-export async function readHeapAfterGc(port: number, snapshotFile?: string): Promise<HeapAfterGc> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--experimental-websocket",
-      "--no-warnings",
-      "--import",
-      "tsx",
-      path.join(import.meta.dirname, "inspector-heap.ts"),
-      String(port),
-      ...(snapshotFile ? [snapshotFile] : []),
-    ],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  let out = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`inspector-heap exited with ${code}`);
-  return JSON.parse(out) as HeapAfterGc;
-}
-
 if (process.argv[1] === import.meta.filename) {
-  collectAndMeasure(process.argv[2] ?? "", process.argv[3]).then(
+  readHeapAfterGc(Number(process.argv[2]), process.argv[3]).then(
     (heap) => console.log(JSON.stringify(heap)),
     (err: unknown) => {
       console.error(err);
