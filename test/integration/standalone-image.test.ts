@@ -5,6 +5,7 @@ import {
   copyFileSync,
   cpSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -37,6 +38,8 @@ const NOBODY = 65534;
 const SECRET = "s3cr3t-token-0123456789abcdef";
 const workDir = mkdtempSync(path.join(tmpdir(), "rollscope-image-"));
 const appDir = path.join(workDir, "app");
+/** The image's `node` for its user: this run's Node, which may live where that user cannot reach (root's cache). */
+const serverNode = path.join(workDir, "node-bin", "node");
 const dataDir = path.join(workDir, "data");
 let sim: SimulationHandle;
 let server: ChildProcess;
@@ -64,7 +67,7 @@ function shareWithServer(file: string): string {
 /** One of the image's scripts, from the read-only server directory, as the image's (non-root) user. */
 function spawnAsServerUser(script: string, env: NodeJS.ProcessEnv): ChildProcess {
   const file = path.join(appDir, script);
-  const [command, args] = script.endsWith(".sh") ? ["/bin/sh", [file]] : [process.execPath, [file]];
+  const [command, args] = script.endsWith(".sh") ? ["/bin/sh", [file]] : [serverNode, [file]];
   return spawn(command, args, {
     cwd: script.endsWith(".sh") ? "/" : appDir,
     env,
@@ -88,6 +91,15 @@ function assembleReadOnlyServer(): void {
   cpSync(path.join(repoRoot, ".next/standalone"), appDir, { recursive: true });
   execFileSync("chmod", ["-R", "a-w", appDir]);
   chmodSync(workDir, 0o755);
+  // The image runs the Node the tests run on (package.json's engines), not an older one the machine has on PATH too:
+  // scripts/ensure-node.sh may have put it in root's home, which the server's user cannot enter.
+  mkdirSync(path.dirname(serverNode));
+  try {
+    linkSync(process.execPath, serverNode);
+  } catch {
+    copyFileSync(process.execPath, serverNode);
+    chmodSync(serverNode, 0o755);
+  }
   mkdirSync(dataDir);
   chownSync(dataDir, NOBODY, NOBODY);
 }
@@ -103,7 +115,7 @@ beforeAll(async () => {
   metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   const kubeconfig = shareWithServer(sim.kubeconfigPath);
   const env = (imageEnv = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    PATH: `${path.dirname(serverNode)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     NODE_ENV: "production" as const,
     NEXT_TELEMETRY_DISABLED: "1",
     HOME: "/tmp",
