@@ -119,6 +119,23 @@ describe("buildActivityTimeline", () => {
     });
   });
 
+  it("gives every change its own id, also two steps stored at the same millisecond", () => {
+    expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
+    // As the recorder stored a demo Rollout at ×30: two steps, one instant (ids collided and the page, keyed by them,
+    // kept stale rows after a filter change).
+    const twoSteps = [sample(-90), sample(5, { stepIndex: 2, paused: false }), sample(5, { stepIndex: 3, paused: false })];
+    const steps = buildActivityTimeline({ rollouts: [{ ...shop, samples: twoSteps }], events: [], actions: [], from: at(0), to: at(30) });
+    expect(steps.filter((i) => i.kind === "step").map((i) => i.summary)).toEqual([
+      "step 2 of 4 → step 3 of 4",
+      "step 3 of 4 → step 4 of 4",
+    ]);
+    expect(new Set(steps.map((i) => i.id)).size).toBe(steps.length);
+    // Stable across refreshes: the same stored states give the same ids.
+    expect(buildActivityTimeline({ rollouts: [{ ...shop, samples: twoSteps }], events: [], actions: [], from: at(0), to: at(30) })).toEqual(
+      steps,
+    );
+  });
+
   it("leaves out what happened outside the window", () => {
     const late = buildActivityTimeline({ rollouts, events, actions, from: at(10), to: at(30) });
     expect(late.every((i) => Date.parse(i.at) >= at(10).getTime())).toBe(true);

@@ -178,6 +178,9 @@ export function buildActivityTimeline(input: {
     eventsByKey.set(keyOf(e), list);
   }
 
+  // Two stored states of one Rollout can share a millisecond (two steps in one reconcile): numbered, so no two rows
+  // share an id (the page keys its rows by it).
+  const sameInstant = new Map<string, number>();
   for (const r of rollouts) {
     const key = `${r.cluster}/${r.namespace}/${r.name}`;
     for (let i = 1; i < r.samples.length; i++) {
@@ -196,8 +199,11 @@ export function buildActivityTimeline(input: {
         const action = actionFor(actions, key, change.kind, at);
         // The controller is the last writer of nearly every state it reconciles; the Event says more about it.
         const manager = next.manager && next.manager !== CONTROLLER_FIELD_MANAGER ? next.manager : null;
+        const id = `s:${key}:${at}:${change.kind}`;
+        const nth = (sameInstant.get(id) ?? 0) + 1;
+        sameInstant.set(id, nth);
         items.push({
-          id: `s:${key}:${at}:${change.kind}`,
+          id: nth === 1 ? id : `${id}:${nth}`,
           at: next.at.toISOString(),
           cluster: r.cluster,
           namespace: r.namespace,
