@@ -9,8 +9,7 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
-# better-sqlite3 compiles its native module when no prebuilt binary can be fetched.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# No compiler: better-sqlite3, the one native module, ships Node-API binaries for linux x64 and arm64 in its package.
 COPY package.json package-lock.json prisma.config.ts ./
 COPY prisma ./prisma
 COPY lib/db/database-url.ts ./lib/db/database-url.ts

@@ -24,4 +24,10 @@ rm -rf "$out/.next/cache"
 # runtime and the query compiler of its database; the query engines and the other databases' compilers go.
 runtime="$out/node_modules/@prisma/client/runtime"
 rm -f "$runtime"/query_engine_bg.* "$runtime"/query_compiler_bg.{mysql,sqlserver,cockroachdb}.*
+# better-sqlite3 ships a binary per platform and Next copies several: the server runs where it was built (the image's
+# build stage has the runtime's base), so only the one this machine loads stays.
+prebuild="$(node -p "require('./node_modules/better-sqlite3/lib/binding.js').getPrebuildPath() ?? ''")"
+if [ -n "$prebuild" ]; then
+  find "$out/node_modules/better-sqlite3/prebuilds" -name '*.node' ! -name "$(basename "$prebuild")" -delete
+fi
 echo "standalone server in $out ($(du -sh "$out" | cut -f1))"
