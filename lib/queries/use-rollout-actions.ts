@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import {
   MAX_ACTIONS_BATCH,
   rolloutActionsBatchPath,
@@ -90,6 +90,17 @@ export const rolloutActionsQuery = (rollout: RolloutRef) =>
 
 export function useRolloutActions(cluster: string, namespace: string, name: string) {
   return useQuery(rolloutActionsQuery({ cluster, namespace, name }));
+}
+
+/**
+ * The `expected.fingerprint` of the Rollout as the live stream last showed it (only while a detail page focuses it):
+ * the stream writes it, nothing fetches it. Undefined when the stream has not sent one; null for a deleted Rollout.
+ */
+export const liveActionFingerprintQuery = (rollout: RolloutRef) =>
+  queryOptions<string | null>({ queryKey: queryKeys.liveActionFingerprint(rollout), queryFn: skipToken, staleTime: Infinity });
+
+export function useLiveActionFingerprint(cluster: string, namespace: string, name: string): string | null | undefined {
+  return useQuery(liveActionFingerprintQuery({ cluster, namespace, name })).data;
 }
 
 async function postAction(
