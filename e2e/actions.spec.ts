@@ -1,8 +1,8 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
 import type { SessionView } from "@/lib/contracts/session";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRollout, promoteTestRollout, requireEnv, TEST_STEPS } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { createTestRollout, promoteTestRollout, requireEnv, TEST_STEPS } from "../test/harness/fleet";
 
 /*
  * Rollout actions in Chromium against the demo fleet, through a Rollscope in auth mode proxy: the "auth proxy" is
