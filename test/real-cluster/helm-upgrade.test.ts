@@ -12,9 +12,10 @@ import { ensureChartTools, type ChartTools } from "@/tools/go/tools";
 /*
  * `helm upgrade` of charts/rollscope on the real cluster: the real Deployment and ReplicaSet controllers apply the
  * strategy the chart renders, kwok runs the pods (their containers never start). On SQLite the old pod is gone before
- * the new one exists (never two writers on the file) and the new one mounts the same claim (the history's volume);
- * on PostgreSQL pods roll without the ready count dropping below the strategy's promise. What the cluster cannot show
- * is the database file's contents: nothing in a kwok pod opens it.
+ * the new one exists (never two writers on the file) and the new one mounts the same claim (the history's volume),
+ * which outlives an upgrade that stops rendering it and an uninstall; on PostgreSQL pods roll without the ready count
+ * dropping below the strategy's promise. What the cluster cannot show is the database file's contents: nothing in a
+ * kwok pod opens it.
  */
 
 const SUFFIX = Date.now().toString(36);
@@ -229,6 +230,58 @@ describe.skipIf(realBackendSkipReason() !== null)("helm upgrade on the real clus
       expect(after.spec.strategy.type).toBe("Recreate");
       expect(timeline.current().map((p) => p.uid)).toEqual([pod.uid]);
     }, 240_000);
+
+    it("a values change that takes the claim out of the release does not delete it: the history is there when it comes back", async () => {
+      const withoutClaim = await upgrade(release, namespace, { ...CHANGED_CONFIG, persistence: { enabled: false } });
+      expect(withoutClaim.code, withoutClaim.stderr).toBe(0);
+      await waitForRollout(namespace, fullname, timeline);
+      expect(timeline.current()[0].claims).toEqual([]);
+      const kept = await getJson<Claim>(["pvc", fullname, "-n", namespace]).catch((err: Error) => err.message);
+      expect(kept).toMatchObject({ metadata: { uid: claim.metadata.uid }, status: { phase: "Bound" } });
+      expect((kept as Claim).metadata.deletionTimestamp).toBeUndefined();
+
+      const withClaim = await upgrade(release, namespace, { ...SQLITE, ...CHANGED_CONFIG });
+      expect(withClaim.code, withClaim.stderr).toBe(0);
+      await waitForRollout(namespace, fullname, timeline);
+      expect(timeline.current()[0].claims).toEqual([fullname]);
+      expect(await getJson<Claim>(["pvc", fullname, "-n", namespace])).toMatchObject({
+        metadata: { uid: claim.metadata.uid },
+        spec: { volumeName: volume },
+      });
+      expect(timeline.gap()).toBeNull();
+      expect(overLimit(timeline, running, 1), "two pods at once").toBeNull();
+      expect((await history(release, namespace)).map((r) => r.status)).toEqual(["superseded", "superseded", "superseded", "deployed"]);
+    }, 300_000);
+
+    it("helm uninstall keeps the claim too, and installing the release again takes it back", async () => {
+      const uninstalled = await helm(["uninstall", release, "--namespace", namespace, "--wait"]);
+      expect(uninstalled.code, uninstalled.stderr).toBe(0);
+      await waitUntil("the release's pod still there", async () => timeline.current().length === 0, 120_000);
+      const kept = await getJson<Claim>(["pvc", fullname, "-n", namespace]);
+      expect(kept.metadata.uid).toBe(claim.metadata.uid);
+      expect(kept.metadata.deletionTimestamp).toBeUndefined();
+
+      const installed = await helm([
+        "install",
+        release,
+        CHART_DIR,
+        "--namespace",
+        namespace,
+        "--values",
+        valuesFile(workDir, SQLITE),
+        ...WAIT,
+      ]);
+      expect(installed.code, installed.stderr).toBe(0);
+      await waitForRollout(namespace, fullname, timeline);
+      expect(timeline.current()[0].claims).toEqual([fullname]);
+      expect(await getJson<Claim>(["pvc", fullname, "-n", namespace])).toMatchObject({
+        metadata: { uid: claim.metadata.uid },
+        spec: { volumeName: volume },
+      });
+      expect(timeline.gap()).toBeNull();
+      expect(overLimit(timeline, running, 1), "two pods at once").toBeNull();
+      expect(await history(release, namespace)).toEqual([{ revision: 1, status: "deployed" }]);
+    }, 300_000);
 
     it("the PodDisruptionBudget lets a drain evict the one pod", async () => {
       const budget = await waitForBudget(namespace, fullname, 1);
