@@ -39,8 +39,8 @@ function stateOf(pod: V1Pod): PodState {
 
 /**
  * Lists the pods, then watches from the list's resourceVersion, resuming after the last event if the server ends the
- * watch: no change between two states is missed, so a property that holds in every state held at every moment the
- * API server knew of (a poll could step over a short overlap).
+ * watch: no change is missed, so what is true of every recorded state was true at every moment the API server
+ * recorded (a poll could step over a short overlap).
  */
 export async function recordPods(kubeconfigPath: string, namespace: string, labelSelector: string): Promise<PodTimeline> {
   const kc = new KubeConfig();
@@ -70,9 +70,15 @@ export async function recordPods(kubeconfigPath: string, namespace: string, labe
         else pods.set(uid, stateOf(obj));
         states.push([...pods.values()]);
       },
-      // The server ends a watch after a while, or the connection drops: resume after the last event seen.
-      () => {
-        if (!stopped && !broken) void start().catch((e: unknown) => (broken = `watch could not resume: ${String(e)}`));
+      // The server ends a watch after a while, or the connection drops: resume after the last event seen (after a
+      // second when it failed, not in a tight loop while the API server refuses).
+      (err: unknown) => {
+        if (stopped || broken) return;
+        const resume = () => {
+          if (!stopped) void start().catch((e: unknown) => (broken = `watch could not resume: ${String(e)}`));
+        };
+        if (err) setTimeout(resume, 1_000);
+        else resume();
       },
     );
   };
