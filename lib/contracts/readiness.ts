@@ -64,5 +64,16 @@ export interface ReadinessReport {
   simulatedTimeScale?: number;
 }
 
+/**
+ * What GET /api/readyz answers: the whole report to a signed-in user (anyone in auth mode none) on an allowed Host;
+ * `ready` alone to anyone else, a load balancer's probe or a signed-out browser.
+ */
+export type ReadinessAnswer = Pick<ReadinessReport, "ready"> & Partial<ReadinessReport>;
+
+/** GET /api/healthz: the process answers. */
+export interface Liveness {
+  alive: true;
+}
+
 /** GET /api/readyz: its path, for the browser's hook. */
 export const READINESS_PATH = "/api/readyz";

@@ -13,7 +13,7 @@ import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
 import { requireReadableRollout } from "./read-scope";
 import { describeStaleness, observeRollout, STALE_MESSAGE } from "@/lib/actions/staleness";
 import type { AuditAfter, AuditBefore, AuditOutcome, AuditRecord } from "@/lib/audit/schema";
-import type { ActionPermission } from "@/lib/auth/rollout-access";
+import type { ActionPermission } from "@/lib/contracts/session";
 import type { AuthUser } from "@/lib/auth/types";
 import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
 import { kubeErrorToApiError, kubeStatusOf } from "@/lib/errors/kube-errors";
