@@ -1,6 +1,6 @@
 import type { ClusterStateView } from "@/lib/fleet/types";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
-import { clusterPath } from "./paths";
+import { apiPath, clusterPath } from "./paths";
 
 /** `GET /api/clusters`: every configured cluster and its connection state. */
 export interface ClusterListResponse {
@@ -13,6 +13,6 @@ export interface ClusterDetailResponse {
   phaseCounts: Partial<Record<RolloutPhase, number>>;
 }
 
-export const clustersPath = () => "/api/clusters";
+export const clustersPath = () => apiPath("GET /api/clusters", "/api/clusters");
 export { clusterPath };
 export type { ClusterStateView };

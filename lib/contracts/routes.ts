@@ -11,8 +11,9 @@ import type { RolloutPermissionsView, SessionView, SignOutResult } from "./sessi
 
 /**
  * What every JSON route answers, by `METHOD /api/…` as its folder under app/api names it. The handler answers through
- * `respond(route, body)` (lib/http/respond.ts), so a service returning another shape fails typecheck. Downloads, the
- * event stream and redirects are not JSON and not here.
+ * `respond(route, body)` (lib/http/respond.ts) and the browser's path builders return an `ApiPath` of the same route,
+ * from which `fetchJson` takes its result type: a route and its fetcher name one type, and a service returning another
+ * shape fails typecheck. Downloads, the event stream and redirects are not JSON and not here.
  */
 export interface ApiRoutes {
   "GET /api/activity": ActivityPage;
@@ -38,3 +39,11 @@ export interface ApiRoutes {
 }
 
 export type ApiRoute = keyof ApiRoutes;
+
+declare const routeOf: unique symbol;
+
+/** A URL that remembers the route it addresses (built by `apiPath`), so `fetchJson` knows the answer's type. */
+export type ApiPath<R extends ApiRoute> = string & { readonly [routeOf]: R };
+
+/** A URL of no route here: `fetchJson` takes its type from the caller then, and refuses an ApiPath that way. */
+export type UntypedPath = string & { readonly [routeOf]?: never };

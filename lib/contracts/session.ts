@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RolloutAction } from "@/lib/actions/schema";
 import type { AuthMode } from "@/lib/auth/types";
+import { apiPath } from "./paths";
 
 /** GET /api/session: who the browser is, and the CSRF token its state-changing requests must send. */
 export interface SessionView {
@@ -17,7 +18,7 @@ export interface SessionView {
   csrfToken: string;
 }
 
-export const sessionPath = () => "/api/session";
+export const sessionPath = () => apiPath("GET /api/session", "/api/session");
 
 /** `GET /api/session/permissions?cluster=&namespace=&name=`: what the current user may do to one Rollout. */
 export const PermissionsQuery = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
