@@ -1,4 +1,4 @@
-import type { ClusterConnection } from "@/lib/fleet/types";
+import type { ClusterConnection } from "./clusters";
 
 /**
  * What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying);

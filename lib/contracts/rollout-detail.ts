@@ -20,6 +20,7 @@ export type {
   TimelineMarker,
   WeightPoint,
 } from "@/lib/rollouts/detail-types";
+export type { FleetRollout } from "@/lib/rollouts/view-model";
 
 /** The path parameters of every per-Rollout route. */
 export const RolloutParams = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });

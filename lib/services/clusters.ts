@@ -1,7 +1,6 @@
 import "server-only";
 import { canReadNamespace, scopeClusterState, type ReadScope } from "@/lib/auth/read-scope";
-import type { ClusterDetailResponse, ClusterListResponse } from "@/lib/contracts/clusters";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterDetailResponse, ClusterListResponse, ClusterStateView } from "@/lib/contracts/clusters";
 import type { AppContext } from "@/lib/server/app-context";
 
 /** Every cluster's state as this user sees it: Rollout counts over what they may read, and why not, when unknown. */

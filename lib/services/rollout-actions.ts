@@ -18,7 +18,7 @@ import type { AuthUser } from "@/lib/auth/types";
 import { ApiError, type ApiErrorCode } from "@/lib/errors/api-error";
 import { kubeErrorToApiError, kubeStatusOf } from "@/lib/errors/kube-errors";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { KubeApiError, kubeRequest } from "@/lib/k8s/kube-request";
 import { NOTHING_PATCHED } from "@/lib/db/audit-entries";
 import { decideUndo, type JsonPatchOperation, type UndoSentRequest } from "@/lib/actions/undo";
