@@ -40,3 +40,5 @@ export interface RolloutPermissionsView {
 export interface SignOutResult {
   signedOut: true;
 }
+
+export const signOutPath = () => apiPath("POST /api/auth/signout", "/api/auth/signout");
