@@ -5,8 +5,8 @@
  */
 import pg from "pg";
 import type { SimulationHandle } from "../sim/cluster";
-import { startActionsSimulation } from "../e2e/support/rollout-scenario";
-import { writeRollscopeConfig } from "../e2e/support/rollscope-config";
+import { startActionsSimulation } from "../test/harness/rollout-scenario";
+import { writeRollscopeConfig } from "../test/harness/rollscope-config";
 import { sampleSignature } from "../lib/rollouts/recorded-sample";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
 import { waitFor } from "../test/harness/free-port";

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation } from "@/test/harness/rollout-scenario";
 import { startAppProcess } from "@/test/harness/app-process";
 import { findFreePort, waitFor } from "@/test/harness/free-port";
 import { floodStreams, startProber, type ProbeResult } from "@/test/harness/stream-flood";

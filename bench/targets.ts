@@ -1,8 +1,8 @@
 /**
  * The figures `--repeat` sums up across runs: where one run's results JSON holds each, which way is better, and the
- * limit issue 32 sets for some of them. The single run's rows (run.ts) keep their own older targets in text; these are
- * the issue's, typed, so the repeated report can decide "met" from numbers. A figure with no limit is shown for its
- * spread only.
+ * limit issue 32 sets for some of them. The single run's rows (bench/scenarios/) keep their own older targets in text;
+ * these are the issue's, typed, so the repeated report can decide "met" from numbers. A figure with no limit is shown
+ * for its spread only.
  */
 
 export type Unit = "ms" | "s" | "µs" | "MB" | "KiB" | "per s" | "count";

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { APP_PAGES } from "./support/pages";
+import { APP_PAGES } from "../test/harness/pages";
 
 /** WCAG 2.1 level A and AA, as axe-core tags them. */
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];

@@ -1,8 +1,8 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
 import type { SessionView } from "@/lib/contracts/session";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRollout, promoteTestRollout, requireEnv, TEST_STEPS } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { createTestRollout, promoteTestRollout, requireEnv, TEST_STEPS } from "../test/harness/fleet";
 
 /*
  * Rollout actions in Chromium against the demo fleet, through a Rollscope in auth mode proxy: the "auth proxy" is
@@ -150,6 +150,9 @@ test.describe("rollout actions", () => {
     await promoteTestRollout("staging", "shop", "e2e-act-stale");
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "60", { timeout: 20_000 });
     await expect(dialog).toBeVisible();
+    // The dialog keeps what the user reviewed, and says it is no longer so.
+    await expect(dialog.getByTestId("action-effect")).toContainText("Canary 20 % → 60 %");
+    await expect(dialog.getByTestId("action-effect-changed")).toContainText("confirming will be refused");
     await dialog.getByTestId("confirm-action").click();
 
     await expect(page.getByTestId("rollout-action-error")).toContainText("the rollout changed — review and retry");
@@ -158,6 +161,35 @@ test.describe("rollout actions", () => {
     await expect(appliedCanary(page)).toHaveAttribute("data-value", "60");
     const entries = await auditOf(page, "rollout=e2e-act-stale");
     expect(entries.map((e) => e.outcome)).toStrictEqual(["stale"]);
+  });
+
+  test("a dialog opened before the buttons caught up with the page reads the current state before stating an effect", async ({
+    browser,
+  }) => {
+    await createTestRollout("staging", "shop", "e2e-act-behind", TEST_STEPS);
+    const page = await pageAs(browser, OPERATOR);
+    await openRollout(page, "staging", "e2e-act-behind", "20");
+    // From here the buttons' reads of the current state are held until the test lets them through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/e2e-act-behind/actions", async (route) => {
+      if (route.request().method() === "GET") await held;
+      await route.continue();
+    });
+    // Someone else promotes: the page follows over the live stream, the buttons' refresh is held.
+    await promoteTestRollout("staging", "shop", "e2e-act-behind");
+    await expect(page.getByTestId("current-step-position")).toHaveText("step 4 of 6", { timeout: 30_000 });
+
+    await page.getByTestId("action-promote").click();
+    const dialog = page.getByTestId("confirm-action-dialog");
+    await expect(dialog.getByTestId("action-effect")).toHaveText("Reading the rollout's current state…");
+    await expect(dialog.getByTestId("confirm-action")).toBeDisabled();
+    release();
+    await expect(dialog.getByTestId("action-effect")).toContainText("Canary 60 % → 90 %", { timeout: 20_000 });
+    await expect(dialog.getByTestId("action-effect-changed")).toHaveCount(0);
+    await dialog.getByTestId("confirm-action").click();
+    await expect(page.getByTestId("rollout-action-done")).toHaveText("Promote sent: status patched");
+    await expect(appliedCanary(page)).toHaveAttribute("data-value", "90", { timeout: 30_000 });
   });
 
   test("a double click sends one patch", async ({ browser }) => {

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { createTestRollout, requireEnv, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
+import { createTestRollout, requireEnv, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
 
 /*
  * "What changed in the last 30 minutes, and who?" from the root URL in one click: the header's Activity link lists

@@ -1,6 +1,6 @@
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { expect, test, type Page } from "@playwright/test";
-import { adminClient, createTestRollout, TEST_STEPS } from "./support/fleet";
+import { adminClient, createTestRollout, TEST_STEPS } from "../test/harness/fleet";
 
 const ROLLOUT = { group: "argoproj.io", version: "v1alpha1", plural: "rollouts" };
 

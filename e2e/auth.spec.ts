@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { findFreePort } from "../test/harness/free-port";
 import { startOidcProvider, type OidcProviderHandle } from "../test/harness/oidc-provider";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRollout, requireEnv, TEST_STEPS } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { createTestRollout, requireEnv, TEST_STEPS } from "../test/harness/fleet";
 
 /*
  * Sign-in with OIDC in Chromium against a real OpenID Provider (oidc-provider, started here on 127.0.0.1), and the

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { backgroundRgb, isRed } from "./support/colors";
-import { createTestRollout, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
+import { backgroundRgb, isRed } from "../test/harness/colors";
+import { createTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
 
 async function confirmButtonOf(page: Page, action: string): Promise<Locator> {
   await page.getByTestId(`action-${action}`).click();

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
-import { adminClient, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
+import { adminClient, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
 
 /*
  * The live stream is the state of an open detail page: the Rollout's live view arrives as the stream's `rollout`

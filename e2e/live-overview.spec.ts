@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { control, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "./support/fleet";
+import { control, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
 
 function row(page: Page, key: string) {
   return page.locator(`[data-testid="rollout-row"][data-key="${key}"]`);

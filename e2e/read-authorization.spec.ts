@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { requireEnv } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { requireEnv } from "../test/harness/fleet";
 
 /*
  * Reading is authorized per user, in Chromium: a Rollscope in auth mode proxy (the browser context is the proxy,

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { installCommitFailure, type CommitFailure } from "../test/harness/failing-commits";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { requireEnv } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { requireEnv } from "../test/harness/fleet";
 
 /*
  * When the database refuses the recorder's writes (a full disk), every page says that history is not being saved;

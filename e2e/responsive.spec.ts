@@ -1,10 +1,10 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import type { SimulationHandle } from "../sim/cluster";
 import { rolloutHref, clusterHref } from "../lib/format/hrefs";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRolloutWithStrategy } from "./support/fleet";
-import { LONG_NAMES, startLongNamesSimulation } from "./support/long-names-scenario";
-import { APP_PAGES } from "./support/pages";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { createTestRolloutWithStrategy } from "../test/harness/fleet";
+import { LONG_NAMES, startLongNamesSimulation } from "../test/harness/long-names-scenario";
+import { APP_PAGES } from "../test/harness/pages";
 
 const PHONE = { width: 390, height: 844 };
 

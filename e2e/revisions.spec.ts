@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
-import { startAppInstance, type AppInstance } from "./support/app-instance";
-import { createTestRollout, createTestRolloutWithStrategy, requireEnv, TEST_STEPS } from "./support/fleet";
+import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
+import { createTestRollout, createTestRolloutWithStrategy, requireEnv, TEST_STEPS } from "../test/harness/fleet";
 
 /*
  * The detail page's revisions: each ReplicaSet with its role and Pods, live from the cluster, the numbers

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { backgroundRgb, isDark } from "./support/colors";
+import { backgroundRgb, isDark } from "../test/harness/colors";
 
 const html = (page: Page) => page.locator("html");
 const DARK = /(^|\s)dark(\s|$)/;

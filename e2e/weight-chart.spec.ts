@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { createTestRollout, promoteTestRollout, TEST_STEPS } from "./support/fleet";
+import { createTestRollout, promoteTestRollout, TEST_STEPS } from "../test/harness/fleet";
 
 async function windowSpanMs(window: Locator): Promise<number> {
   return Number(await window.getAttribute("data-to")) - Number(await window.getAttribute("data-from"));

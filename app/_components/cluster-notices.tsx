@@ -3,7 +3,7 @@ import { describeConnection } from "@/components/clusters/cluster-chip";
 import { connectionLabel } from "@/components/clusters/connection";
 import { WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { formatCount } from "@/lib/format/count";
 import { clusterHref } from "@/lib/format/hrefs";
 

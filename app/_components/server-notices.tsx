@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { ReadinessReport } from "@/lib/contracts/readiness";
+import type { ReadinessAnswer } from "@/lib/contracts/readiness";
 import { formatCount } from "@/lib/format/count";
 import { useReadiness } from "@/lib/queries/use-readiness";
 
@@ -20,7 +20,7 @@ function Notice({ testId, children }: { testId: string; children: ReactNode }) {
   );
 }
 
-function DatabaseNotice({ report }: { report: ReadinessReport }) {
+function DatabaseNotice({ report }: { report: ReadinessAnswer }) {
   // Without sign-in readiness answers only {ready}: no checks to name.
   const failed = Object.entries(report.checks ?? {}).find(([, check]) => !check.ok);
   if (!failed) return null;
@@ -31,7 +31,7 @@ function DatabaseNotice({ report }: { report: ReadinessReport }) {
   );
 }
 
-function RecorderNotice({ report }: { report: ReadinessReport }) {
+function RecorderNotice({ report }: { report: ReadinessAnswer }) {
   const recorder = report.recorder;
   if (!recorder) return null;
   const dropped = recorder.dropped.samples + recorder.dropped.events;

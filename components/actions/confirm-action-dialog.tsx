@@ -8,6 +8,8 @@ export interface ConfirmActionDialogProps {
   title: string;
   /** What will happen, e.g. "Canary 30 % → 60 % (skips pause at step 2 of 4)". */
   effect: string;
+  /** Said below the effect when the rollout no longer is as the effect describes it. */
+  notice?: string | null;
   /** The exact requests, shown folded for those who want to check them. */
   requests: readonly string[];
   /** Set to the rollout name when the user must type it (production). */
@@ -25,8 +27,20 @@ export interface ConfirmActionDialogProps {
 
 /** A modal confirmation: states the effect, may ask for the rollout name, and confirms once. */
 export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
-  const { title, effect, requests, typedConfirmation, clusterLabel, destructive, pending, onConfirm, onCancel, children, incomplete } =
-    props;
+  const {
+    title,
+    effect,
+    notice,
+    requests,
+    typedConfirmation,
+    clusterLabel,
+    destructive,
+    pending,
+    onConfirm,
+    onCancel,
+    children,
+    incomplete,
+  } = props;
   const [typed, setTyped] = useState("");
   const titleId = useId();
   const effectId = useId();
@@ -83,6 +97,11 @@ export function ConfirmActionDialog(props: ConfirmActionDialogProps) {
         <p id={effectId} data-testid="action-effect" className="mt-2 text-sm text-slate-800 dark:text-slate-200">
           {effect}
         </p>
+        {notice && (
+          <p role="status" data-testid="action-effect-changed" className="mt-1 text-xs text-amber-800 dark:text-amber-300">
+            {notice}
+          </p>
+        )}
         {clusterLabel && (
           <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             Cluster label: <span className="font-medium">{clusterLabel}</span>

@@ -7,7 +7,12 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ROLLOUT_ACTIONS, type ActionExpectation, type RolloutAction } from "@/lib/actions/schema";
 import { FetchError } from "@/lib/queries/fetch-json";
-import { useRolloutActions, useRunRolloutAction, type RolloutActionsView } from "@/lib/queries/use-rollout-actions";
+import {
+  useLiveActionFingerprint,
+  useRolloutActions,
+  useRunRolloutAction,
+  type RolloutActionsView,
+} from "@/lib/queries/use-rollout-actions";
 import { ACTION_LABELS, DESTRUCTIVE_ACTIONS } from "./action-labels";
 import { ConfirmActionDialog } from "./confirm-action-dialog";
 
@@ -28,13 +33,18 @@ const COMPACT_ACTIONS: readonly RolloutAction[] = ["promote", "promote-full", "a
 /** The header's buttons: undo lives in the revisions table, one button per revision. */
 const HEADER_ACTIONS: readonly RolloutAction[] = ROLLOUT_ACTIONS.filter((a) => a !== "undo");
 
-interface Pending {
-  action: RolloutAction;
-  /** Frozen when the dialog opened: the state the user is confirming against. */
+/** What the dialog states, frozen once shown: the state the user is confirming against. */
+interface Snapshot {
   expected: ActionExpectation;
   effect: string;
   requests: string[];
   typedConfirmation: boolean;
+}
+
+interface Pending {
+  action: RolloutAction;
+  /** Null while the current state is being read (the buttons' view was older than what the page showed). */
+  snapshot: Snapshot | null;
   /** Set image: the container (or `*`) and the new image, edited in the dialog. */
   container?: string;
   image?: string;
@@ -45,6 +55,11 @@ type Feedback = { kind: "done" | "error"; text: string } | null;
 function toExpectation(view: RolloutActionsView): ActionExpectation {
   const { resourceVersion, revision, stepIndex, fingerprint } = view.expected;
   return { ...(resourceVersion ? { resourceVersion } : {}), ...(revision ? { revision } : {}), stepIndex, fingerprint };
+}
+
+function snapshotOf(view: RolloutActionsView, action: RolloutAction): Snapshot {
+  const option = view.actions[action];
+  return { expected: toExpectation(view), effect: option.effect, requests: option.requests, typedConfirmation: option.typedConfirmation };
 }
 
 function errorText(error: unknown): string {
@@ -61,17 +76,22 @@ function errorText(error: unknown): string {
  * when the Rollout's state allows the action and the user may do it (the server asks the cluster); a disabled
  * button carries the reason. Clicking opens a confirmation that states the effect; in a production cluster,
  * promote full and abort need the rollout's name typed. The request carries the state the dialog showed, so
- * the server refuses if the Rollout has moved on, and a second click while one is in flight does nothing.
+ * the server refuses if the Rollout has moved on (the dialog says so as soon as the page shows it), and a second
+ * click while one is in flight does nothing. On a detail page the live stream tells the newest state: a dialog
+ * opened before the buttons caught up with it reads that state first, rather than state an effect already past.
  */
 export function RolloutActions({ cluster, namespace, name, variant = "full", actions, className, onDone }: RolloutActionsProps) {
   const compact = variant === "compact";
   const shown = actions ?? (compact ? COMPACT_ACTIONS : HEADER_ACTIONS);
   // Asked for again by the live stream when the state the options depend on changes, not per resourceVersion.
-  const { data: view, error, isPending } = useRolloutActions(cluster, namespace, name);
+  const { data: view, error, isPending, refetch } = useRolloutActions(cluster, namespace, name);
+  const live = useLiveActionFingerprint(cluster, namespace, name);
   const run = useRunRolloutAction(cluster, namespace, name);
   const [pending, setPending] = useState<Pending | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const inFlight = useRef(false);
+  /** Counts dialogs opened and closed: an answer for a dialog no longer open is dropped. */
+  const dialogSeq = useRef(0);
   const descriptionId = useId();
 
   if (isPending) {
@@ -102,26 +122,50 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
     );
   }
 
+  // The live stream has shown a state these buttons were not computed from (their refresh is on its way).
+  const behind = typeof live === "string" && live !== view.expected.fingerprint;
+
   const open = (action: RolloutAction) => {
     const option = view.actions[action];
     if (!option.enabled || inFlight.current) return;
     setFeedback(null);
     run.reset();
+    const seq = ++dialogSeq.current;
     const first = view.containers.find((c) => c.name) ?? null;
-    setPending({
-      action,
-      expected: toExpectation(view),
-      effect: option.effect,
-      requests: option.requests,
-      typedConfirmation: option.typedConfirmation,
-      ...(action === "set-image" ? { container: first?.name ?? "", image: first?.image ?? "" } : {}),
+    const fields = action === "set-image" ? { container: first?.name ?? "", image: first?.image ?? "" } : {};
+    if (!behind) {
+      setPending({ action, snapshot: snapshotOf(view, action), ...fields });
+      return;
+    }
+    setPending({ action, snapshot: null, ...fields });
+    void refetch().then(({ data: fresh, error: readError }) => {
+      if (dialogSeq.current !== seq) return;
+      const freshOption = readError ? undefined : fresh?.actions[action];
+      if (fresh && freshOption?.enabled) {
+        setPending((p) => (p && !p.snapshot ? { ...p, snapshot: snapshotOf(fresh, action) } : p));
+        return;
+      }
+      setPending(null);
+      setFeedback({
+        kind: "error",
+        text: freshOption
+          ? `${ACTION_LABELS[action]} is no longer possible: ${freshOption.reason}`
+          : `Could not read the rollout's current state: ${errorText(readError)}`,
+      });
     });
   };
 
+  const cancel = () => {
+    if (run.isPending) return;
+    dialogSeq.current++;
+    setPending(null);
+  };
+
   const confirm = () => {
-    if (!pending || inFlight.current) return;
+    if (!pending?.snapshot || inFlight.current) return;
     inFlight.current = true;
-    const { action, expected, container, image } = pending;
+    const { action, container, image } = pending;
+    const { expected } = pending.snapshot;
     // The promise, not mutate's callbacks: those are dropped when the component unmounts, as a queue card does as
     // soon as the live stream shows the Rollout moving on, often before the action's answer arrives.
     run
@@ -144,6 +188,10 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
   };
 
   const deniedEverywhere = shown.every((a) => !view.actions[a].permitted);
+  // What the page shows now (the stream's state on a detail page, else the buttons'), against what the dialog states.
+  const movedOn = pending?.snapshot
+    ? (typeof live === "string" ? live : view.expected.fingerprint) !== pending.snapshot.expected.fingerprint
+    : false;
   const deniedReason = deniedEverywhere ? view.actions[shown[0]]?.reason : undefined;
 
   return (
@@ -197,15 +245,18 @@ export function RolloutActions({ cluster, namespace, name, variant = "full", act
       {pending && (
         <ConfirmActionDialog
           title={`${ACTION_LABELS[pending.action]} ${name}`}
-          effect={pending.effect}
-          requests={pending.requests}
-          typedConfirmation={pending.typedConfirmation ? name : null}
+          effect={pending.snapshot?.effect ?? "Reading the rollout's current state…"}
+          notice={
+            movedOn ? "The rollout has changed since this opened: confirming will be refused. Cancel to see its current state." : null
+          }
+          requests={pending.snapshot?.requests ?? []}
+          typedConfirmation={pending.snapshot?.typedConfirmation ? name : null}
           clusterLabel={view.production ? "production" : ""}
           destructive={DESTRUCTIVE_ACTIONS.has(pending.action)}
           pending={run.isPending}
           onConfirm={confirm}
-          onCancel={() => !run.isPending && setPending(null)}
-          incomplete={pending.action === "set-image" && !(pending.container && pending.image?.trim())}
+          onCancel={cancel}
+          incomplete={!pending.snapshot || (pending.action === "set-image" && !(pending.container && pending.image?.trim()))}
         >
           {pending.action === "set-image" && (
             <SetImageFields

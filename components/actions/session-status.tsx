@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { signOutPath } from "@/lib/contracts/session";
 import { fetchJson } from "@/lib/queries/fetch-json";
 import { getCsrfToken, useSession } from "@/lib/queries/use-session";
 import { withBasePath } from "@/lib/format/base-path";
@@ -22,7 +23,7 @@ export function SessionStatus({ className }: { className?: string }) {
     setSigningOut(true);
     try {
       const token = await getCsrfToken(client);
-      await fetchJson("/api/auth/signout", { method: "POST", headers: { "x-csrf-token": token } });
+      await fetchJson(signOutPath(), { method: "POST", headers: { "x-csrf-token": token } });
       window.location.assign(withBasePath("/signin"));
     } finally {
       setSigningOut(false);

@@ -6,7 +6,7 @@ import { DOT_TONES } from "@/components/ui/badge";
 import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { clusterHref } from "@/lib/format/hrefs";
 import { formatAbsoluteTime } from "@/lib/format/relative-time";
 import { connectionLabel, connectionTone } from "./connection";

@@ -1,4 +1,4 @@
-import type { ClusterConnection } from "@/lib/fleet/types";
+import type { ClusterConnection } from "@/lib/contracts/clusters";
 import type { Tone } from "@/components/ui/badge";
 
 const CONNECTION_TONE: Record<ClusterConnection, Tone> = {

@@ -1,6 +1,6 @@
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ScrollArea } from "@/components/ui/scroll-area";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { ConnectionBadge } from "./connection-badge";
 
 /** The watches Rollscope keeps on a cluster, in the order an operator would check them. */

@@ -6,7 +6,7 @@ import { focusRing } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { SortIcon, WarningIcon } from "@/components/ui/icons";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { RolloutSummary } from "@/lib/contracts/fleet-page";
 import { rolloutHref } from "@/lib/format/hrefs";
 import { attentionLabel } from "@/lib/overview/attention";
 import { comparableRequestedPercent, type FleetSortKey } from "@/lib/overview/fleet-query";

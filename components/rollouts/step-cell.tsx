@@ -1,4 +1,4 @@
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { RolloutSummary } from "@/lib/contracts/fleet-page";
 import { formatStepPosition } from "@/lib/rollouts/step-position";
 
 /**

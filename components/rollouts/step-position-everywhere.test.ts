@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { formatAuditAfter, formatAuditBefore } from "@/lib/audit/format-state";
 import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
-import { toRolloutSummary } from "@/lib/fleet/summary";
+import { toRolloutSummary } from "@/lib/overview/rollout-summary";
 import { buildAttentionQueue } from "@/lib/overview/attention";
 import { deriveRolloutInfo } from "@/lib/rollouts/rollout-info";
 import { FIXTURE_NOW, readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";

@@ -1,6 +1,6 @@
 import { cn } from "@/components/ui/cn";
 import { CheckIcon, InfoIcon, XIcon } from "@/components/ui/icons";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/contracts/rollout-detail";
 import { clampPercent, formatPercent } from "@/lib/format/percent";
 
 function Row({ label, hint, children, testId }: { label: string; hint?: string; children: React.ReactNode; testId?: string }) {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createTestRollout, promoteTestRollout, TEST_STEPS } from "../support/fleet";
+import { createTestRollout, promoteTestRollout, TEST_STEPS } from "../../test/harness/fleet";
 
 /*
  * Everything under the sub-path: pages, assets, API routes, the live stream and actions answer at /rollscope/…, and

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { goMissingReason } from "../../realcluster/build";
 import { startRealCluster } from "../../realcluster/cluster";
-import { startAppInstance } from "../support/app-instance";
+import { startAppInstance } from "../../test/harness/app-instance";
 
 /**
  * Starts the real cluster (etcd, kube-apiserver, controller manager, scheduler, kwok, the real Argo Rollouts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import {
   canReadNamespace,
   canReadObject,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
 
 /**

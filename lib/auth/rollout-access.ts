@@ -1,4 +1,5 @@
 import { ROLLOUT_ACTIONS, type RolloutAction } from "@/lib/actions/schema";
+import type { ActionPermission } from "@/lib/contracts/session";
 import type { AccessAttributes } from "./access-review";
 
 /** The RBAC checks behind the rollout actions. */
@@ -43,12 +44,6 @@ export function describeAccess(access: RolloutAccess): string {
       : access === "update"
         ? "update rollouts"
         : "patch rollouts/status";
-}
-
-export interface ActionPermission {
-  readonly allowed: boolean;
-  /** Why not, in plain words; absent when allowed. */
-  readonly reason?: string;
 }
 
 export type RolloutPermissions = Readonly<Record<RolloutAction, ActionPermission>>;

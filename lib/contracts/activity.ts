@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACTIVITY_KINDS, type ActivityItem } from "@/lib/activity/timeline";
-import { queryString } from "./paths";
+import { apiPath, queryString } from "./paths";
 
 /*
  * `GET /api/activity?…`         → ActivityPage: every change of every Rollout the user may read, newest first
@@ -42,8 +42,8 @@ export interface ActivityPage {
   truncated: boolean;
 }
 
-export function activityPath(filters: ActivityFilters): string {
-  return `/api/activity${queryString({ ...filters })}`;
+export function activityPath(filters: ActivityFilters) {
+  return apiPath("GET /api/activity", `/api/activity${queryString({ ...filters })}`);
 }
 
 export function activityExportPath(filters: ActivityFilters): string {

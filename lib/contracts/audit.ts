@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AUDIT_EXPORT_FORMATS, AuditQuery, type AuditExportFormat, type AuditQueryInput } from "@/lib/audit/schema";
-import { queryString } from "./paths";
+import { apiPath, queryString } from "./paths";
 
 /*
  * `GET /api/audit?…`         → AuditPage (newest first, 100 a page; `before` is the cursor)
@@ -15,8 +15,8 @@ export const AuditExportQuery = AuditQuery.extend({ format: z.enum(AUDIT_EXPORT_
 /** The filters a person sets; paging is the hook's. */
 export type AuditFilters = Omit<AuditQueryInput, "limit" | "before">;
 
-export function auditPath(filters: AuditFilters, before: number | null = null): string {
-  return `/api/audit${queryString({ ...filters, before })}`;
+export function auditPath(filters: AuditFilters, before: number | null = null) {
+  return apiPath("GET /api/audit", `/api/audit${queryString({ ...filters, before })}`);
 }
 
 export function auditExportPath(filters: AuditFilters, format: AuditExportFormat): string {

@@ -1,6 +1,12 @@
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { ApiPath, ApiRoute } from "./routes";
 
 const enc = encodeURIComponent;
+
+/** `url`, as the address of `route` (written next to it, so a builder's URL and route are read together). */
+export function apiPath<R extends ApiRoute>(_route: R, url: string): ApiPath<R> {
+  return url as ApiPath<R>;
+}
 
 /** `?a=1&b=2` for the given parameters (empty values left out), or "" when none remain. */
 export function queryString(params: Record<string, string | number | null | undefined>): string {
@@ -11,10 +17,13 @@ export function queryString(params: Record<string, string | number | null | unde
   return text ? `?${text}` : "";
 }
 
-export function clusterPath(cluster: string): string {
-  return `/api/clusters/${enc(cluster)}`;
+export function clusterPath(cluster: string) {
+  return apiPath("GET /api/clusters/[cluster]", `/api/clusters/${enc(cluster)}`);
 }
 
-export function rolloutPath({ cluster, namespace, name }: RolloutRef): string {
-  return `${clusterPath(cluster)}/rollouts/${enc(namespace)}/${enc(name)}`;
+export function rolloutPath({ cluster, namespace, name }: RolloutRef) {
+  return apiPath(
+    "GET /api/clusters/[cluster]/rollouts/[namespace]/[name]",
+    `${clusterPath(cluster)}/rollouts/${enc(namespace)}/${enc(name)}`,
+  );
 }

@@ -3,7 +3,7 @@ import { PLUGIN_NAME } from "@/lib/plugins/plugins-filter";
 import { HEALTH_RANGES, type HealthRange } from "@/lib/plugins/view-types";
 import type { ControllerStatusView } from "@/lib/plugins/controller-status";
 import type { PluginClusterView } from "@/lib/plugins/view-types";
-import { clusterPath, queryString } from "./paths";
+import { apiPath, clusterPath, queryString } from "./paths";
 
 /*
  * `GET /api/plugins`                              → PluginsOverview (registry, fleet matrix, findings)
@@ -19,7 +19,7 @@ export interface ClusterPluginsResponse {
 
 export type { ControllerStatusView };
 
-export const clusterPluginsPath = (cluster: string) => `${clusterPath(cluster)}/plugins`;
+export const clusterPluginsPath = (cluster: string) => apiPath("GET /api/clusters/[cluster]/plugins", `${clusterPath(cluster)}/plugins`);
 
 export type { HealthRange, PluginHealthReport, PluginHealthView, PluginsOverview } from "@/lib/plugins/view-types";
 
@@ -30,8 +30,8 @@ export const PluginHealthQuery = z.object({
 });
 export type PluginHealthQuery = z.infer<typeof PluginHealthQuery>;
 
-export const pluginsPath = () => "/api/plugins";
+export const pluginsPath = () => apiPath("GET /api/plugins", "/api/plugins");
 
-export function pluginHealthPath(range: HealthRange, cluster: string | null = null, plugin: string | null = null): string {
-  return `/api/plugins/health${queryString({ range, cluster, plugin })}`;
+export function pluginHealthPath(range: HealthRange, cluster: string | null = null, plugin: string | null = null) {
+  return apiPath("GET /api/plugins/health", `/api/plugins/health${queryString({ range, cluster, plugin })}`);
 }

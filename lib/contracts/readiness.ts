@@ -1,4 +1,4 @@
-import type { ClusterConnection } from "@/lib/fleet/types";
+import type { ClusterConnection } from "./clusters";
 
 /**
  * What the history recorder is doing: `failing` while the database refuses its writes (it keeps retrying);
@@ -62,6 +62,17 @@ export interface ReadinessReport {
   leadership: LeadershipStatus | null;
   /** The demo's simulated clusters run this many times faster than real time; absent otherwise. */
   simulatedTimeScale?: number;
+}
+
+/**
+ * What GET /api/readyz answers: the whole report to a signed-in user (anyone in auth mode none) on an allowed Host;
+ * `ready` alone to anyone else, a load balancer's probe or a signed-out browser.
+ */
+export type ReadinessAnswer = Pick<ReadinessReport, "ready"> & Partial<ReadinessReport>;
+
+/** GET /api/healthz: the process answers. */
+export interface Liveness {
+  alive: true;
 }
 
 /** GET /api/readyz: its path, for the browser's hook. */

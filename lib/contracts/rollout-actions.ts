@@ -4,7 +4,7 @@ import type { SentKubeRequest } from "@/lib/actions/run-action-plan";
 import type { UndoSentRequest } from "@/lib/actions/undo";
 import type { SetImageSentRequest } from "@/lib/actions/set-image";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
-import { rolloutPath } from "./paths";
+import { apiPath, rolloutPath } from "./paths";
 
 /*
  * `GET  /api/clusters/{c}/rollouts/{ns}/{name}/actions` → RolloutActionsView (what each button shows)
@@ -73,10 +73,15 @@ export interface RolloutActionsBatch {
   errors: Record<string, { code: string; message: string }>;
 }
 
-export function rolloutActionsBatchPath(keys: readonly string[]): string {
-  return `/api/rollouts/actions?${keys.map((k) => `key=${encodeURIComponent(k)}`).join("&")}`;
+export function rolloutActionsBatchPath(keys: readonly string[]) {
+  return apiPath("GET /api/rollouts/actions", `/api/rollouts/actions?${keys.map((k) => `key=${encodeURIComponent(k)}`).join("&")}`);
 }
 
-export function rolloutActionsPath(rollout: RolloutRef): string {
-  return `${rolloutPath(rollout)}/actions`;
+export function rolloutActionsPath(rollout: RolloutRef) {
+  return apiPath("GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/actions", `${rolloutPath(rollout)}/actions`);
+}
+
+/** The same URL, to POST an action to. */
+export function runRolloutActionPath(rollout: RolloutRef) {
+  return apiPath("POST /api/clusters/[cluster]/rollouts/[namespace]/[name]/actions", `${rolloutPath(rollout)}/actions`);
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { HISTORY_RANGES, type HistoryRange, type MeasuredTraffic } from "@/lib/rollouts/detail-types";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
-import { queryString, rolloutPath } from "./paths";
+import { apiPath, queryString, rolloutPath } from "./paths";
 
 /*
  * `GET /api/clusters/{c}/rollouts/{ns}/{name}`          → RolloutDetail (live view + events, analysis runs, revisions)
@@ -20,6 +20,7 @@ export type {
   TimelineMarker,
   WeightPoint,
 } from "@/lib/rollouts/detail-types";
+export type { FleetRollout } from "@/lib/rollouts/view-model";
 
 /** The path parameters of every per-Rollout route. */
 export const RolloutParams = z.strictObject({ cluster: z.string().min(1), namespace: z.string().min(1), name: z.string().min(1) });
@@ -38,10 +39,16 @@ export interface MeasuredTrafficResponse {
 
 export { rolloutPath };
 
-export function rolloutHistoryPath(rollout: RolloutRef, range: HistoryRange): string {
-  return `${rolloutPath(rollout)}/history${queryString({ range })}`;
+export function rolloutHistoryPath(rollout: RolloutRef, range: HistoryRange) {
+  return apiPath(
+    "GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/history",
+    `${rolloutPath(rollout)}/history${queryString({ range })}`,
+  );
 }
 
-export function rolloutMeasuredTrafficPath(rollout: RolloutRef, range: HistoryRange): string {
-  return `${rolloutPath(rollout)}/measured-traffic${queryString({ range })}`;
+export function rolloutMeasuredTrafficPath(rollout: RolloutRef, range: HistoryRange) {
+  return apiPath(
+    "GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/measured-traffic",
+    `${rolloutPath(rollout)}/measured-traffic${queryString({ range })}`,
+  );
 }

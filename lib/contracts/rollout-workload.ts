@@ -1,6 +1,6 @@
 import type { RolloutInfoView } from "@/lib/rollouts/rollout-info";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
-import { rolloutPath } from "./paths";
+import { apiPath, rolloutPath } from "./paths";
 
 /*
  * `GET /api/clusters/{c}/rollouts/{ns}/{name}/replicasets` → RolloutWorkload: the Rollout's ReplicaSets per
@@ -26,6 +26,6 @@ export interface RolloutWorkload {
   readAt: string;
 }
 
-export function rolloutWorkloadPath(rollout: RolloutRef): string {
-  return `${rolloutPath(rollout)}/replicasets`;
+export function rolloutWorkloadPath(rollout: RolloutRef) {
+  return apiPath("GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/replicasets", `${rolloutPath(rollout)}/replicasets`);
 }

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { AttentionSeverity } from "@/lib/overview/attention";
+import type { RolloutSummary } from "@/lib/overview/rollout-summary";
+import type { RolloutPhase } from "@/lib/rollouts/phase";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
+import type { ClusterStateView } from "./clusters";
 
 /*
  * `GET /api/stream?focus=<cluster/ns/name>&since=<seq>`: one server-sent-event stream per tab.
@@ -9,9 +13,31 @@ import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
  *   event `rollout` (FocusedRollout): the whole live view of a focused Rollout (an open detail page), sent when the
  *   stream opens and after every delta of that Rollout, so the page needs no request for a status change.
  * `since` resumes after a sequence number (as Last-Event-ID does for EventSource's own reconnects).
+ * It carries overview rows and cluster states, never raw objects or credentials.
  */
 
-export type { LiveDelta, LiveSnapshot } from "@/lib/live/live-types";
+/**
+ * How the Rollout stood before this change (null: it is new), so an open overview can recount its phases and its
+ * attention queue exactly, even for Rollouts the page does not hold.
+ */
+export interface PreviousState {
+  phase: RolloutPhase;
+  attention: AttentionSeverity | null;
+}
+
+export type LiveDelta =
+  | { type: "upsert"; rollout: RolloutSummary; was?: PreviousState | null }
+  | { type: "delete"; key: string; was?: PreviousState | null }
+  | { type: "cluster"; cluster: ClusterStateView };
+
+/**
+ * The first message of a stream: cluster states and the sequence number the deltas continue from. Rows are not in
+ * it; the overview asks `/api/rollouts` for the page it shows.
+ */
+export interface LiveSnapshot {
+  clusters: ClusterStateView[];
+  seq: number;
+}
 
 /** At most this many Rollouts are focused by one tab (a detail page focuses one). */
 const MAX_FOCUSED = 8;

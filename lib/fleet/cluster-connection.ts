@@ -1,5 +1,5 @@
 import type { WatchState } from "@/lib/k8s/resource-watch";
-import type { ClusterConnection } from "./types";
+import type { ClusterConnection } from "@/lib/contracts/clusters";
 
 const CONNECTION_RANK: Record<ClusterConnection, number> = {
   connected: 0,

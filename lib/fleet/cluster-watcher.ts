@@ -9,14 +9,15 @@ import { keyOf as objKey, type HeldVersions } from "@/lib/k8s/lean-list-watch";
 import { startResourceWatch, type ResourceWatch, type WatchState } from "@/lib/k8s/resource-watch";
 import { countWatchRelist, observeWatchState, watchEventCounter } from "@/lib/telemetry/observe";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";
-import { toRolloutView } from "@/lib/rollouts/view-model";
+import { toRolloutView, type FleetRollout } from "@/lib/rollouts/view-model";
 import { DEFAULT_ATTENTION_SETTINGS, RolloutSignals, type AttentionSettings } from "./rollout-signals";
 import { summarizeClusterConnection } from "./cluster-connection";
 import { isEventAbout, keepEvent, type KeptEvent } from "./kept-event";
 import { projectRollout, type RolloutProjection } from "./rollout-projection";
 import { slimObject } from "./slim-object";
 import { StringPool } from "./string-pool";
-import { rolloutKey, type ClusterStateView, type FleetDelta, type FleetRollout } from "./types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import { rolloutKey, type FleetDelta } from "./types";
 
 /** Everything a cluster watches; Rollouts first, as the cluster's main watch. */
 const WATCHED_KINDS = ["rollouts", "events", "analysisruns", "configmap", "controllerPods"] as const;

@@ -3,7 +3,9 @@ import type { RollscopeConfig } from "@/lib/config/schema";
 import { ApiError } from "@/lib/errors/api-error";
 import { ClusterWatcher } from "./cluster-watcher";
 import type { KeptEvent } from "./kept-event";
-import type { ClusterStateView, FleetDelta, FleetRollout } from "./types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
+import type { FleetDelta } from "./types";
 
 export type FleetListener = (delta: FleetDelta) => void;
 export type EventListener = (cluster: string, event: KeptEvent) => void;

@@ -8,10 +8,10 @@ import {
   progressSignature,
   type WarningEventSignal,
 } from "@/lib/rollouts/attention-signals";
-import type { AttentionReason } from "@/lib/rollouts/view-model";
+import type { AttentionReason, FleetRollout } from "@/lib/rollouts/view-model";
 import type { KeptEvent } from "./kept-event";
 import { StringPool } from "./string-pool";
-import { rolloutKey, type FleetRollout } from "./types";
+import { rolloutKey } from "./types";
 
 export interface AttentionSettings {
   /** A Progressing Rollout whose state has not changed for this long needs attention. */

@@ -1,32 +1,5 @@
-import type { RolloutView } from "@/lib/rollouts/view-model";
-
-export type ClusterConnection = "connecting" | "connected" | "reconnecting" | "forbidden" | "unreachable";
-
-export interface ClusterStateView {
-  name: string;
-  label: string | null;
-  controllerNamespace: string;
-  connection: ClusterConnection;
-  /** When the cluster entered this connection state (ISO). */
-  since: string;
-  /** What failed, for anything but connected. Never contains credentials. */
-  error: string | null;
-  /** Per watched resource, for the cluster page. */
-  watches: Record<string, { status: ClusterConnection; since: string; error: string | null; listedAt: string | null }>;
-  rolloutCount: number;
-  /** For one signed-in user: why this cluster's Rollouts are hidden from them (their permissions could not be checked). */
-  readError?: string;
-}
-
-export interface FleetRollout extends RolloutView {
-  cluster: string;
-  /** `cluster/namespace/name`: unique across the fleet. */
-  key: string;
-  /** Set when the object did not match the Rollout schema; the view then shows what could be read. */
-  parseError: string | null;
-  /** When this Rollout last changed, as seen by Rollscope (ISO). */
-  lastChangedAt: string;
-}
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 
 export type FleetDelta =
   | { type: "upsert"; rollout: FleetRollout }

@@ -1,12 +1,10 @@
 import "server-only";
 import type { Fleet } from "@/lib/fleet/fleet";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { StringPool } from "@/lib/fleet/string-pool";
-import { toRolloutSummary, type RolloutSummary } from "@/lib/fleet/summary";
+import { toRolloutSummary, type RolloutSummary } from "@/lib/overview/rollout-summary";
 import { attentionSeverityOf } from "@/lib/overview/attention";
-import type { LiveDelta, LiveSnapshot, PreviousState } from "./live-types";
-
-export type { LiveDelta, LiveSnapshot } from "./live-types";
+import type { LiveDelta, LiveSnapshot, PreviousState } from "@/lib/contracts/stream";
 
 export interface SequencedDelta {
   seq: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Fleet, FleetListener } from "@/lib/fleet/fleet";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { buildFleetRollout } from "@/lib/fleet/cluster-watcher";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { DeltaLog } from "./delta-log";

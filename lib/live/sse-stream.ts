@@ -1,5 +1,6 @@
 import "server-only";
-import type { DeltaLog, LiveDelta, LiveSnapshot, SequencedDelta } from "./delta-log";
+import type { LiveDelta, LiveSnapshot } from "@/lib/contracts/stream";
+import type { DeltaLog, SequencedDelta } from "./delta-log";
 
 const encoder = new TextEncoder();
 

@@ -1,4 +1,4 @@
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { RolloutSummary } from "./rollout-summary";
 import { detailSectionHref } from "@/lib/rollouts/attention-signals";
 import type { AttentionCode } from "@/lib/rollouts/view-model";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ClusterStateView } from "@/lib/fleet/types";
-import type { LiveDelta } from "@/lib/live/live-types";
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { LiveDelta } from "@/lib/contracts/stream";
+import type { RolloutSummary } from "./rollout-summary";
 import { ATTENTION_LIMIT, buildFleetPage, patchFleetPage, type FleetPage } from "./fleet-page";
 import { FleetPageQuery, parseFleetPageQuery } from "./fleet-page-query";
 import { DEFAULT_FLEET_VIEW, FLEET_SORT_KEYS, sortRollouts } from "./fleet-query";

@@ -1,6 +1,6 @@
-import type { RolloutSummary } from "@/lib/fleet/summary";
-import type { ClusterStateView } from "@/lib/fleet/types";
-import type { LiveDelta } from "@/lib/live/live-types";
+import type { RolloutSummary } from "./rollout-summary";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { LiveDelta } from "@/lib/contracts/stream";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
 import { attentionSeverityOf, buildAttentionQueue, compareAttention, type AttentionEntry } from "./attention";
 import {

@@ -1,4 +1,4 @@
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { RolloutSummary } from "./rollout-summary";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
 
 /** The overview's filter, sort and page state; it lives in the URL so views can be shared and survive reloads. */

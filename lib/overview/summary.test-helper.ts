@@ -1,4 +1,4 @@
-import type { RolloutSummary } from "@/lib/fleet/summary";
+import type { RolloutSummary } from "./rollout-summary";
 
 /** A Healthy, fully promoted canary row; tests override what they look at. */
 export function makeSummary(

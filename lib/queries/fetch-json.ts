@@ -1,3 +1,4 @@
+import type { ApiPath, ApiRoute, ApiRoutes, UntypedPath } from "@/lib/contracts/routes";
 import type { ErrorEnvelope } from "@/lib/errors/api-error";
 import { withBasePath } from "@/lib/format/base-path";
 
@@ -11,8 +12,14 @@ export class FetchError extends Error {
   }
 }
 
-/** fetch + JSON with the API's error envelope turned into a FetchError carrying its message. */
-export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> {
+/**
+ * fetch + JSON with the API's error envelope turned into a FetchError carrying its message. A path built in
+ * lib/contracts names its route, and the answer's type is that route's contract (ApiRoutes); only a URL of no route
+ * takes its type from the caller.
+ */
+export async function fetchJson<R extends ApiRoute>(url: ApiPath<R>, init?: RequestInit): Promise<ApiRoutes[R]>;
+export async function fetchJson<T>(url: UntypedPath, init?: RequestInit): Promise<T>;
+export async function fetchJson(url: string, init?: RequestInit): Promise<unknown> {
   const res = await fetch(withBasePath(url), { ...init, headers: { accept: "application/json", ...init?.headers } });
   if (!res.ok) {
     let code = "http_error";
@@ -25,7 +32,7 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
     }
     throw new FetchError(res.status, code, message);
   }
-  return (await res.json()) as T;
+  return res.json();
 }
 
 /** React Query retry policy: a 4xx (unknown rollout, forbidden) will not change by asking again. */

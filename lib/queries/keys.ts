@@ -21,6 +21,8 @@ export const queryKeys = {
   rolloutMeasuredTraffic: (rollout: RolloutRef, range: HistoryRange) => [...queryKeys.rollout(rollout), "measured-traffic", range] as const,
   rolloutActions: (rollout: RolloutRef) => [...queryKeys.rollout(rollout), "actions"] as const,
   rolloutWorkload: (rollout: RolloutRef) => [...queryKeys.rollout(rollout), "workload"] as const,
+  /** Written by the live stream only (never fetched): outside the Rollout's prefix, so invalidating that leaves it be. */
+  liveActionFingerprint: ({ cluster, namespace, name }: RolloutRef) => ["live-action-fingerprint", cluster, namespace, name] as const,
   clusters: () => ["clusters"] as const,
   cluster: (name: string) => ["cluster", name] as const,
   clusterPrefix: () => ["cluster"] as const,

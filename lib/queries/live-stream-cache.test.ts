@@ -267,4 +267,33 @@ describe("writeFocusedRollout", () => {
     throttle.dispose();
     vi.useRealTimers();
   });
+
+  it("asks again for the buttons when their first read left before a change the stream then showed", async () => {
+    vi.useFakeTimers();
+    const client = new QueryClient();
+    // The server answers with the state it had when the request arrived, 500 ms later.
+    let serverState = "f1";
+    const actionsKey = queryKeys.rolloutActions(ref);
+    const buttons = new QueryObserver(client, {
+      queryKey: actionsKey,
+      queryFn: () => {
+        const fingerprint = serverState;
+        return new Promise<RolloutActionsView>((resolve) =>
+          setTimeout(() => resolve({ expected: { fingerprint } } as unknown as RolloutActionsView), 500),
+        );
+      },
+      staleTime: 15_000,
+    });
+    const unsubscribe = buttons.subscribe(() => undefined);
+    const throttle = createThrottledInvalidate(client);
+    await vi.advanceTimersByTimeAsync(100);
+    serverState = "f2";
+    writeFocusedRollout(client, { ref, rollout: fixture(), actionFingerprint: "f2" }, throttle.invalidate);
+    expect(client.getQueryData(queryKeys.liveActionFingerprint(ref))).toBe("f2");
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(client.getQueryData<RolloutActionsView>(actionsKey)?.expected.fingerprint).toBe("f2");
+    unsubscribe();
+    throttle.dispose();
+    vi.useRealTimers();
+  });
 });

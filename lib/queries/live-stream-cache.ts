@@ -10,7 +10,7 @@ import { queryKeys } from "./keys";
 import { recentDeltasOf } from "./recent-deltas";
 import { clusterQuery } from "./use-cluster";
 import { clustersQuery } from "./use-clusters";
-import { rolloutActionsQuery } from "./use-rollout-actions";
+import { liveActionFingerprintQuery, rolloutActionsQuery } from "./use-rollout-actions";
 import { rolloutDetailQuery } from "./use-rollout-detail";
 
 /*
@@ -177,8 +177,13 @@ export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout
       refreshRecords(invalidate, queryKeys.rolloutHistories(focused.ref));
     }
   }
-  const actions = client.getQueryData(rolloutActionsQuery(focused.ref).queryKey);
-  if (actions && actions.expected.fingerprint !== focused.actionFingerprint) invalidate(rolloutActionsQuery(focused.ref).queryKey);
+  client.setQueryData(liveActionFingerprintQuery(focused.ref).queryKey, focused.actionFingerprint);
+  const actionsKey = rolloutActionsQuery(focused.ref).queryKey;
+  const actions = client.getQueryData(actionsKey);
+  // A first read still on its way may have been computed before this change: it is asked for again once it is back
+  // (the throttle waits for a read in flight), or the buttons would keep the older state until the next change.
+  const stale = actions ? actions.expected.fingerprint !== focused.actionFingerprint : client.isFetching({ queryKey: actionsKey }) > 0;
+  if (stale) invalidate(actionsKey);
 }
 
 function mergeClusters(current: ClusterStateView[], updates: ClusterStateView[]): ClusterStateView[] {

@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { LiveDelta } from "@/lib/live/live-types";
+import type { LiveDelta } from "@/lib/contracts/stream";
 
 /** Enough for a page request of a few seconds at 50 changes/s fleet-wide, with room to spare. */
 const KEEP = 2_000;

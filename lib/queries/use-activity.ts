@@ -1,7 +1,7 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { activityExportPath, activityPath, type ActivityFilters, type ActivityPage } from "@/lib/contracts/activity";
+import { activityExportPath, activityPath, type ActivityFilters } from "@/lib/contracts/activity";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
@@ -12,7 +12,7 @@ const LIVE_REFRESH_MS = 5_000;
 const activityQuery = (filters: ActivityFilters) =>
   queryOptions({
     queryKey: queryKeys.activity(filters),
-    queryFn: ({ signal }) => fetchJson<ActivityPage>(activityPath(filters), { signal }),
+    queryFn: ({ signal }) => fetchJson(activityPath(filters), { signal }),
     refetchInterval: LIVE_REFRESH_MS,
     placeholderData: (previous) => previous,
     retry: retryUnlessClientError,

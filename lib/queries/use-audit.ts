@@ -1,7 +1,7 @@
 "use client";
 
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { auditExportPath, auditPath, type AuditFilters, type AuditPage } from "@/lib/contracts/audit";
+import { auditExportPath, auditPath, type AuditFilters } from "@/lib/contracts/audit";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
@@ -17,7 +17,7 @@ const auditEntriesQuery = (filters: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: queryKeys.audit(filters),
     initialPageParam: null as number | null,
-    queryFn: ({ pageParam, signal }) => fetchJson<AuditPage>(auditPath(filters, pageParam), { signal }),
+    queryFn: ({ pageParam, signal }) => fetchJson(auditPath(filters, pageParam), { signal }),
     getNextPageParam: (last) => last.nextCursor,
     retry: retryUnlessClientError,
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { clusterPath, type ClusterDetailResponse } from "@/lib/contracts/clusters";
+import { clusterPath } from "@/lib/contracts/clusters";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { useFallbackInterval } from "./live-stream";
@@ -13,7 +13,7 @@ import { useFallbackInterval } from "./live-stream";
 export const clusterQuery = (cluster: string) =>
   queryOptions({
     queryKey: queryKeys.cluster(cluster),
-    queryFn: ({ signal }) => fetchJson<ClusterDetailResponse>(clusterPath(cluster), { signal }),
+    queryFn: ({ signal }) => fetchJson(clusterPath(cluster), { signal }),
     staleTime: Infinity,
   });
 

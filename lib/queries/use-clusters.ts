@@ -1,7 +1,7 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { clustersPath, type ClusterListResponse } from "@/lib/contracts/clusters";
+import { clustersPath } from "@/lib/contracts/clusters";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
 import { useFallbackInterval } from "./live-stream";
@@ -10,7 +10,7 @@ import { useFallbackInterval } from "./live-stream";
 export const clustersQuery = () =>
   queryOptions({
     queryKey: queryKeys.clusters(),
-    queryFn: ({ signal }) => fetchJson<ClusterListResponse>(clustersPath(), { signal }),
+    queryFn: ({ signal }) => fetchJson(clustersPath(), { signal }),
     staleTime: Infinity,
   });
 

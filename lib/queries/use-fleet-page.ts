@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { fleetPagePath, type FleetPage, type FleetView, type InitialFleetPage } from "@/lib/contracts/fleet-page";
+import { fleetPagePath, type FleetView, type InitialFleetPage } from "@/lib/contracts/fleet-page";
 import { patchFleetPage } from "@/lib/overview/fleet-page";
 import { serializeFleetView } from "@/lib/overview/fleet-query";
 import { fetchJson } from "./fetch-json";
@@ -22,7 +22,7 @@ const fleetPageQuery = (view: FleetView) =>
     queryKey: queryKeys.fleetPage(serializeFleetView(view)),
     queryFn: async ({ signal, client, queryKey }) => {
       const recent = recentDeltasOf(client);
-      const page = await fetchJson<FleetPage>(fleetPagePath(view), { signal });
+      const page = await fetchJson(fleetPagePath(view), { signal });
       // Older than the stream this tab listens to: changes in between were never streamed here. Show it now and
       // ask again right after, rather than keep the first paint waiting for a second request.
       if (page.seq < recent.streamStart) setTimeout(() => void client.invalidateQueries({ queryKey }, { cancelRefetch: false }), 0);

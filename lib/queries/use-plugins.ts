@@ -1,15 +1,7 @@
 "use client";
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import {
-  clusterPluginsPath,
-  pluginHealthPath,
-  pluginsPath,
-  type ClusterPluginsResponse,
-  type HealthRange,
-  type PluginHealthReport,
-  type PluginsOverview,
-} from "@/lib/contracts/plugins";
+import { clusterPluginsPath, pluginHealthPath, pluginsPath, type HealthRange } from "@/lib/contracts/plugins";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
@@ -17,7 +9,7 @@ import { queryKeys } from "./keys";
 const pluginsOverviewQuery = () =>
   queryOptions({
     queryKey: queryKeys.pluginsOverview(),
-    queryFn: ({ signal }) => fetchJson<PluginsOverview>(pluginsPath(), { signal }),
+    queryFn: ({ signal }) => fetchJson(pluginsPath(), { signal }),
     refetchInterval: 30_000,
     retry: retryUnlessClientError,
   });
@@ -29,7 +21,7 @@ const pluginsOverviewQuery = () =>
 const pluginHealthQuery = (range: HealthRange, cluster: string | null = null, plugin: string | null = null) =>
   queryOptions({
     queryKey: queryKeys.pluginHealth(range, cluster, plugin),
-    queryFn: ({ signal }) => fetchJson<PluginHealthReport>(pluginHealthPath(range, cluster, plugin), { signal }),
+    queryFn: ({ signal }) => fetchJson(pluginHealthPath(range, cluster, plugin), { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.refreshing ? 5_000 : 30_000),
     retry: retryUnlessClientError,
@@ -47,7 +39,7 @@ export function usePluginHealth(range: HealthRange, cluster: string | null = nul
 const clusterPluginsQuery = (cluster: string) =>
   queryOptions({
     queryKey: queryKeys.clusterPlugins(cluster),
-    queryFn: ({ signal }) => fetchJson<ClusterPluginsResponse>(clusterPluginsPath(cluster), { signal }),
+    queryFn: ({ signal }) => fetchJson(clusterPluginsPath(cluster), { signal }),
     refetchInterval: 30_000,
     retry: retryUnlessClientError,
   });

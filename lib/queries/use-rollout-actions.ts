@@ -1,11 +1,11 @@
 "use client";
 
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { keepPreviousData, queryOptions, skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import {
   MAX_ACTIONS_BATCH,
   rolloutActionsBatchPath,
   rolloutActionsPath,
-  type RolloutActionsBatch,
+  runRolloutActionPath,
   type RolloutActionRequest,
   type RolloutActionResult,
   type RolloutActionsView,
@@ -53,7 +53,7 @@ async function flushRolloutActions(): Promise<void> {
   };
   if (batch.length === 1) {
     const [key, { rollout }] = batch[0];
-    await fetchJson<RolloutActionsView>(rolloutActionsPath(rollout)).then(
+    await fetchJson(rolloutActionsPath(rollout)).then(
       (view) => settle(key, { view }),
       (error: unknown) => settle(key, { error }),
     );
@@ -62,7 +62,7 @@ async function flushRolloutActions(): Promise<void> {
   for (let i = 0; i < batch.length; i += MAX_ACTIONS_BATCH) {
     const keys = batch.slice(i, i + MAX_ACTIONS_BATCH).map(([key]) => key);
     try {
-      const answer = await fetchJson<RolloutActionsBatch>(rolloutActionsBatchPath(keys));
+      const answer = await fetchJson(rolloutActionsBatchPath(keys));
       for (const key of keys) {
         const view = answer.views[key];
         const error = answer.errors[key] ?? { code: "internal", message: "no answer for this rollout" };
@@ -92,14 +92,25 @@ export function useRolloutActions(cluster: string, namespace: string, name: stri
   return useQuery(rolloutActionsQuery({ cluster, namespace, name }));
 }
 
+/**
+ * The `expected.fingerprint` of the Rollout as the live stream last showed it (only while a detail page focuses it):
+ * the stream writes it, nothing fetches it. Undefined when the stream has not sent one; null for a deleted Rollout.
+ */
+export const liveActionFingerprintQuery = (rollout: RolloutRef) =>
+  queryOptions<string | null>({ queryKey: queryKeys.liveActionFingerprint(rollout), queryFn: skipToken, staleTime: Infinity });
+
+export function useLiveActionFingerprint(cluster: string, namespace: string, name: string): string | null | undefined {
+  return useQuery(liveActionFingerprintQuery({ cluster, namespace, name })).data;
+}
+
 async function postAction(
   client: QueryClient,
-  path: string,
+  rollout: RolloutRef,
   body: RolloutActionRequest,
   freshToken: boolean,
 ): Promise<RolloutActionResult> {
   const token = await getCsrfToken(client, freshToken);
-  return fetchJson<RolloutActionResult>(path, {
+  return fetchJson(runRolloutActionPath(rollout), {
     method: "POST",
     headers: { "content-type": "application/json", "x-csrf-token": token },
     body: JSON.stringify(body),
@@ -111,11 +122,11 @@ export function useRunRolloutAction(cluster: string, namespace: string, name: st
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (body: RolloutActionRequest) => {
-      const path = rolloutActionsPath({ cluster, namespace, name });
+      const rollout = { cluster, namespace, name };
       try {
-        return await postAction(client, path, body, false);
+        return await postAction(client, rollout, body, false);
       } catch (err) {
-        if (err instanceof FetchError && err.code === "csrf") return postAction(client, path, body, true);
+        if (err instanceof FetchError && err.code === "csrf") return postAction(client, rollout, body, true);
         throw err;
       }
     },

@@ -2,15 +2,7 @@
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import {
-  rolloutHistoryPath,
-  rolloutMeasuredTrafficPath,
-  rolloutPath,
-  type HistoryRange,
-  type MeasuredTrafficResponse,
-  type RolloutDetail,
-  type RolloutHistory,
-} from "@/lib/contracts/rollout-detail";
+import { rolloutHistoryPath, rolloutMeasuredTrafficPath, rolloutPath, type HistoryRange } from "@/lib/contracts/rollout-detail";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
@@ -24,7 +16,7 @@ import { useFallbackInterval, useFocusedRollout } from "./live-stream";
 export const rolloutDetailQuery = (rollout: RolloutRef) =>
   queryOptions({
     queryKey: queryKeys.rolloutDetail(rollout),
-    queryFn: ({ signal }) => fetchJson<RolloutDetail>(rolloutPath(rollout), { signal }),
+    queryFn: ({ signal }) => fetchJson(rolloutPath(rollout), { signal }),
     staleTime: Infinity,
   });
 
@@ -32,7 +24,7 @@ export const rolloutDetailQuery = (rollout: RolloutRef) =>
 const rolloutHistoryQuery = (rollout: RolloutRef, range: HistoryRange) =>
   queryOptions({
     queryKey: queryKeys.rolloutHistory(rollout, range),
-    queryFn: ({ signal }) => fetchJson<RolloutHistory>(rolloutHistoryPath(rollout, range), { signal }),
+    queryFn: ({ signal }) => fetchJson(rolloutHistoryPath(rollout, range), { signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
     refetchInterval: 60_000,
@@ -42,7 +34,7 @@ const rolloutHistoryQuery = (rollout: RolloutRef, range: HistoryRange) =>
 const measuredTrafficQuery = (rollout: RolloutRef, range: HistoryRange) =>
   queryOptions({
     queryKey: queryKeys.rolloutMeasuredTraffic(rollout, range),
-    queryFn: ({ signal }) => fetchJson<MeasuredTrafficResponse>(rolloutMeasuredTrafficPath(rollout, range), { signal }),
+    queryFn: ({ signal }) => fetchJson(rolloutMeasuredTrafficPath(rollout, range), { signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
     refetchInterval: 30_000,

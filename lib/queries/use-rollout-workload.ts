@@ -2,7 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { rolloutWorkloadPath, type RolloutWorkload } from "@/lib/contracts/rollout-workload";
+import { rolloutWorkloadPath } from "@/lib/contracts/rollout-workload";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
@@ -20,7 +20,7 @@ const WORKLOAD_FOLLOW_MS = 500;
 const rolloutWorkloadQuery = (rollout: RolloutRef, following = false) =>
   queryOptions({
     queryKey: queryKeys.rolloutWorkload(rollout),
-    queryFn: ({ signal }) => fetchJson<RolloutWorkload>(rolloutWorkloadPath(rollout), { signal }),
+    queryFn: ({ signal }) => fetchJson(rolloutWorkloadPath(rollout), { signal }),
     staleTime: 1_000,
     refetchInterval: following ? WORKLOAD_FOLLOW_MS : WORKLOAD_REFRESH_MS,
   });

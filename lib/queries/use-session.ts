@@ -11,7 +11,7 @@ export type { SessionView };
 const sessionQuery = () =>
   queryOptions({
     queryKey: queryKeys.session(),
-    queryFn: ({ signal }) => fetchJson<SessionView>(sessionPath(), { signal, cache: "no-store" }),
+    queryFn: ({ signal }) => fetchJson(sessionPath(), { signal, cache: "no-store" }),
     staleTime: 5 * 60_000,
     retry: 1,
   });

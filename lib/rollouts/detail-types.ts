@@ -1,4 +1,5 @@
-import type { ClusterStateView, FleetRollout } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
+import type { FleetRollout } from "./view-model";
 
 /** The contract of the rollout detail endpoints (`/api/clusters/{cluster}/rollouts/{namespace}/{name}[/history]`). */
 

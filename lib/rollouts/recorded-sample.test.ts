@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { FIXTURE_NOW, loadRolloutFixtureWith } from "./fixtures.test-helper";
 import { deriveRevisionHistory, type StoredSample } from "./history";
 import { sampleSignature, toRolloutSample } from "./recorded-sample";

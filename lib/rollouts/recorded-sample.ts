@@ -1,4 +1,4 @@
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import type { StoredSample } from "@/lib/rollouts/history";
 
 /** The traffic state of a Rollout the recorder stores; a new row only when `sampleSignature` changes. */

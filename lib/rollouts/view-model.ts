@@ -163,6 +163,17 @@ export interface RolloutView {
   duration: RolloutDurationView | null;
 }
 
+/** A Rollout's view as the fleet holds it: what the detail page and the live stream carry. */
+export interface FleetRollout extends RolloutView {
+  cluster: string;
+  /** `cluster/namespace/name`: unique across the fleet. */
+  key: string;
+  /** Set when the object did not match the Rollout schema; the view then shows what could be read. */
+  parseError: string | null;
+  /** When this Rollout last changed, as seen by Rollscope (ISO). */
+  lastChangedAt: string;
+}
+
 const REVISION_ANNOTATION = "rollout.argoproj.io/revision";
 
 export function toRolloutView(rollout: RolloutResource, now: Date): RolloutView {

@@ -1,7 +1,7 @@
 import "server-only";
 import { setMaxListeners } from "node:events";
 import http from "node:http";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import type { AllowedHost } from "@/lib/net/host-check";
 
 /**

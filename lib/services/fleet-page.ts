@@ -2,6 +2,7 @@ import "server-only";
 import { filterReadable, FULL_READ_SCOPE, type ReadScope } from "@/lib/auth/read-scope";
 import { buildFleetPage, type FleetPage, type FleetPageRequest, type InitialFleetPage } from "@/lib/overview/fleet-page";
 import { PAGE_SIZE, parseFleetView, serializeFleetView } from "@/lib/overview/fleet-query";
+import { serializeJson, type SerializedJson } from "@/lib/http/respond";
 import type { DeltaLog } from "@/lib/live/delta-log";
 import type { AppContext } from "@/lib/server/app-context";
 import { listReadableClusterStates } from "./clusters";
@@ -19,7 +20,7 @@ const MAX_SHARED = 64;
 interface SharedPage {
   page: FleetPage;
   at: number;
-  json?: string;
+  json?: SerializedJson<FleetPage>;
 }
 
 /** Shared pages per delta log, so a context of its own (a test's) never sees another's rows. */
@@ -53,9 +54,9 @@ export function listFleetPage(app: AppContext, input: FleetPageInput): FleetPage
 }
 
 /** The same page as JSON text, serialized once however many requests share it. */
-export function listFleetPageJson(app: AppContext, input: FleetPageInput): string {
+export function listFleetPageJson(app: AppContext, input: FleetPageInput): SerializedJson<FleetPage> {
   const entry = sharedFleetPage(app, input);
-  return (entry.json ??= JSON.stringify(entry.page));
+  return (entry.json ??= serializeJson(entry.page));
 }
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { alignRange, rangeTimestamps, type RangeSpec } from "@/lib/metrics/types";
 import { resolvePluginSettings, type EffectivePluginSettings } from "@/lib/plugins/effective-settings";
 import type { Finding } from "@/lib/plugins/findings";

@@ -3,7 +3,7 @@ import { canReadObject, type ReadScope } from "@/lib/auth/read-scope";
 import type { Repositories } from "@/lib/db/repositories";
 import { messageOf } from "@/lib/errors/message-of";
 import type { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { GROUP_LABEL, rangeTimestamps, type MetricsSource, type RangeSpec } from "@/lib/metrics/types";
 import { renderPromqlTemplate } from "@/lib/prometheus/promql";
 import {

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/errors/api-error";
 import { buildFleetRollout, type ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import type { FleetRollout } from "@/lib/fleet/types";
+import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { kubeRequest } from "@/lib/k8s/kube-request";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { parseRollout, type RolloutResource } from "@/lib/rollouts/schema";

@@ -1,6 +1,5 @@
 import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
-import type { RolloutAction } from "@/lib/actions/schema";
 import { reviewAccess, type AccessAttributes, type AccessSubject } from "@/lib/auth/access-review";
 import { mayReadAuditLog } from "@/lib/auth/audit-readers";
 import { cookieName, parseCookies, readCookie, serializeCookie } from "@/lib/auth/cookies";
@@ -16,7 +15,6 @@ import {
   ROLLOUT_ACCESS,
   rolloutAccessAttributes,
   uniformPermissions,
-  type ActionPermission,
   type RolloutAccess,
   type RolloutPermissions,
 } from "@/lib/auth/rollout-access";
@@ -26,7 +24,7 @@ import type { AuthorizationConfig } from "@/lib/config/schema";
 import { ApiError } from "@/lib/errors/api-error";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import type { AppContext } from "@/lib/server/app-context";
-import type { SessionView } from "@/lib/contracts/session";
+import type { RolloutPermissionsView, SessionView } from "@/lib/contracts/session";
 import { watchedRolloutOrThrow } from "./rollout-lookup";
 
 function identityNote(mode: AuthMode, user: AuthUser | null): string {
@@ -222,7 +220,7 @@ export function impersonationHeaders(target: ImpersonationTarget | null): Record
 export async function getRolloutPermissions(
   app: AppContext,
   { rollout, user }: { rollout: RolloutRef; user: AuthUser },
-): Promise<{ readOnly: boolean; actingAs: string; permissions: Record<RolloutAction, ActionPermission> }> {
+): Promise<RolloutPermissionsView> {
   watchedRolloutOrThrow(app.fleet.clusterOrThrow(rollout.cluster), rollout.namespace, rollout.name);
   const authorization = await authorizeRolloutActions(app, { rollout, user });
   return { readOnly: app.config.readOnly, actingAs: authorization.actingAs, permissions: { ...authorization.permissions } };

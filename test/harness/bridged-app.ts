@@ -1,6 +1,6 @@
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { httpCall, startRouteBridge, type CallOptions, type RouteBridge } from "@/e2e/support/route-bridge";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { httpCall, startRouteBridge, type CallOptions, type RouteBridge } from "@/test/harness/route-bridge";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
 import type { SessionView } from "@/lib/contracts/session";
 import { TEST_NAMESPACE, type Backend } from "./backend";
 

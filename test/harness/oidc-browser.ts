@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { httpCall, type CallOptions, type Reply } from "@/e2e/support/route-bridge";
+import { httpCall, type CallOptions, type Reply } from "@/test/harness/route-bridge";
 import type { OidcProviderHandle } from "./oidc-provider";
 
 /** Cookies per origin, as a browser keeps them (name=value only; attributes are checked separately). */

@@ -12,9 +12,14 @@ export function testDatabaseDialect(): "sqlite" | "postgresql" {
   return process.env.ROLLSCOPE_TEST_DATABASE === "postgresql" ? "postgresql" : "sqlite";
 }
 
+/** A new, empty SQLite file in its own temporary directory, as `file:` URL. */
+function freshSqliteUrl(): string {
+  return `file:${path.join(mkdtempSync(path.join(tmpdir(), "rollscope-test-db-")), "rollscope.db")}`;
+}
+
 /** An empty database: a new SQLite file, or a new database on the suite's PostgreSQL server (its global setup). */
 export async function freshDatabaseUrl(): Promise<string> {
-  if (testDatabaseDialect() === "sqlite") return `file:${path.join(mkdtempSync(path.join(tmpdir(), "rollscope-test-db-")), "test.db")}`;
+  if (testDatabaseDialect() === "sqlite") return freshSqliteUrl();
   // Loaded only here: the harness also runs outside vitest (the benchmark, Playwright's global setup).
   const { inject } = await import("vitest");
   const server = inject("postgresUrl");
@@ -44,5 +49,15 @@ export async function createTestDatabase(): Promise<string> {
   const url = await freshDatabaseUrl();
   migrateDatabase(url);
   process.env.DATABASE_URL = url;
+  return url;
+}
+
+/**
+ * A fresh SQLite file with every migration applied, as `file:` URL, for an app process of its own (Playwright's
+ * app instances, the benchmark, the real-cluster suites): what `npm start` would find after its migration.
+ */
+export function createMigratedDatabase(): string {
+  const url = freshSqliteUrl();
+  migrateDatabase(url);
   return url;
 }

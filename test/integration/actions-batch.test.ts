@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { startActionsSimulation, startCanary } from "@/test/harness/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
 import type { RolloutActionsBatch, RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { SimulationHandle } from "@/sim/cluster";
 

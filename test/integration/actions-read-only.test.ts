@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { readRollout, startActionsSimulation, startCanary } from "@/test/harness/rollout-scenario";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { SessionView } from "@/lib/contracts/session";

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { isPausedAt, readRollout, startActionsSimulation, startCanary, waitForRollout } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { isPausedAt, readRollout, startActionsSimulation, startCanary, waitForRollout } from "@/test/harness/rollout-scenario";
 import type { RolloutActionsView, RolloutActionResult } from "@/lib/contracts/rollout-actions";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutHistory } from "@/lib/rollouts/detail-types";

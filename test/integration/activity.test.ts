@@ -1,8 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation, startCanary, waitForRollout } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation, startCanary, waitForRollout } from "@/test/harness/rollout-scenario";
 import type { ActivityItem, ActivityPage } from "@/lib/contracts/activity";
 import type { SimulationHandle } from "@/sim/cluster";
 

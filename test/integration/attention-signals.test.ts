@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rollscopeConfigSchema } from "@/lib/config/schema";
 import { Fleet } from "@/lib/fleet/fleet";
 import { DeltaLog } from "@/lib/live/delta-log";
-import type { LiveDelta } from "@/lib/live/live-types";
+import type { LiveDelta } from "@/lib/contracts/stream";
 import { T } from "@/sim/controller/resource-types";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 

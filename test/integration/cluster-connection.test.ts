@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterConfigSchema } from "@/lib/config/schema";
 import { ClusterWatcher } from "@/lib/fleet/cluster-watcher";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { startApiServer, type ApiServerHandle } from "@/sim/apiserver";
 import { writeKubeconfig } from "@/sim/kubeconfig";
 import { findResourceType } from "@/sim/resources";

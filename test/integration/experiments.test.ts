@@ -1,8 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { waitForRollout } from "@/e2e/support/rollout-scenario";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { waitForRollout } from "@/test/harness/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
 import type { RolloutWorkload } from "@/lib/contracts/rollout-workload";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { Prng } from "@/sim/controller/prng";

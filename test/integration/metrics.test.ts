@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { isPausedAt, startActionsSimulation, startCanary, waitForRollout } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { isPausedAt, startActionsSimulation, startCanary, waitForRollout } from "@/test/harness/rollout-scenario";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { findFreePort, waitFor } from "@/test/harness/free-port";
 import { samplesOf, sumOf } from "@/test/harness/metrics-text";

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "@/e2e/support/database";
+import { createMigratedDatabase } from "@/test/harness/test-database";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { RolloutWorkload } from "@/lib/contracts/rollout-workload";
 import { CLUSTER_NAME } from "@/realcluster/cluster";

@@ -3,7 +3,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { createMigratedDatabase } from "@/e2e/support/database";
+import { createMigratedDatabase } from "@/test/harness/test-database";
 import type { RolloutAction } from "@/lib/actions/schema";
 import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import type { AuthUser } from "@/lib/auth/types";

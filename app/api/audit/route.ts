@@ -1,4 +1,5 @@
 import { AuditQuery } from "@/lib/contracts/audit";
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { listAuditEntries } from "@/lib/services/audit-log";
@@ -11,5 +12,5 @@ export const GET = withRoute(async (request, { user }) => {
   const app = getAppContext();
   requireAuditReader(app, user);
   const query = AuditQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await listAuditEntries(app, query));
+  return respond("GET /api/audit", await listAuditEntries(app, query));
 });

@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { listClusters } from "@/lib/services/clusters";
@@ -7,5 +8,5 @@ export const dynamic = "force-dynamic";
 
 export const GET = withRoute(async (_request, { user }) => {
   const app = getAppContext();
-  return Response.json(listClusters(app, { scope: await resolveReadScope(app, user) }));
+  return respond("GET /api/clusters", listClusters(app, { scope: await resolveReadScope(app, user) }));
 });

@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withPublicRoute } from "@/lib/http/route";
 import { isAllowedHost } from "@/lib/net/host-check";
 import { getAppContext } from "@/lib/server/app-context";
@@ -15,7 +16,7 @@ export const dynamic = "force-dynamic";
 export const GET = withPublicRoute(async (request, { user }) => {
   const report = await checkReadiness(getAppContext, warmUpStatus());
   const detailed = user !== null && isAllowedHost(request.headers.get("host"), getServerSettings().allowedHosts);
-  return Response.json(detailed ? report : { ready: report.ready }, {
+  return respond("GET /api/readyz", detailed ? report : { ready: report.ready }, {
     status: report.ready ? 200 : 503,
     headers: { "cache-control": "no-store" },
   });

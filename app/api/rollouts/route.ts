@@ -1,3 +1,4 @@
+import { respondSerialized } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { parseFleetPageQuery } from "@/lib/contracts/fleet-page";
 import { getAppContext } from "@/lib/server/app-context";
@@ -10,6 +11,6 @@ export const dynamic = "force-dynamic";
 export const GET = withRoute(async (request, { user }) => {
   const app = getAppContext();
   const view = parseFleetPageQuery(new URL(request.url).searchParams);
-  const json = listFleetPageJson(app, { request: view, scope: await resolveReadScope(app, user) });
-  return new Response(json, { headers: { "content-type": "application/json" } });
+  // Serialized once for every request that shares the page (see listFleetPageJson).
+  return respondSerialized("GET /api/rollouts", listFleetPageJson(app, { request: view, scope: await resolveReadScope(app, user) }));
 });

@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withPublicRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getSessionView } from "@/lib/services/session";
@@ -9,5 +10,5 @@ export const GET = withPublicRoute(async (request, { user }) => {
   const { view, cookies } = getSessionView(getAppContext(), { request, user });
   const headers = new Headers({ "cache-control": "no-store" });
   for (const cookie of cookies) headers.append("set-cookie", cookie);
-  return Response.json(view, { headers });
+  return respond("GET /api/session", view, { headers });
 });

@@ -1,8 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation, startCanary, type ActionRolloutName } from "@/e2e/support/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation, startCanary, type ActionRolloutName } from "@/test/harness/rollout-scenario";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { startPostgres, type PostgresServer } from "@/test/harness/postgres";

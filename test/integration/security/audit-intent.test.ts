@@ -1,8 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { readRollout, startActionsSimulation, startCanary, type ActionRolloutName } from "@/e2e/support/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { readRollout, startActionsSimulation, startCanary, type ActionRolloutName } from "@/test/harness/rollout-scenario";
 import type { AuditPage } from "@/lib/audit/schema";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import { createDbClient } from "@/lib/db/client";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMigratedDatabase } from "@/e2e/support/database";
+import { createMigratedDatabase } from "@/test/harness/test-database";
 import { rollscopeConfigSchema } from "@/lib/config/schema";
 import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";

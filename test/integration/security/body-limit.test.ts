@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { httpCall } from "@/e2e/support/route-bridge";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import { httpCall } from "@/test/harness/route-bridge";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation } from "@/test/harness/rollout-scenario";
 import type { SessionView } from "@/lib/contracts/session";
 import { startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { uploadUntilAnswered } from "@/test/harness/raw-http";

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { writeRollscopeConfig, type TestConfigOptions } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { writeRollscopeConfig, type TestConfigOptions } from "@/test/harness/rollscope-config";
+import { startActionsSimulation } from "@/test/harness/rollout-scenario";
 import { startAppProcess } from "@/test/harness/app-process";
 import { findFreePort } from "@/test/harness/free-port";
 

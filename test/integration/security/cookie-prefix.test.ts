@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { httpCall, startRouteBridge, type RouteBridge } from "@/e2e/support/route-bridge";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { httpCall, startRouteBridge, type RouteBridge } from "@/test/harness/route-bridge";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation } from "@/test/harness/rollout-scenario";
 import type { SessionView } from "@/lib/contracts/session";
 
 /*

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { httpCall } from "@/e2e/support/route-bridge";
-import { writeRollscopeConfig, type TestConfigOptions } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation } from "@/e2e/support/rollout-scenario";
+import { httpCall } from "@/test/harness/route-bridge";
+import { writeRollscopeConfig, type TestConfigOptions } from "@/test/harness/rollscope-config";
+import { startActionsSimulation } from "@/test/harness/rollout-scenario";
 import { startAppProcess, type AppProcess, type AppProcessOptions } from "@/test/harness/app-process";
 import { findFreePort } from "@/test/harness/free-port";
 import { canConnect, probeKeepAlive } from "@/test/harness/raw-http";

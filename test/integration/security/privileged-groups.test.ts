@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { createMigratedDatabase } from "@/e2e/support/database";
-import { httpCall, startRouteBridge, type CallOptions, type RouteBridge } from "@/e2e/support/route-bridge";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { readRollout, startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
+import { createMigratedDatabase } from "@/test/harness/test-database";
+import { httpCall, startRouteBridge, type CallOptions, type RouteBridge } from "@/test/harness/route-bridge";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { readRollout, startActionsSimulation, startCanary } from "@/test/harness/rollout-scenario";
 import type { RolloutActionsView } from "@/lib/contracts/rollout-actions";
 import type { SessionView } from "@/lib/contracts/session";
 import { waitFor } from "@/test/harness/free-port";

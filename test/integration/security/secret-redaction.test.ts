@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import type { ClusterStateView } from "@/lib/fleet/types";
+import type { ClusterStateView } from "@/lib/contracts/clusters";
 import { startSimulation, type SimulationHandle } from "@/sim/cluster";
 import { assertFreshBuild, startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { findFreePort, waitFor } from "@/test/harness/free-port";

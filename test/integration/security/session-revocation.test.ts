@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulationHandle } from "@/sim/cluster";
-import { writeRollscopeConfig } from "@/e2e/support/rollscope-config";
-import { startActionsSimulation, startCanary } from "@/e2e/support/rollout-scenario";
+import { writeRollscopeConfig } from "@/test/harness/rollscope-config";
+import { startActionsSimulation, startCanary } from "@/test/harness/rollout-scenario";
 import type { SessionView } from "@/lib/contracts/session";
 import { assertFreshBuild, startAppProcess, type AppProcess } from "@/test/harness/app-process";
 import { findFreePort } from "@/test/harness/free-port";

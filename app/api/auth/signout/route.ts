@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withPublicRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { signOut } from "@/lib/services/session";
@@ -8,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const POST = withPublicRoute(async (request, { user }) => {
   const headers = new Headers({ "cache-control": "no-store" });
   for (const cookie of await signOut(getAppContext(), { request, user })) headers.append("set-cookie", cookie);
-  return Response.json({ signedOut: true }, { headers });
+  return respond("POST /api/auth/signout", { signedOut: true }, { headers });
 });

@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getClusterOrThrow } from "@/lib/services/clusters";
@@ -7,5 +8,5 @@ export const dynamic = "force-dynamic";
 
 export const GET = withRoute<{ cluster: string }>(async (_request, { params, user }) => {
   const app = getAppContext();
-  return Response.json(getClusterOrThrow(app, { name: params.cluster, scope: await resolveReadScope(app, user) }));
+  return respond("GET /api/clusters/[cluster]", getClusterOrThrow(app, { name: params.cluster, scope: await resolveReadScope(app, user) }));
 });

@@ -1,4 +1,5 @@
 import { PluginHealthQuery } from "@/lib/contracts/plugins";
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getSharedPluginHealth } from "@/lib/services/plugin-health";
@@ -9,5 +10,5 @@ export const dynamic = "force-dynamic";
 export const GET = withRoute(async (request, { user }) => {
   const app = getAppContext();
   const query = PluginHealthQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return Response.json(await getSharedPluginHealth(app, { ...query, scope: await resolveReadScope(app, user) }));
+  return respond("GET /api/plugins/health", await getSharedPluginHealth(app, { ...query, scope: await resolveReadScope(app, user) }));
 });

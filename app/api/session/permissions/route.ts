@@ -1,4 +1,5 @@
 import { PermissionsQuery } from "@/lib/contracts/session";
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { requireReadableRollout } from "@/lib/services/read-scope";
@@ -11,5 +12,5 @@ export const GET = withRoute(async (request, { user }) => {
   const app = getAppContext();
   const rollout = PermissionsQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   await requireReadableRollout(app, { user, rollout });
-  return Response.json(await getRolloutPermissions(app, { rollout, user }));
+  return respond("GET /api/session/permissions", await getRolloutPermissions(app, { rollout, user }));
 });

@@ -1,3 +1,4 @@
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { getClusterPlugins } from "@/lib/services/plugin-registry";
@@ -7,5 +8,8 @@ export const dynamic = "force-dynamic";
 
 export const GET = withRoute<{ cluster: string }>(async (_request, { params, user }) => {
   const app = getAppContext();
-  return Response.json(await getClusterPlugins(app, { cluster: params.cluster, scope: await resolveReadScope(app, user) }));
+  return respond(
+    "GET /api/clusters/[cluster]/plugins",
+    await getClusterPlugins(app, { cluster: params.cluster, scope: await resolveReadScope(app, user) }),
+  );
 });

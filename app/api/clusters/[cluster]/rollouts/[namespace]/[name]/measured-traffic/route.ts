@@ -1,4 +1,5 @@
 import { HistoryQuery, RolloutParams } from "@/lib/contracts/rollout-detail";
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { requireReadableRollout } from "@/lib/services/read-scope";
@@ -12,5 +13,8 @@ export const GET = withRoute<RolloutParams>(async (request, { params, user }) =>
   const { range } = HistoryQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const rollout = RolloutParams.parse(params);
   await requireReadableRollout(app, { user, rollout });
-  return Response.json(await getRolloutMeasuredTraffic(app, { ...rollout, range }));
+  return respond(
+    "GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/measured-traffic",
+    await getRolloutMeasuredTraffic(app, { ...rollout, range }),
+  );
 });

@@ -1,4 +1,5 @@
 import { RolloutParams } from "@/lib/contracts/rollout-detail";
+import { respond } from "@/lib/http/respond";
 import { withRoute } from "@/lib/http/route";
 import { getAppContext } from "@/lib/server/app-context";
 import { requireReadableRollout } from "@/lib/services/read-scope";
@@ -11,5 +12,5 @@ export const GET = withRoute<RolloutParams>(async (_request, { params, user }) =
   const app = getAppContext();
   const rollout = RolloutParams.parse(params);
   await requireReadableRollout(app, { user, rollout });
-  return Response.json(await getRolloutWorkload(app, rollout));
+  return respond("GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/replicasets", await getRolloutWorkload(app, rollout));
 });

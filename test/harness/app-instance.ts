@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { findFreePort, waitFor } from "../../test/harness/free-port";
-import { createMigratedDatabase } from "./database";
+import { findFreePort, waitFor } from "./free-port";
+import { createMigratedDatabase } from "./test-database";
 import { writeRollscopeConfig, type TestConfigOptions } from "./rollscope-config";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");

@@ -32,6 +32,7 @@ export async function createTestRolloutWithStrategy(
   name: string,
   strategy: Record<string, unknown>,
 ): Promise<void> {
+  await deleteLeftoverRollout(cluster, namespace, name);
   await adminClient(cluster).createNamespacedCustomObject({
     ...ROLLOUT,
     namespace,
@@ -57,6 +58,35 @@ export async function createTestRolloutWithStrategy(
     await new Promise((r) => setTimeout(r, 100));
   }
   await setTestRolloutImage(cluster, namespace, name, "2.0.0");
+}
+
+function statusCode(err: unknown): number | undefined {
+  return (err as { code?: number } | null)?.code;
+}
+
+/**
+ * Removes a Rollout of this name that an earlier attempt of the same test left (a retry starts with the same
+ * names), and waits until the cluster no longer has it.
+ */
+async function deleteLeftoverRollout(cluster: string, namespace: string, name: string): Promise<void> {
+  const client = adminClient(cluster);
+  try {
+    await client.deleteNamespacedCustomObject({ ...ROLLOUT, namespace, name });
+  } catch (err) {
+    if (statusCode(err) === 404) return;
+    throw err;
+  }
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.getNamespacedCustomObject({ ...ROLLOUT, namespace, name });
+    } catch (err) {
+      if (statusCode(err) === 404) return;
+      throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`${cluster}/${namespace}/${name} left by an earlier attempt is still there`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** A canary Rollout routed by the gatewayAPI plugin that waits for a promote at each pause. */

@@ -1,8 +1,7 @@
 import { toPercent } from "@/lib/rollouts/max-traffic-weight";
 import type { PauseState } from "@/lib/rollouts/pause";
 import type { RolloutPhase } from "@/lib/rollouts/phase";
-import type { AttentionReason, RolloutStrategy } from "@/lib/rollouts/view-model";
-import type { FleetRollout } from "./types";
+import type { AttentionReason, FleetRollout, RolloutStrategy } from "@/lib/rollouts/view-model";
 
 /** One overview row: the subset of a Rollout's view the fleet table, the attention queue and the live stream carry. */
 export interface RolloutSummary {

@@ -1,0 +1,202 @@
+/**
+ * The stack every scenario measures: the simulator's `scale` scenario, a real Prometheus when asked for, and the
+ * production app started as an operator would; and what the scenarios share to drive it and read it (the fleet
+ * shown, probe Rollouts, the app's own counters, an API under load).
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { startSimulation, type SimulationHandle } from "../sim/cluster";
+import { findResourceType } from "../sim/resources";
+import { writeRollscopeConfig } from "../sim/rollscope-config";
+import { startAppProcess, type AppProcess } from "../test/harness/app-process";
+import { sumOf } from "../test/harness/metrics-text";
+import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
+import { distribution, sleep, type Distribution } from "./measure";
+
+export const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
+
+/** A run's sizes and durations, from its options (the results JSON's `params`). */
+export interface BenchParams {
+  clusters: number;
+  rollouts: number;
+  rate: number;
+  churnSeconds: number;
+  recorderRate: number;
+  recorderSeconds: number;
+  samples: number;
+  apiSeconds: number;
+  timeScale: number;
+}
+
+/** One run of the bench as run.ts reads it from the command line: what every scenario is given. */
+export interface BenchRun {
+  P: BenchParams;
+  short: boolean;
+  /** Rollouts with managedFields and kubectl's last-applied annotation, as a real cluster keeps them. */
+  bookkeeping: boolean;
+  /** `--only first-row`: how many first loads. */
+  loads: number;
+  /** `--only memory`: Rollouts per cluster of the baseline server. */
+  baselineRollouts: number;
+  /** `--only memory`: the path prefix of both servers' heap snapshots, when asked for. */
+  heapSnapshot: string | undefined;
+  /** Writes a chart next to the results JSON. */
+  writeChart(name: string, svg: string): void;
+}
+
+export interface Stack {
+  sim: SimulationHandle;
+  app: AppProcess;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The server's old-space cap as an operator would size it (README, `ROLLSCOPE_MAX_HEAP_MB`): the default 320 MB up to
+ * about 15,000 Rollouts, then about 100 MB plus 15 KiB per Rollout: twice the 7–9 KiB that stay alive after a full
+ * collection (a cap with less room than that did not survive the churn: the 10,000 run's server, 240 MB alive under a
+ * 320 MB cap). A larger cap only lets garbage grow: with 30 KiB the 20,000 server's RSS was 698 / 755 MB, with 15 KiB
+ * 630 / 605 MB.
+ */
+function heapCapMb(rollouts: number): number {
+  return Math.max(320, Math.ceil(100 + (rollouts * 15) / 1024));
+}
+
+export async function startStack(
+  run: BenchRun,
+  opts: {
+    clusters?: number;
+    rollouts: number;
+    rate: number;
+    env?: Record<string, string>;
+    prometheus?: boolean;
+  },
+): Promise<Stack & { prometheus?: PrometheusHandle }> {
+  const { P, short } = run;
+  const dir = mkdtempSync(path.join(tmpdir(), "rollscope-bench-"));
+  const sim = await startSimulation({
+    scenario: "scale",
+    scale: {
+      clusters: opts.clusters ?? P.clusters,
+      rolloutsPerCluster: opts.rollouts,
+      changesPerSecond: opts.rate,
+      seed: 1,
+      bookkeeping: run.bookkeeping,
+    },
+    timeScale: P.timeScale,
+    seed: 1,
+    kubeconfigPath: path.join(dir, "kubeconfig"),
+  });
+  let prometheus: PrometheusHandle | undefined;
+  if (opts.prometheus) {
+    // A 5 s interval (Prometheus defaults to 1 m): a 250-Rollout cluster's metrics do not answer within 1 s under load.
+    prometheus = await startPrometheus({
+      targets: sim.clusters.map((c) => ({ job: c.name, url: c.metricsUrl, labels: { cluster: c.name } })),
+      scrapeIntervalSeconds: short ? 1 : 5,
+      readyTimeoutMs: 120_000,
+    });
+  }
+  const configPath = path.join(dir, "rollscope.yaml");
+  const prometheusUrl = prometheus?.url;
+  writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, {}, (name) =>
+    prometheusUrl ? { prometheus: { url: prometheusUrl, labelMatcher: `cluster="${name}"`, timeoutMs: 10_000 } } : {},
+  );
+  // Used once /api/readyz says ready, as a load balancer would: after the server's start-up warm-up.
+  const app = await startAppProcess({
+    kubeconfigPath: sim.kubeconfigPath,
+    databaseUrl: `file:${path.join(dir, "rollscope.db")}`,
+    env: {
+      ROLLSCOPE_CONFIG: configPath,
+      ROLLSCOPE_MAX_HEAP_MB: String(heapCapMb((opts.clusters ?? P.clusters) * opts.rollouts)),
+      ...opts.env,
+    },
+    readyPath: "/api/readyz",
+  });
+  return {
+    sim,
+    app,
+    dir,
+    prometheus,
+    async stop() {
+      await app.stop();
+      await prometheus?.stop();
+      await sim.stop();
+    },
+  };
+}
+
+export async function waitForFleet(app: AppProcess, expected: number): Promise<void> {
+  // 2 minutes, and more for fleets over 6,000 Rollouts (the simulator settles them at a few hundred per second).
+  const limitMs = Math.max(120_000, expected * 20);
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const res = await fetch(`${app.url}/api/rollouts`);
+    const body = (await res.json()) as { total: number };
+    if (body.total >= expected) return;
+    if (Date.now() > deadline) throw new Error(`the app shows ${body.total} of ${expected} Rollouts after ${limitMs / 1000} s`);
+    await sleep(500);
+  }
+}
+
+/** Probe Rollouts that move one step per promote, shown alone on the overview through its text filter. */
+export async function createProbes(sim: SimulationHandle, count: number, prefix = "bench-probe"): Promise<string[]> {
+  const c = sim.clusters[0];
+  c.store.ensureNamespace("bench");
+  const steps = Array.from({ length: 60 }, (_, i) => [{ setWeight: i + 1 }, { pause: {} }]).flat();
+  const names = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+  for (const name of names) {
+    c.store.create(rolloutsType, "bench", {
+      apiVersion: "argoproj.io/v1alpha1",
+      kind: "Rollout",
+      metadata: { name, namespace: "bench" },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "app", image: `bench/${name}:1` }] } },
+        strategy: {
+          canary: {
+            canaryService: `${name}-canary`,
+            stableService: `${name}-stable`,
+            trafficRouting: { plugins: { "argoproj-labs/gatewayAPI": { httpRoute: name } } },
+            steps,
+          },
+        },
+      },
+    });
+  }
+  for (const name of names) {
+    while (!(c.store.get(rolloutsType, "bench", name).status as { stableRS?: string } | undefined)?.stableRS) await sleep(50);
+    c.store.patch(rolloutsType, "bench", name, "merge", {
+      spec: { template: { spec: { containers: [{ name: "app", image: `bench/${name}:2` }] } } },
+    });
+  }
+  return names;
+}
+
+export async function measureApi(url: string, seconds: number, connections = 10): Promise<Distribution & { errors: number }> {
+  const times: number[] = [];
+  let errors = 0;
+  const instance = autocannon({ url, connections, duration: seconds });
+  instance.on("response", (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode === 200) times.push(responseTime);
+    else errors++;
+  });
+  await new Promise<void>((resolve, reject) => instance.on("done", () => resolve()).on("error", reject));
+  return { ...distribution(times), errors };
+}
+
+/** The app's own counters from its /metrics: CPU seconds, event-loop lag, the Rollout changes its watches delivered. */
+export async function readAppCounters(
+  address: string,
+): Promise<{ cpuSeconds: number; lagP99Seconds: number; rolloutWatchEvents: number; relists: number }> {
+  const text = await (await fetch(`http://${address}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+  return {
+    cpuSeconds: value("process_cpu_seconds_total"),
+    lagP99Seconds: value("nodejs_eventloop_lag_p99_seconds"),
+    rolloutWatchEvents: sumOf(text, "rollscope_watch_events_total", { kind: "rollouts" }),
+    relists: sumOf(text, "rollscope_watch_relists_total"),
+  };
+}
