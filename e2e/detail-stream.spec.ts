@@ -97,3 +97,31 @@ test("a recorded change (the next step) refreshes the records and the action but
     .poll(() => requests.slice(settled), { timeout: 30_000 })
     .toEqual(expect.arrayContaining([`GET ${detailPath}`, `GET ${detailPath}/actions`]));
 });
+
+test("the detail page's HTML already holds the Rollout, hydrates as it is, and asks for no detail of its own", async ({ page }) => {
+  const name = `${NAME}-first`;
+  await createTestRollout(CLUSTER, "shop", name, TEST_STEPS);
+  await waitForAppliedWeight(CLUSTER, "shop", name, 20);
+  const path = `/rollouts/${CLUSTER}/shop/${name}`;
+  // The weights are in the server's HTML: they show before any JavaScript has run.
+  const html = await (await page.request.get(path)).text();
+  expect(html).toContain(`data-key="${CLUSTER}/shop/${name}"`);
+  expect(html).toContain('data-testid="weights"');
+
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  const requests = recordApiRequests(page);
+  // Hold the scripts back, so React hydrates in a later second than the server rendered in.
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto(path);
+  await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20");
+  await expect(page.getByTestId("rollout-actions")).toBeVisible({ timeout: 30_000 });
+  // A mismatch makes React discard the server's HTML and render the page again (minified errors #418/#423/#425).
+  expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
+  // The page started from what the server rendered: the browser did not read the detail again to show it.
+  expect(requests).not.toContain(`GET /api/clusters/${CLUSTER}/rollouts/shop/${name}`);
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HISTORY_RANGES, type HistoryRange, type MeasuredTraffic } from "@/lib/rollouts/detail-types";
+import { HISTORY_RANGES, type HistoryRange, type MeasuredTraffic, type RolloutDetail } from "@/lib/rollouts/detail-types";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { apiPath, queryString, rolloutPath } from "./paths";
 
@@ -51,4 +51,10 @@ export function rolloutMeasuredTrafficPath(rollout: RolloutRef, range: HistoryRa
     "GET /api/clusters/[cluster]/rollouts/[namespace]/[name]/measured-traffic",
     `${rolloutPath(rollout)}/measured-traffic${queryString({ range })}`,
   );
+}
+
+/** The detail a page's server render read (without sign-in), and when (the page's "now" while it hydrates). */
+export interface InitialRolloutDetail {
+  detail: RolloutDetail;
+  renderedAt: number;
 }

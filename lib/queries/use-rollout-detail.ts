@@ -2,7 +2,13 @@
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
-import { rolloutHistoryPath, rolloutMeasuredTrafficPath, rolloutPath, type HistoryRange } from "@/lib/contracts/rollout-detail";
+import {
+  rolloutHistoryPath,
+  rolloutMeasuredTrafficPath,
+  rolloutPath,
+  type HistoryRange,
+  type InitialRolloutDetail,
+} from "@/lib/contracts/rollout-detail";
 import type { RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
@@ -40,11 +46,16 @@ const measuredTrafficQuery = (rollout: RolloutRef, range: HistoryRange) =>
     refetchInterval: 30_000,
   });
 
-export function useRolloutDetail(cluster: string, namespace: string, name: string) {
+/** `initial`: the detail the page's server render held, and when it was read (kept until the stream changes it). */
+export function useRolloutDetail(cluster: string, namespace: string, name: string, initial: InitialRolloutDetail | null = null) {
   const rollout = useMemo(() => ({ cluster, namespace, name }), [cluster, namespace, name]);
   // The stream follows this Rollout while the page shows it; the fallback interval covers a lost stream.
   useFocusedRollout(rollout);
-  return useQuery({ ...rolloutDetailQuery(rollout), refetchInterval: useFallbackInterval() });
+  return useQuery({
+    ...rolloutDetailQuery(rollout),
+    refetchInterval: useFallbackInterval(),
+    ...(initial ? { initialData: initial.detail, initialDataUpdatedAt: initial.renderedAt } : {}),
+  });
 }
 
 export function useRolloutHistory(cluster: string, namespace: string, name: string, range: HistoryRange) {

@@ -23,7 +23,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
-import { useNow } from "@/components/ui/use-now";
+import { RenderTimeProvider, useNow } from "@/components/ui/use-now";
+import type { InitialRolloutDetail } from "@/lib/contracts/rollout-detail";
 import { FetchError } from "@/lib/queries/fetch-json";
 import { useMeasuredTraffic, useRolloutDetail, useRolloutHistory } from "@/lib/queries/use-rollout-detail";
 import { useRolloutWorkload } from "@/lib/queries/use-rollout-workload";
@@ -190,8 +191,16 @@ function DetailSkeleton() {
  * One rollout, kept live: the tab's stream invalidates this rollout's detail and history queries whenever a
  * delta for it arrives, so they refetch within a second of the change.
  */
-export function RolloutDetailView({ cluster, namespace, name }: Props) {
-  const detail = useRolloutDetail(cluster, namespace, name);
+export function RolloutDetailView({ cluster, namespace, name, initial = null }: Props & { initial?: InitialRolloutDetail | null }) {
+  return (
+    <RenderTimeProvider at={initial?.renderedAt ?? null}>
+      <RolloutDetailContent cluster={cluster} namespace={namespace} name={name} initial={initial} />
+    </RenderTimeProvider>
+  );
+}
+
+function RolloutDetailContent({ cluster, namespace, name, initial }: Props & { initial: InitialRolloutDetail | null }) {
+  const detail = useRolloutDetail(cluster, namespace, name, initial);
   const now = useNow(10_000);
 
   if (detail.isPending) return <DetailSkeleton />;
