@@ -111,6 +111,33 @@ test.describe("plugins page", () => {
     await expect(page.getByTestId("summary-clusters")).toContainText("3");
   });
 
+  test("the page's HTML already holds the registry and the health rows, and hydrates as it is", async ({ page }) => {
+    // The first report may take longer than the server render waits for it; once computed it is shared.
+    await expect
+      .poll(async () => (await (await page.request.get("/plugins")).text()).includes('data-testid="plugin-health-row"'), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    const html = await (await page.request.get("/plugins?cluster=staging")).text();
+    expect(html).toContain('data-testid="plugin-matrix"');
+    expect(html).toContain('data-testid="plugin-health-row"');
+    expect(html).not.toMatch(/data-testid="plugin-health-row"[^>]*data-cluster="prod-eu"/);
+
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    // Hold the scripts back, so React hydrates in a later second than the server rendered in.
+    await page.route("**/_next/static/**/*.js", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    await page.goto("/plugins");
+    await expect(page.getByTestId("plugin-health-row").first()).toBeVisible();
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 20_000 });
+    // A mismatch makes React discard the server's HTML and render the page again (minified errors #418/#423/#425).
+    expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
+  });
+
   test("health is listed worst first and the summary counts what the page shows", async ({ page }) => {
     await page.goto("/plugins");
     const rows = page.getByTestId("plugin-health-row");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PLUGIN_NAME } from "@/lib/plugins/plugins-filter";
-import { HEALTH_RANGES, type HealthRange } from "@/lib/plugins/view-types";
+import { HEALTH_RANGES, type HealthRange, type PluginHealthReport, type PluginsOverview } from "@/lib/plugins/view-types";
 import type { ControllerStatusView } from "@/lib/plugins/controller-status";
 import type { PluginClusterView } from "@/lib/plugins/view-types";
 import { apiPath, clusterPath, queryString } from "./paths";
@@ -34,4 +34,17 @@ export const pluginsPath = () => apiPath("GET /api/plugins", "/api/plugins");
 
 export function pluginHealthPath(range: HealthRange, cluster: string | null = null, plugin: string | null = null) {
   return apiPath("GET /api/plugins/health", `/api/plugins/health${queryString({ range, cluster, plugin })}`);
+}
+
+/**
+ * What the plugins page's server render read (without sign-in), for the filter in its URL, and when: each part null
+ * when it could not be had within a moment (the browser then asks for it).
+ */
+export interface InitialPluginsPage {
+  range: HealthRange;
+  cluster: string | null;
+  plugin: string | null;
+  overview: PluginsOverview | null;
+  health: PluginHealthReport | null;
+  renderedAt: number;
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { clusterPluginsPath, pluginHealthPath, pluginsPath, type HealthRange } from "@/lib/contracts/plugins";
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from "@tanstack/react-query";
+import { clusterPluginsPath, pluginHealthPath, pluginsPath, type HealthRange, type InitialPluginsPage } from "@/lib/contracts/plugins";
 import { fetchJson, retryUnlessClientError } from "./fetch-json";
 import { queryKeys } from "./keys";
 
@@ -33,6 +33,18 @@ export function usePluginsOverview() {
 
 export function usePluginHealth(range: HealthRange, cluster: string | null = null, plugin: string | null = null) {
   return useQuery(pluginHealthQuery(range, cluster, plugin));
+}
+
+/**
+ * Puts what the plugins page's server render read into the cache, as of when it was read; what the cache already holds
+ * (newer: the page was open before) is kept.
+ */
+export function seedPluginsPage(client: QueryClient, initial: InitialPluginsPage): void {
+  const { overview, health, range, cluster, plugin, renderedAt } = initial;
+  const overviewKey = pluginsOverviewQuery().queryKey;
+  if (overview && client.getQueryData(overviewKey) === undefined) client.setQueryData(overviewKey, overview, { updatedAt: renderedAt });
+  const healthKey = pluginHealthQuery(range, cluster, plugin).queryKey;
+  if (health && client.getQueryData(healthKey) === undefined) client.setQueryData(healthKey, health, { updatedAt: renderedAt });
 }
 
 /** One cluster's registered plugins and its controller (`GET /api/clusters/{cluster}/plugins`), read on demand; every 30 s. */
