@@ -5,22 +5,7 @@ import { parsePluginsFilter } from "@/lib/plugins/plugins-filter";
 import type { AppContext } from "@/lib/server/app-context";
 import { getSharedPluginHealth } from "./plugin-health";
 import { getPluginsOverview } from "./plugin-registry";
-
-/** How long the page's first render waits for each part before it leaves the read to the browser. */
-const INITIAL_PART_WAIT_MS = 1_000;
-
-/** The part, or null when it failed or took longer than the wait (a shared report then still completes for the next ask). */
-async function within<T>(work: Promise<T>, what: string): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([work, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INITIAL_PART_WAIT_MS)))]);
-  } catch (err) {
-    console.error(`plugins page: could not render ${what} on the server`, err);
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { withinFirstRender } from "./first-render";
 
 /**
  * The registry and the health report for the plugins page's server render, for the filter in its URL, so its first
@@ -36,10 +21,10 @@ export async function loadInitialPluginsPage(
   for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
   const { range, cluster, plugin } = parsePluginsFilter(params);
   const [overview, health] = await Promise.all([
-    within(getPluginsOverview(app, { scope: FULL_READ_SCOPE }), "the registry"),
-    within(
+    withinFirstRender(getPluginsOverview(app, { scope: FULL_READ_SCOPE }), "the plugins registry"),
+    withinFirstRender(
       getSharedPluginHealth(app, { range, ...(cluster ? { cluster } : {}), ...(plugin ? { plugin } : {}), scope: FULL_READ_SCOPE }),
-      "the health report",
+      "the plugins health report",
     ),
   ]);
   if (!overview && !health) return null;

@@ -9,6 +9,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import type { InitialRolloutDetail, MeasuredTrafficResponse } from "@/lib/contracts/rollout-detail";
 import { getMeasuredTraffic } from "./measured-traffic";
 import { listActionMarkers } from "./audit-log";
+import { withinFirstRender } from "./first-render";
 import { rolloutNotFound } from "./rollout-lookup";
 
 const RANGE_MS: Record<HistoryRange, number> = {
@@ -75,9 +76,6 @@ export async function getRolloutDetailOrThrow(app: AppContext, rollout: RolloutR
   };
 }
 
-/** How long the page's first render waits for the detail before it leaves the read to the browser. */
-const INITIAL_DETAIL_WAIT_MS = 1_000;
-
 /**
  * The detail for the page's server render, so its first paint shows the Rollout rather than a placeholder: without
  * sign-in only, as the overview's first page (a signed-in user's read scope is the API route's to check). Null when
@@ -87,19 +85,8 @@ export async function loadInitialRolloutDetail(app: AppContext, rollout: Rollout
   if (app.config.auth.mode !== "none") return null;
   const watcher = app.fleet.cluster(rollout.cluster);
   if (!watcher?.rollout(rollout.namespace, rollout.name)) return null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const detail = await Promise.race([
-      getRolloutDetailOrThrow(app, rollout),
-      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), INITIAL_DETAIL_WAIT_MS))),
-    ]);
-    return detail && { detail, renderedAt: Math.floor(app.now() / 1000) * 1000 };
-  } catch (err) {
-    console.error("rollout detail: could not render it on the server", err);
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
+  const detail = await withinFirstRender(getRolloutDetailOrThrow(app, rollout), "the rollout detail");
+  return detail && { detail, renderedAt: Math.floor(app.now() / 1000) * 1000 };
 }
 
 /** The weight-shift chart over `range`: recorded points, derived and audited markers (measured traffic has its own). */

@@ -1,0 +1,20 @@
+import "server-only";
+
+/** How long a page's server render waits for a part before it leaves the read to the browser. */
+const FIRST_RENDER_WAIT_MS = 1_000;
+
+/**
+ * The part a page's server render shows, or null when it failed or took longer than a second (the browser then asks
+ * for it; a shared report still completes for that ask).
+ */
+export async function withinFirstRender<T>(work: Promise<T>, what: string): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([work, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), FIRST_RENDER_WAIT_MS)))]);
+  } catch (err) {
+    console.error(`could not render ${what} on the server`, err);
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
