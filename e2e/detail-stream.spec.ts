@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { adminClient, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
+import { holdScriptsAndWatchHydration } from "../test/harness/late-hydration";
 
 /*
  * The live stream is the state of an open detail page: the Rollout's live view arrives as the stream's `rollout`
@@ -107,21 +108,12 @@ test("the detail page's HTML already holds the Rollout, hydrates as it is, and a
   const html = await (await page.request.get(path)).text();
   expect(html).toContain(`data-key="${CLUSTER}/shop/${name}"`);
   expect(html).toContain('data-testid="weights"');
-
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   const requests = recordApiRequests(page);
-  // Hold the scripts back, so React hydrates in a later second than the server rendered in.
-  await page.route("**/_next/static/**/*.js", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await route.continue();
-  });
+  const hydrationErrors = await holdScriptsAndWatchHydration(page);
   await page.goto(path);
   await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20");
   await expect(page.getByTestId("rollout-actions")).toBeVisible({ timeout: 30_000 });
-  // A mismatch makes React discard the server's HTML and render the page again (minified errors #418/#423/#425).
-  expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
+  expect(hydrationErrors()).toEqual([]);
   // The page started from what the server rendered: the browser did not read the detail again to show it.
   expect(requests).not.toContain(`GET /api/clusters/${CLUSTER}/rollouts/shop/${name}`);
 });

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { holdScriptsAndWatchHydration } from "../test/harness/late-hydration";
 
 /**
  * The plugins page against the demo fleet (three simulated clusters, no Prometheus: Rollscope scrapes each
@@ -123,19 +124,11 @@ test.describe("plugins page", () => {
     expect(html).toContain('data-testid="plugin-health-row"');
     expect(html).not.toMatch(/data-testid="plugin-health-row"[^>]*data-cluster="prod-eu"/);
 
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    // Hold the scripts back, so React hydrates in a later second than the server rendered in.
-    await page.route("**/_next/static/**/*.js", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await route.continue();
-    });
+    const hydrationErrors = await holdScriptsAndWatchHydration(page);
     await page.goto("/plugins");
     await expect(page.getByTestId("plugin-health-row").first()).toBeVisible();
     await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 20_000 });
-    // A mismatch makes React discard the server's HTML and render the page again (minified errors #418/#423/#425).
-    expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
+    expect(hydrationErrors()).toEqual([]);
   });
 
   test("health is listed worst first and the summary counts what the page shows", async ({ page }) => {
