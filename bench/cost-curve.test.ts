@@ -31,8 +31,10 @@ describe("curveShape", () => {
 
 describe("parseSizes", () => {
   it("reads Rollout counts separated by commas and refuses anything else", () => {
-    expect(parseSizes("1000, 5000,20000")).toEqual([1000, 5000, 20000]);
-    for (const bad of ["", "1000,", "1e3x", "-5", "0", "2.5"]) expect(() => parseSizes(bad), bad).toThrow(/--sizes/);
+    expect(parseSizes("1000, 5000,20000")).toEqual([1000, 5000, 20000].map(curveShape));
+    expect(parseSizes("50000@100")).toEqual([{ clusters: 100, rolloutsPerCluster: 500 }]);
+    for (const bad of ["", "1000,", "1e3x", "-5", "0", "2.5", "50000@0", "50000@99", "50000@100@2", "50000@"])
+      expect(() => parseSizes(bad), bad).toThrow(/--sizes/);
   });
 });
 

@@ -22,13 +22,25 @@ export interface CurvePoint extends CurveShape {
   domP95Ms: number;
 }
 
-const sizesSchema = z.array(z.coerce.number().int().min(1).max(100_000)).min(1);
+const sizeSchema = z.coerce.number().int().min(1).max(100_000);
 
-/** `1000,5000` → [1000, 5000]; throws on anything but positive whole numbers. */
-export function parseSizes(text: string): number[] {
-  const parsed = sizesSchema.safeParse(text.split(",").map((s) => s.trim()));
-  if (!parsed.success) throw new Error(`--sizes ${text}: expected Rollout counts separated by commas, e.g. 1000,5000,10000,20000`);
-  return parsed.data;
+/**
+ * `1000,5000,50000@100` → the shape of each size: a bare count takes {@link curveShape}'s clusters, `size@clusters`
+ * says how many clusters share it (50,000 Rollouts on 100 clusters of 500). Throws on anything else, or on clusters
+ * that do not divide the size.
+ */
+export function parseSizes(text: string): CurveShape[] {
+  const error = () =>
+    new Error(`--sizes ${text}: expected Rollout counts separated by commas, each optionally @clusters, e.g. 1000,5000,20000,50000@100`);
+  return text.split(",").map((item) => {
+    const [size, clusters, ...rest] = item.trim().split("@");
+    const parsedSize = sizeSchema.safeParse(size);
+    if (rest.length > 0 || !parsedSize.success) throw error();
+    if (clusters === undefined) return curveShape(parsedSize.data);
+    const parsedClusters = sizeSchema.safeParse(clusters);
+    if (!parsedClusters.success || parsedSize.data % parsedClusters.data !== 0) throw error();
+    return { clusters: parsedClusters.data, rolloutsPerCluster: parsedSize.data / parsedClusters.data };
+  });
 }
 
 /**

@@ -54,7 +54,7 @@ const { values: args } = parseArgs({
     "recorder-only": { type: "boolean", default: false },
     /** Only one part (see ONLY_PARTS): `detail-page`, `failover`, `memory`, `first-row` or `plugin-health`. */
     only: { type: "string" },
-    /** The cost curve: the fleet at each of these sizes (e.g. 1000,5000,10000,20000), the curve's four figures per size. */
+    /** The cost curve: the fleet at each of these sizes (e.g. 1000,5000,10000,20000,50000@100: 100 clusters), the curve's four figures per size. */
     sizes: { type: "string" },
     /** With `--only first-row`: how many first loads (default 10). */
     loads: { type: "string" },
@@ -66,6 +66,8 @@ const { values: args } = parseArgs({
     "heap-snapshot": { type: "string" },
     /** The whole measurement (with the other options given) this many times, each from fresh servers: median and worst. */
     repeat: { type: "string" },
+    /** Chromium performance traces of the overview and detail pages while they take changes, written to this folder. */
+    "browser-trace": { type: "string" },
     /** Measure even when other processes keep more than half a core busy; the report then says how busy. */
     "allow-busy": { type: "boolean", default: false },
     /** Set by `--repeat` on each run it starts (e.g. 2/3): the parent checked the machine once, before the first run. */
@@ -94,6 +96,7 @@ const run: BenchRun = {
   loads: num(args.loads, 10),
   baselineRollouts: num(args["baseline-rollouts"], 0),
   heapSnapshot: args["heap-snapshot"],
+  browserTraceDir: args["browser-trace"],
   writeChart,
 };
 

@@ -11,6 +11,7 @@ import { startSimulation, type SimulationHandle } from "../sim/cluster";
 import { findResourceType } from "../sim/resources";
 import { writeRollscopeConfig } from "../sim/rollscope-config";
 import { startAppProcess, type AppProcess } from "../test/harness/app-process";
+import { findFreePort } from "../test/harness/free-port";
 import { sumOf } from "../test/harness/metrics-text";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { distribution, sleep, type Distribution } from "./measure";
@@ -42,6 +43,8 @@ export interface BenchRun {
   baselineRollouts: number;
   /** `--only memory`: the path prefix of both servers' heap snapshots, when asked for. */
   heapSnapshot: string | undefined;
+  /** `--browser-trace DIR`: Chromium performance traces of the overview and detail pages under churn, written there. */
+  browserTraceDir: string | undefined;
   /** Writes a chart next to the results JSON. */
   writeChart(name: string, svg: string): void;
 }
@@ -49,6 +52,8 @@ export interface BenchRun {
 export interface Stack {
   sim: SimulationHandle;
   app: AppProcess;
+  /** host:port of the app's own /metrics (ROLLSCOPE_METRICS_LISTEN): its CPU, event loop and watch counters. */
+  metricsAddress: string;
   dir: string;
   stop(): Promise<void>;
 }
@@ -103,6 +108,7 @@ export async function startStack(
   writeRollscopeConfig(configPath, sim.kubeconfigPath, sim.clusters, {}, (name) =>
     prometheusUrl ? { prometheus: { url: prometheusUrl, labelMatcher: `cluster="${name}"`, timeoutMs: 10_000 } } : {},
   );
+  const metricsAddress = `127.0.0.1:${await findFreePort()}`;
   // Used once /api/readyz says ready, as a load balancer would: after the server's start-up warm-up.
   const app = await startAppProcess({
     kubeconfigPath: sim.kubeconfigPath,
@@ -110,6 +116,7 @@ export async function startStack(
     env: {
       ROLLSCOPE_CONFIG: configPath,
       ROLLSCOPE_MAX_HEAP_MB: String(heapCapMb((opts.clusters ?? P.clusters) * opts.rollouts)),
+      ROLLSCOPE_METRICS_LISTEN: metricsAddress,
       ...opts.env,
     },
     readyPath: "/api/readyz",
@@ -117,6 +124,7 @@ export async function startStack(
   return {
     sim,
     app,
+    metricsAddress,
     dir,
     prometheus,
     async stop() {
@@ -188,15 +196,38 @@ export async function measureApi(url: string, seconds: number, connections = 10)
 }
 
 /** The app's own counters from its /metrics: CPU seconds, event-loop lag, the Rollout changes its watches delivered. */
-export async function readAppCounters(
-  address: string,
-): Promise<{ cpuSeconds: number; lagP99Seconds: number; rolloutWatchEvents: number; relists: number }> {
+export async function readAppCounters(address: string): Promise<{
+  cpuSeconds: number;
+  lagP99Seconds: number;
+  /** The longest event-loop delay since the previous read of /metrics (prom-client resets it on each read). */
+  lagMaxSeconds: number;
+  rolloutWatchEvents: number;
+  relists: number;
+}> {
   const text = await (await fetch(`http://${address}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
   return {
     cpuSeconds: value("process_cpu_seconds_total"),
     lagP99Seconds: value("nodejs_eventloop_lag_p99_seconds"),
+    lagMaxSeconds: value("nodejs_eventloop_lag_max_seconds"),
     rolloutWatchEvents: sumOf(text, "rollscope_watch_events_total", { kind: "rollouts" }),
     relists: sumOf(text, "rollscope_watch_relists_total"),
+  };
+}
+
+/**
+ * The server's longest event-loop stall over a stretch of the run: `start()` reads /metrics (which resets the
+ * event-loop delay histogram), `stop()` reads it again and returns the longest delay since, in milliseconds (NaN when
+ * the metrics could not be read). The histogram samples every 10 ms, so a stall reads within about 10 ms of its length.
+ */
+export function eventLoopStalls(address: string): { start(): Promise<void>; stop(): Promise<number> } {
+  return {
+    async start() {
+      await readAppCounters(address).catch(() => undefined);
+    },
+    async stop() {
+      const counters = await readAppCounters(address).catch(() => null);
+      return counters ? counters.lagMaxSeconds * 1000 : Number.NaN;
+    },
   };
 }

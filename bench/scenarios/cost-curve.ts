@@ -2,7 +2,7 @@
  * The cost curve (`--sizes`): a stack of its own at each size, with the curve's figures only; the sizes, the table
  * and the chart are bench/cost-curve.ts's.
  */
-import { costCurveChart, curveShape, formatCurveTable, missingPoint, type CurvePoint, type CurveShape } from "../cost-curve";
+import { costCurveChart, formatCurveTable, missingPoint, type CurvePoint, type CurveShape } from "../cost-curve";
 import { latencyCdfChart, type LatencySamples } from "../latency-chart";
 import { readTreeRss, sampled, sleep } from "../measure";
 import { measureApi, startStack, waitForFleet, type BenchRun } from "../stack";
@@ -42,12 +42,12 @@ async function measureCurvePoint(run: BenchRun, shape: CurveShape): Promise<{ po
 }
 
 /** The cost curve: every size in turn (a size that fails is reported as n/a); the table and the chart. */
-export async function addCostCurve(run: BenchRun, sizes: number[], figures: Record<string, unknown>): Promise<string> {
+export async function addCostCurve(run: BenchRun, shapes: CurveShape[], figures: Record<string, unknown>): Promise<string> {
   const { P } = run;
   const points: CurvePoint[] = [];
   const latencyBySize: Record<number, LatencySamples> = {};
-  for (const size of sizes) {
-    const shape = curveShape(size);
+  for (const shape of shapes) {
+    const size = shape.clusters * shape.rolloutsPerCluster;
     console.log(`cost curve: ${shape.clusters} clusters × ${shape.rolloutsPerCluster} Rollouts, ${P.rate} weight changes/s…`);
     const measured = await measureCurvePoint(run, shape).catch((err: unknown) => {
       console.error(`cost curve at ${size}: not measured: ${String(err).split("\n")[0]}`);

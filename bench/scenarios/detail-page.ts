@@ -4,19 +4,16 @@
  */
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS } from "../first-row";
+import { longTasksRow, recordLongTasks, traceBrowser, serverStallRow, type LongTasks } from "../long-tasks";
 import { distribution, ms, sleep, type Distribution, type Row } from "../measure";
-import { createProbes, rolloutsType, startStack, waitForFleet, type BenchRun, type Stack } from "../stack";
+import { createProbes, eventLoopStalls, rolloutsType, startStack, waitForFleet, type BenchRun, type Stack } from "../stack";
 
 /**
  * Write → DOM on an open rollout detail page, whose live view the stream writes into the page (no request): the
  * applied weight shown after each promote of one probe, and how many API requests the page made meanwhile (the
  * records refresh at most every 5 s when a recorded field changes; history, measured traffic and readiness poll).
  */
-export async function measureDetailDomLatency(
-  run: BenchRun,
-  stack: Stack,
-  samples: number,
-): Promise<{ latency: Distribution; requests: number; changes: number }> {
+export async function measureDetailDomLatency(run: BenchRun, stack: Stack, samples: number): Promise<DetailPageFigures> {
   const { short } = run;
   const [name] = await createProbes(stack.sim, 1, "bench-detail");
   const c = stack.sim.clusters[0];
@@ -46,6 +43,8 @@ export async function measureDetailDomLatency(
         if (value && log.at(-1)?.value !== value) log.push({ value, at: Date.now() });
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
+    const readLongTasks = await recordLongTasks(page);
+    const stopTrace = await traceBrowser(browser, page, run.browserTraceDir, "detail");
     const writes: Array<{ percent: number; at: number }> = [];
     const unsubscribe = c.controller.transitions.subscribe((e) => {
       if (e.namespace === "bench" && e.name === name && e.canaryWeight !== null) writes.push({ percent: e.canaryWeight, at: Date.now() });
@@ -55,6 +54,7 @@ export async function measureDetailDomLatency(
       await sleep(short ? 300 : 400);
     }
     await sleep(2_000);
+    await stopTrace();
     unsubscribe();
     const log = await page.evaluate(() => (window as unknown as { __benchLog: Array<{ value: string; at: number }> }).__benchLog);
     const values: number[] = [];
@@ -62,13 +62,21 @@ export async function measureDetailDomLatency(
       const shown = log.find((l) => l.at >= w.at && Number(l.value) === w.percent);
       if (shown) values.push(shown.at - w.at);
     }
-    return { latency: distribution(values), requests, changes: writes.length };
+    return { latency: distribution(values), requests, changes: writes.length, longTasks: await readLongTasks() };
   } finally {
     await browser.close();
   }
 }
 
-export function detailPageRows(detail: { latency: Distribution; requests: number; changes: number }): Row[] {
+export interface DetailPageFigures {
+  latency: Distribution;
+  requests: number;
+  changes: number;
+  /** The page's long tasks while the probe's changes arrived (undefined when the measurement failed). */
+  longTasks?: LongTasks;
+}
+
+export function detailPageRows(detail: DetailPageFigures): Row[] {
   return [
     {
       metric: `Live: write → DOM on the rollout detail page p50/p95/p99 (n=${detail.latency.n})`,
@@ -82,6 +90,7 @@ export function detailPageRows(detail: { latency: Distribution; requests: number
       target: "",
       met: null,
     },
+    longTasksRow("Detail page", detail.longTasks),
   ];
 }
 
@@ -92,9 +101,12 @@ export async function addDetailPageRows(run: BenchRun, rows: Row[], figures: Rec
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     await sleep(3_000);
+    const stalls = eventLoopStalls(stack.metricsAddress);
+    await stalls.start();
     const detail = await measureDetailDomLatency(run, stack, Math.min(P.samples, 60));
-    rows.push(...detailPageRows(detail));
-    Object.assign(figures, { detail });
+    const serverStallMs = await stalls.stop();
+    rows.push(...detailPageRows(detail), serverStallRow("while the detail page took changes", serverStallMs));
+    Object.assign(figures, { detail, serverStalls: { pages: serverStallMs } });
   } finally {
     await stack.stop();
   }

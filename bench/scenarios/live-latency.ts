@@ -8,6 +8,7 @@ import { chromium } from "@playwright/test";
 import type { SimulationHandle } from "../../sim/cluster";
 import type { AppProcess } from "../../test/harness/app-process";
 import { CHROMIUM_ARGS } from "../first-row";
+import { recordLongTasks, traceBrowser, type LongTasks } from "../long-tasks";
 import { sampled, sleep, type Sampled } from "../measure";
 import { createProbes, rolloutsType, type BenchRun, type Stack } from "../stack";
 
@@ -98,8 +99,11 @@ export async function measureLiveLatency(run: BenchRun, stack: Stack): Promise<{
   return { sseLat: sampled(latencies(writes.writes, sse.seen)), floorLat: sampled(latencies(writes.writes, floor.seen)) };
 }
 
-/** Write → DOM on the overview: the canary weight a row shows after each promote of five probes. */
-export async function measureDomLatency(run: BenchRun, stack: Stack, samples: number): Promise<Sampled> {
+/**
+ * Write → DOM on the overview: the canary weight a row shows after each promote of five probes, while the whole
+ * fleet churns; and the page's long tasks meanwhile.
+ */
+export async function measureDomLatency(run: BenchRun, stack: Stack, samples: number): Promise<Sampled & { longTasks: LongTasks }> {
   const { short } = run;
   const probes = await createProbes(stack.sim, 5);
   const c = stack.sim.clusters[0];
@@ -120,6 +124,8 @@ export async function measureDomLatency(run: BenchRun, stack: Stack, samples: nu
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
+    const readLongTasks = await recordLongTasks(page);
+    const stopTrace = await traceBrowser(browser, page, run.browserTraceDir, "overview");
     const writes: Array<{ key: string; percent: number; at: number }> = [];
     const unsubscribe = c.controller.transitions.subscribe((e) => {
       if (e.namespace === "bench" && e.canaryWeight !== null)
@@ -131,6 +137,7 @@ export async function measureDomLatency(run: BenchRun, stack: Stack, samples: nu
       await sleep(short ? 150 : 120);
     }
     await sleep(2_000);
+    await stopTrace();
     unsubscribe();
     const log = await page.evaluate(
       () => (window as unknown as { __benchLog: Array<{ key: string; text: string; at: number }> }).__benchLog,
@@ -140,7 +147,7 @@ export async function measureDomLatency(run: BenchRun, stack: Stack, samples: nu
       const shown = log.find((l) => l.key === w.key && l.at >= w.at && new RegExp(`(^|\\D)${w.percent}\\s*%`).test(l.text));
       if (shown) values.push(shown.at - w.at);
     }
-    return sampled(values);
+    return { ...sampled(values), longTasks: await readLongTasks() };
   } finally {
     await browser.close();
   }

@@ -6,7 +6,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { findFreePort } from "../../test/harness/free-port";
 import { findLostTransitions, STORED_STATES_SQL, type StoredState } from "../../test/harness/lost-transitions";
 import { sleep, type Row } from "../measure";
 import { readAppCounters, startStack, waitForFleet, type BenchRun } from "../stack";
@@ -41,12 +40,11 @@ interface RecorderFigures {
 
 async function measureRecorder(run: BenchRun): Promise<RecorderFigures> {
   const { P } = run;
-  const metricsAddress = `127.0.0.1:${await findFreePort()}`;
-  const stack = await startStack(run, { rollouts: P.rollouts, rate: P.recorderRate, env: { ROLLSCOPE_METRICS_LISTEN: metricsAddress } });
+  const stack = await startStack(run, { rollouts: P.rollouts, rate: P.recorderRate });
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     await sleep(2_000);
-    const countersBefore = await readAppCounters(metricsAddress);
+    const countersBefore = await readAppCounters(stack.metricsAddress);
     const startRv = new Map(stack.sim.clusters.map((c) => [c.name, Number(c.store.resourceVersion)]));
     const dbFile = path.join(stack.dir, "rollscope.db");
     const db = new Database(dbFile, { readonly: true });
@@ -75,7 +73,7 @@ async function measureRecorder(run: BenchRun): Promise<RecorderFigures> {
     }
     const drainSeconds = (Date.now() - stoppedAt) / 1000;
     // From before the changes to the last one stored: every change the watches delivered and all the server did for it.
-    const countersAfter = await readAppCounters(metricsAddress);
+    const countersAfter = await readAppCounters(stack.metricsAddress);
     const changes = countersAfter.rolloutWatchEvents - countersBefore.rolloutWatchEvents;
     const watchedChangesPerSecond = changes / ((Date.now() - started) / 1000);
     const cpuMicrosPerChange = ((countersAfter.cpuSeconds - countersBefore.cpuSeconds) / Math.max(1, changes)) * 1e6;

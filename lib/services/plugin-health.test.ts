@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
+import { createReadScope, FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { ApiError } from "@/lib/errors/api-error";
 import type { Fleet } from "@/lib/fleet/fleet";
 import type { AppContext } from "@/lib/server/app-context";
-import { getSharedPluginHealth, startKeptPluginHealth } from "./plugin-health";
+import { getSharedPluginHealth, getSharedPluginHealthJson, startKeptPluginHealth } from "./plugin-health";
 import { ServiceState } from "@/lib/server/service-state";
 
 /** A context with one cluster and no plugin in use: the report needs no metrics and no database. */
@@ -55,6 +55,20 @@ describe("getSharedPluginHealth", () => {
     });
     await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h", plugin: "acme/plugin-0" });
     expect(computations()).toBe(50);
+  });
+
+  it("answers the route's JSON text from the same report, for a full read scope and a narrower one", async () => {
+    const { app, computations } = appWithClock(1_800_000_000_000);
+    const report = await getSharedPluginHealth(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    const shared = await getSharedPluginHealthJson(app, { scope: FULL_READ_SCOPE, range: "1h" });
+    const narrow = await getSharedPluginHealthJson(app, { scope: createReadScope([["prod-eu", { kind: "all" }]]), range: "1h" });
+    expect(JSON.parse(shared)).toEqual(report);
+    expect(JSON.parse(narrow)).toEqual(report);
+    expect(JSON.parse(shared)).toMatchObject({ refreshing: false });
+    expect(computations()).toBe(1);
+    await expect(getSharedPluginHealthJson(app, { scope: FULL_READ_SCOPE, range: "1h", cluster: "nowhere" })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });
 
