@@ -75,6 +75,8 @@ export async function traceBrowser(browser: Browser, page: Page, dir: string | u
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   await browser.startTracing(page, { path: file, categories: TRACE_CATEGORIES });
+  // Let the profiler's start-up pause pass before anything is measured.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
   return async () => {
     await browser.stopTracing();
     console.log(`wrote the ${name} page's performance trace: ${file}`);

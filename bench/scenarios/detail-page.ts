@@ -43,8 +43,10 @@ export async function measureDetailDomLatency(run: BenchRun, stack: Stack, sampl
         if (value && log.at(-1)?.value !== value) log.push({ value, at: Date.now() });
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    const readLongTasks = await recordLongTasks(page);
+    // The trace starts first: starting V8's sampling profiler stops the page for a moment (it lists every function),
+    // which is the trace's cost, not the page's.
     const stopTrace = await traceBrowser(browser, page, run.browserTraceDir, "detail");
+    const readLongTasks = await recordLongTasks(page);
     const writes: Array<{ percent: number; at: number }> = [];
     const unsubscribe = c.controller.transitions.subscribe((e) => {
       if (e.namespace === "bench" && e.name === name && e.canaryWeight !== null) writes.push({ percent: e.canaryWeight, at: Date.now() });

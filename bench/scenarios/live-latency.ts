@@ -124,8 +124,10 @@ export async function measureDomLatency(run: BenchRun, stack: Stack, samples: nu
         }
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    const readLongTasks = await recordLongTasks(page);
+    // The trace starts first: starting V8's sampling profiler stops the page for a moment (it lists every function),
+    // which is the trace's cost, not the page's.
     const stopTrace = await traceBrowser(browser, page, run.browserTraceDir, "overview");
+    const readLongTasks = await recordLongTasks(page);
     const writes: Array<{ key: string; percent: number; at: number }> = [];
     const unsubscribe = c.controller.transitions.subscribe((e) => {
       if (e.namespace === "bench" && e.canaryWeight !== null)

@@ -7,7 +7,7 @@ function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
   return {
     plugin: "argoproj-labs/contour",
     cluster: "prod-eu",
-    rollouts: [],
+    rolloutCount: 0,
     derived: panel({
       points: [
         { at: "2026-08-18T09:01:00Z", attempts: 10, failures: 3, successes: 7, successRate: 0.7, weightUpdates: 1 },

@@ -97,7 +97,7 @@ export function HealthTable({ views, range }: { views: readonly PluginHealthView
                     )}
                   </span>
                 </td>
-                <td className="py-1.5 pr-3 tabular-nums">{view.rollouts.length}</td>
+                <td className="py-1.5 pr-3 tabular-nums">{view.rolloutCount}</td>
                 <td className="min-w-[18ch] py-1.5 pr-3 text-xs">
                   <AffectedRollouts affected={view.affected} />
                 </td>

@@ -63,7 +63,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
             <span className="font-normal text-slate-500 dark:text-slate-400">· {scope === "fleet" ? "fleet-wide" : scope}</span>
           </span>
         }
-        meta={`${view.rollouts.length} Rollout${view.rollouts.length === 1 ? "" : "s"}`}
+        meta={`${view.rolloutCount} Rollout${view.rolloutCount === 1 ? "" : "s"}`}
         actions={
           <div className="flex items-center gap-1.5" data-testid="slo-badges">
             <span className="text-xs text-slate-500 dark:text-slate-400">SLO {formatRate(target)}</span>

@@ -17,7 +17,7 @@ import {
   type ScopeRecords,
 } from "./health-report";
 import { listPluginScopes, type PluginRollout } from "./plugin-scopes";
-import type { PluginHealthReport, PluginHealthView } from "./view-types";
+import type { ComputedHealthReport, ComputedHealthView } from "./view-types";
 
 /*
  * Fixtures: the real `plugin-and-builtin-router` Rollout (Istio + contour + gatewayAPI), copied under other names,
@@ -176,7 +176,7 @@ const clusters = [
 /** The report as the plugin-health service composes it: per-cluster views, then the fleet-wide ones first. */
 function buildReport(
   options: { data?: Record<string, ClusterHealthData>; records?: (cluster: string) => ScopeRecords; cluster?: string } = {},
-): PluginHealthReport {
+): ComputedHealthReport {
   const data = options.data ?? { "prod-eu": prodEuData(), "prod-us": prodUsData() };
   const scopes = listPluginScopes(clusters, { cluster: options.cluster });
   const records = scopes.map(
@@ -191,7 +191,7 @@ function buildReport(
   return assembleHealthReport(WINDOW, [...fleetWide, ...perCluster.map((b) => b.view)]);
 }
 
-function viewOf(report: PluginHealthReport, cluster: string | null, plugin: string): PluginHealthView {
+function viewOf(report: ComputedHealthReport, cluster: string | null, plugin: string): ComputedHealthView {
   const view = report.plugins.find((v) => v.cluster === cluster && v.plugin === plugin);
   if (!view) throw new Error(`no view for ${plugin} in ${cluster ?? "the fleet"}`);
   return view;

@@ -20,12 +20,12 @@ import { attributeAttention } from "./router-attribution";
 import { classifyPluginRpcMethod, explainPluginError } from "./troubleshooting";
 import type {
   AffectedRolloutView,
+  ComputedHealthReport,
+  ComputedHealthView,
   DerivedHealth,
   HealthRange,
   LatencyView,
   Panel,
-  PluginHealthReport,
-  PluginHealthView,
   SloView,
   UnverifiedRolloutView,
   WarningEventView,
@@ -102,7 +102,7 @@ export interface ScopeRecords {
 
 /** A per-cluster view with the signals it was built from, for the fleet-wide sum. */
 export interface BuiltClusterView {
-  view: PluginHealthView;
+  view: ComputedHealthView;
   signals: ScopeSignals;
 }
 
@@ -131,7 +131,7 @@ function buildClusterHealthView(
   signals: ScopeSignals,
   records: ScopeRecords,
   window: HealthWindow,
-): PluginHealthView {
+): ComputedHealthView {
   const { events, unverified } = records;
   const signalText = `${DERIVED_SIGNAL}; ${data.sourceSignal}`;
   return {
@@ -162,7 +162,7 @@ function buildClusterHealthView(
 }
 
 /** The per-RPC panel where the cluster configures such a metric and it has this plugin's calls (or failed). */
-function buildPerRpcPanel(data: ClusterHealthData, plugin: string, timestamps: readonly number[]): PluginHealthView["perRpc"] {
+function buildPerRpcPanel(data: ClusterHealthData, plugin: string, timestamps: readonly number[]): ComputedHealthView["perRpc"] {
   if (!data.perRpc) return null;
   const successOutcomes = data.settings.perRpc.successOutcomes;
   const built = panel(data.perRpc.signal, data.perRpc.error, buildPerRpcView(data.perRpc, plugin, successOutcomes, timestamps));
@@ -177,7 +177,7 @@ export function buildFleetHealthViews(
   built: readonly BuiltClusterView[],
   fleetSettings: EffectivePluginSettings,
   timestamps: readonly number[],
-): PluginHealthView[] {
+): ComputedHealthView[] {
   const byPlugin = new Map<string, BuiltClusterView[]>();
   for (const entry of built) byPlugin.set(entry.view.plugin, [...(byPlugin.get(entry.view.plugin) ?? []), entry]);
   return [...byPlugin.entries()]
@@ -190,7 +190,7 @@ function buildFleetHealthView(
   entries: readonly BuiltClusterView[],
   target: number,
   timestamps: readonly number[],
-): PluginHealthView {
+): ComputedHealthView {
   const views = entries.map((e) => e.view);
   const signals = addScopeSignals(
     entries.map((e) => e.signals),
@@ -235,7 +235,7 @@ function addScopeSignals(all: readonly ScopeSignals[], length: number): ScopeSig
 }
 
 /** The report: fleet-wide views first, then one per plugin and cluster. */
-export function assembleHealthReport(window: HealthWindow, views: PluginHealthView[]): PluginHealthReport {
+export function assembleHealthReport(window: HealthWindow, views: ComputedHealthView[]): ComputedHealthReport {
   return {
     range: window.range,
     from: new Date(window.fromMs).toISOString(),
@@ -294,7 +294,7 @@ function toWarningViews(cluster: string, events: readonly PluginWarningEvent[]):
 }
 
 /** Failures by method over several clusters: counts added per method, their signals joined once each. */
-function mergeMethodCounts(views: readonly PluginHealthView[]): MethodFailureCount[] {
+function mergeMethodCounts(views: readonly ComputedHealthView[]): MethodFailureCount[] {
   const counts = new Map<MethodFailureCount["method"], MethodFailureCount>();
   for (const view of views) {
     for (const entry of view.failuresByMethod.data ?? []) {
@@ -311,7 +311,7 @@ function mergeMethodCounts(views: readonly PluginHealthView[]): MethodFailureCou
  * Which of the scope's Rollouts the router is hurting now, and which have problems of their own: each Rollout's
  * needs-attention reasons (the overview queue's, one definition for both pages) split by attributeAttention.
  */
-export function deriveAffectedRollouts(scope: PluginScope): Pick<PluginHealthView, "affected" | "otherProblems"> {
+export function deriveAffectedRollouts(scope: PluginScope): Pick<ComputedHealthView, "affected" | "otherProblems"> {
   const affected: AffectedRolloutView[] = [];
   const otherProblems: AffectedRolloutView[] = [];
   for (const rollout of scope.rollouts) {

@@ -4,7 +4,7 @@ import { loadRolloutFixture, loadRolloutFixtureWith } from "@/lib/rollouts/fixtu
 import { deriveFleetPluginFindings } from "./findings";
 import { readablePluginHealth, readablePluginsOverview } from "./read-filter";
 import { buildClusterRegistry, buildFleetMatrix } from "./registry";
-import type { PluginHealthReport, PluginHealthView, PluginsOverview } from "./view-types";
+import { toHealthAnswer, type ComputedHealthReport, type ComputedHealthView, type PluginsOverview } from "./view-types";
 
 const source = { kind: "scrape" as const, signal: "test", ok: true, error: null, lastSuccessAt: null };
 const inShop = (_cluster: string, namespace: string | null) => namespace === "shop";
@@ -73,8 +73,8 @@ describe("readablePluginHealth", () => {
         { ...rollout("payments"), reasons: ["AnalysisRun failed"] },
         { ...rollout("shop"), reasons: ["aborted"] },
       ],
-    } as unknown as PluginHealthView;
-    const report = { range: "1h", plugins: [view] } as unknown as PluginHealthReport;
+    } as unknown as ComputedHealthView;
+    const report = { range: "1h", plugins: [view] } as unknown as ComputedHealthReport;
     const [readable] = readablePluginHealth(report, inShop).plugins;
     expect(readable.rollouts).toEqual([rollout("shop")]);
     expect(readable.verification.data?.unverified).toEqual([]);
@@ -82,5 +82,10 @@ describe("readablePluginHealth", () => {
     expect(readable.affected).toEqual([]);
     expect(readable.otherProblems).toEqual([{ ...rollout("shop"), reasons: ["aborted"] }]);
     expect(readable.derived).toBe(view.derived);
+    // The answer counts the Rollouts the user may read and lists none of them.
+    const [answered] = toHealthAnswer(readablePluginHealth(report, inShop)).plugins;
+    expect(answered.rolloutCount).toBe(1);
+    expect(answered).not.toHaveProperty("rollouts");
+    expect(toHealthAnswer(report).plugins[0].rolloutCount).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import type { Finding } from "./findings";
 import { buildFleetMatrix } from "./registry";
-import type { PluginClusterView, PluginHealthReport, PluginHealthView, PluginsOverview, PluginUserView } from "./view-types";
+import type { ComputedHealthReport, ComputedHealthView, PluginClusterView, PluginsOverview, PluginUserView } from "./view-types";
 
 /** Whether the user may read objects of this namespace of this cluster; `null`: a cluster-scoped object. */
 export type CanReadObject = (cluster: string, namespace: string | null) => boolean;
@@ -33,7 +33,7 @@ export function readablePluginsOverview(overview: PluginsOverview, canRead: CanR
   return { ...overview, clusters, matrix: buildFleetMatrix(clusters, findings), findings };
 }
 
-function readableHealth(view: PluginHealthView, canRead: CanReadObject): PluginHealthView {
+function readableHealth(view: ComputedHealthView, canRead: CanReadObject): ComputedHealthView {
   const keep = <T extends { cluster: string; namespace: string }>(items: T[]) =>
     items.filter((item) => canRead(item.cluster, item.namespace));
   const { verification, warnings } = view;
@@ -52,6 +52,6 @@ function readableHealth(view: PluginHealthView, canRead: CanReadObject): PluginH
  * describe the plugin; the Rollouts listed with them (used by, unverified, warnings, affected) are only those the
  * user may read.
  */
-export function readablePluginHealth(report: PluginHealthReport, canRead: CanReadObject): PluginHealthReport {
+export function readablePluginHealth(report: ComputedHealthReport, canRead: CanReadObject): ComputedHealthReport {
   return { ...report, plugins: report.plugins.map((view) => readableHealth(view, canRead)) };
 }

@@ -34,7 +34,7 @@ export function healthView(partial: Partial<PluginHealthView> = {}): PluginHealt
   return {
     plugin: "argoproj-labs/contour",
     cluster: "prod-eu",
-    rollouts: [],
+    rolloutCount: 0,
     derived: panel(null),
     slo: panel(null),
     failuresByMethod: panel([]),

@@ -37,7 +37,13 @@ import { PLUGIN_METER_FAMILY, readsPluginMeter } from "@/lib/plugins/plugin-mete
 import { listPluginScopes, type PluginScope } from "@/lib/plugins/plugin-scopes";
 import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
 import { describeTemplateError } from "@/lib/plugins/template-check";
-import type { HealthRange, PluginHealthReport, UnverifiedRolloutView } from "@/lib/plugins/view-types";
+import {
+  toHealthAnswer,
+  type ComputedHealthReport,
+  type HealthRange,
+  type PluginHealthReport,
+  type UnverifiedRolloutView,
+} from "@/lib/plugins/view-types";
 import type { AppContext } from "@/lib/server/app-context";
 import { createKeptResult, type KeptResult } from "@/lib/server/kept-result";
 import { createSharedResult, type SharedResult } from "@/lib/server/shared-result";
@@ -56,7 +62,7 @@ type Scope = PluginScope<FleetRollout>;
  * Rollouts, and per-RPC numbers where the cluster's config names such a metric. A failing source fails only the
  * panels that need it.
  */
-export async function getPluginHealth(app: AppContext, input: PluginHealthQuery): Promise<PluginHealthReport> {
+export async function getPluginHealth(app: AppContext, input: PluginHealthQuery): Promise<ComputedHealthReport> {
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const window = planHealthWindow(input.range, app.now());
   const scopes = listPluginScopes(app.fleet.clusters, input);
@@ -287,7 +293,7 @@ async function loadUnverified(
  * to 60 s old it is still answered at once, marked `refreshing`, while one refresh runs (the page shows `computedAt`
  * and asks again 5 s later); concurrent requests share the computation in flight.
  */
-function sharedHealthOf(app: AppContext): SharedResult<PluginHealthReport> {
+function sharedHealthOf(app: AppContext): SharedResult<ComputedHealthReport> {
   return app.serviceState.getOrCreate("plugin-health:shared", () =>
     createSharedResult({
       compute: (key) => getPluginHealth(app, JSON.parse(key) as PluginHealthQuery),
@@ -309,8 +315,8 @@ const KEPT_EVERY_MS = 30_000;
 const KEPT_IDLE_AFTER_MS = 10 * 60_000;
 /** On globalThis: instrumentation starts it and the route handler reads it, and they are separate module instances. */
 const KEPT_KEY = Symbol.for("rollscope.keptPluginHealth");
-const keptHealth: WeakMap<AppContext, KeptResult<PluginHealthReport>> = ((
-  globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<PluginHealthReport>> }
+const keptHealth: WeakMap<AppContext, KeptResult<ComputedHealthReport>> = ((
+  globalThis as { [KEPT_KEY]?: WeakMap<AppContext, KeptResult<ComputedHealthReport>> }
 )[KEPT_KEY] ??= new WeakMap());
 
 /** Starts keeping the default view's report (see DEFAULT_VIEW); `ready` is what the first computation waits for. Returns the stop. */
@@ -349,7 +355,7 @@ function isDefaultView(input: PluginHealthQuery): boolean {
 }
 
 interface ReportState {
-  value: PluginHealthReport;
+  value: ComputedHealthReport;
   refreshing: boolean;
   refreshError: string | null;
 }
@@ -363,7 +369,8 @@ async function reportFor(app: AppContext, input: PluginHealthQuery): Promise<Rep
   return { value, refreshing, refreshError: null };
 }
 
-function answerOf({ value, refreshing, refreshError }: ReportState): PluginHealthReport {
+/** The report in its state, as computed (with the Rollouts behind each view, for the read filter). */
+function stateOf({ value, refreshing, refreshError }: ReportState): ComputedHealthReport {
   return refreshError === null ? { ...value, refreshing } : { ...value, refreshing, refreshError };
 }
 
@@ -372,14 +379,14 @@ function answerOf({ value, refreshing, refreshError }: ReportState): PluginHealt
  * itself: a report is immutable once computed, and at 20 clusters its text is hundreds of kilobytes, which took about
  * 4.5 ms of the event loop per request to serialize (a fifth of the server's CPU under five polling clients).
  */
-const serializedStates = new WeakMap<PluginHealthReport, Map<string, SerializedJson<PluginHealthReport>>>();
+const serializedStates = new WeakMap<ComputedHealthReport, Map<string, SerializedJson<PluginHealthReport>>>();
 
 function serializedAnswerOf(state: ReportState): SerializedJson<PluginHealthReport> {
   let byState = serializedStates.get(state.value);
   if (!byState) serializedStates.set(state.value, (byState = new Map()));
   const key = `${state.refreshing}\n${state.refreshError ?? ""}`;
   let json = byState.get(key);
-  if (!json) byState.set(key, (json = serializeJson(answerOf(state))));
+  if (!json) byState.set(key, (json = serializeJson(toHealthAnswer(stateOf(state)))));
   return json;
 }
 
@@ -390,8 +397,10 @@ export async function getSharedPluginHealth(
 ): Promise<PluginHealthReport> {
   // An unknown cluster is refused before it can take a place among the shared reports.
   if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
-  const report = answerOf(await reportFor(app, input));
-  return scope.clusters === null ? report : readablePluginHealth(report, (cluster, namespace) => canReadObject(scope, cluster, namespace));
+  const report = stateOf(await reportFor(app, input));
+  return toHealthAnswer(
+    scope.clusters === null ? report : readablePluginHealth(report, (cluster, namespace) => canReadObject(scope, cluster, namespace)),
+  );
 }
 
 /**

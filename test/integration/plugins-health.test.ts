@@ -19,7 +19,7 @@ import { FULL_READ_SCOPE } from "@/lib/auth/read-scope";
 import { createScrapeSource } from "@/lib/metrics/scrape-source";
 import { ControllerMetricsScraper } from "@/lib/metrics/scraper";
 import type { MetricsSource } from "@/lib/metrics/types";
-import type { PluginHealthView } from "@/lib/plugins/view-types";
+import type { ComputedHealthView } from "@/lib/plugins/view-types";
 import { Recorder } from "@/lib/recorder/recorder";
 import type { AppContext } from "@/lib/server/app-context";
 import { ServiceState } from "@/lib/server/service-state";
@@ -95,7 +95,7 @@ function parkStuckCanary(): void {
   timer.unref();
 }
 
-function findHealth(views: readonly PluginHealthView[], cluster: string, plugin: string): PluginHealthView {
+function findHealth(views: readonly ComputedHealthView[], cluster: string, plugin: string): ComputedHealthView {
   const view = views.find((v) => v.cluster === cluster && v.plugin === plugin);
   if (!view) {
     const states = fleet.clusterStates().map((c) => `${c.name}:${c.connection}:${c.rolloutCount}:${c.error ?? ""}`);
