@@ -44,6 +44,15 @@ async function waitForQuiet(requests: string[], quietMs: number): Promise<void> 
     .toBe(true);
 }
 
+/** How much of the weights bar the canary's fill covers once it has slid into place (the share the user sees). */
+async function filledShare(page: Page): Promise<number> {
+  return page.getByTestId("applied-weight-fill").evaluate((fill) => {
+    const track = fill.parentElement!.getBoundingClientRect();
+    const covered = Math.min(fill.getBoundingClientRect().right, track.right) - track.left;
+    return Math.round((Math.max(0, covered) / track.width) * 100) / 100;
+  });
+}
+
 /** Adds (or replaces) a condition of a type the controller does not manage: a status change of live fields only. */
 async function setProbeCondition(message: string): Promise<void> {
   const client = adminClient(CLUSTER);
@@ -89,10 +98,13 @@ test("a recorded change (the next step) refreshes the records and the action but
   await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
   await waitForQuiet(requests, 7_000);
   const settled = requests.length;
+  await expect.poll(() => filledShare(page)).toBe(0.2);
 
   await promoteTestRollout(CLUSTER, "shop", name);
   await waitForAppliedWeight(CLUSTER, "shop", name, 60);
   await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "60", { timeout: 30_000 });
+  // The bar's fill slides to the new share.
+  await expect.poll(() => filledShare(page), { timeout: 10_000 }).toBe(0.6);
   const detailPath = `/api/clusters/${CLUSTER}/rollouts/shop/${name}`;
   await expect
     .poll(() => requests.slice(settled), { timeout: 30_000 })

@@ -81,10 +81,15 @@ export function WeightsPanel({ rollout: r }: { rollout: FleetRollout }) {
       {applied && (
         <div className="flex flex-col gap-1">
           <div className="relative h-3 overflow-visible rounded-full bg-slate-200 dark:bg-slate-700" aria-hidden>
-            <div
-              className="absolute inset-y-0 left-0 rounded-full bg-sky-500 transition-[width] duration-500 dark:bg-sky-400"
-              style={{ width: `${clampPercent(applied.canaryPercent)}%` }}
-            />
+            {/* The fill slides (a transform, drawn by the compositor) rather than grows: a width transition relaid and
+                repainted the page on every frame of every change, which on a busy detail page were tasks of 50–160 ms. */}
+            <div className="absolute inset-0 overflow-hidden rounded-full">
+              <div
+                data-testid="applied-weight-fill"
+                className="absolute inset-0 rounded-full bg-sky-500 transition-transform duration-500 motion-reduce:transition-none dark:bg-sky-400"
+                style={{ transform: `translateX(${clampPercent(applied.canaryPercent) - 100}%)` }}
+              />
+            </div>
             {requested && !complete && Math.abs(requested.percent - applied.canaryPercent) >= 0.5 && (
               <div
                 className="absolute -inset-y-1 w-0.5 -translate-x-1/2 rounded bg-slate-900 dark:bg-white"
