@@ -18,8 +18,9 @@ import {
   type RolloutRef,
 } from "@/lib/plugins/controller-signals";
 import { resolvePluginSettings } from "@/lib/plugins/effective-settings";
+import { ReusedReads } from "@/lib/plugins/reused-reads";
 import { isOwnProblemOnly } from "@/lib/plugins/router-attribution";
-import type { PluginWarningEvent } from "@/lib/plugins/health";
+import type { DerivedSignalSeries, PluginWarningEvent } from "@/lib/plugins/health";
 import {
   assembleHealthReport,
   buildClusterHealthViews,
@@ -110,7 +111,7 @@ async function collectCluster(
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
   const [signals, perRpc] = await Promise.all([
-    querySignals(source, mine, window),
+    querySignals(source, mine, window, source.kind === "prometheus" ? burn24hReadsOf(app) : null),
     queryPerRpc(
       source,
       settings.perRpc,
@@ -130,7 +131,12 @@ async function collectCluster(
  * per window: the range, the two burn windows, the latency buckets). The
  * queries run at once; a failure fails only the panels that need its answer.
  */
-async function querySignals(source: MetricsSource, scopes: readonly Scope[], window: HealthWindow): Promise<ClusterSignals> {
+async function querySignals(
+  source: MetricsSource,
+  scopes: readonly Scope[],
+  window: HealthWindow,
+  burn24hReads: ReusedReads<Map<string, DerivedSignalSeries>> | null,
+): Promise<ClusterSignals> {
   const result = emptyClusterSignals();
   const length = window.timestamps.length;
   for (const scope of scopes) result.byPlugin.set(scope.plugin, emptyScopeSignals(length));
@@ -145,11 +151,21 @@ async function querySignals(source: MetricsSource, scopes: readonly Scope[], win
   const signalsOver = async (range: RangeSpec) =>
     readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
+  // What the 24-hour window was read for: the cluster and each plugin's Rollouts, in the groups' order.
+  const burn24hKey =
+    burn24hReads && [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n");
+  const readBurn24h = async () => {
+    const reused = burn24hKey ? burn24hReads?.get(burn24hKey, nowMs) : undefined;
+    if (reused) return reused;
+    const read = await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
+    if (burn24hKey) burn24hReads?.set(burn24hKey, read, nowMs);
+    return read;
+  };
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
-    const burn24hFirst = source.kind === "scrape" ? await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }) : null;
+    const burn24hFirst = source.kind === "scrape" ? await readBurn24h() : null;
     const [burn24h, series, burn1h] = await Promise.all([
-      burn24hFirst ?? signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 }),
+      burn24hFirst ?? readBurn24h(),
       signalsOver(window.query),
       signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
     ]);
@@ -283,6 +299,17 @@ async function loadUnverified(
     out.push(describeUnverifiedRollout(cluster, ref, samples, nowMs));
   }
   return out;
+}
+
+/**
+ * The 24-hour burn window is read again at most every 5 minutes (from Prometheus; a scrape-mode source reads its rows
+ * anyway): a day of samples moves little in that time, and it was the report's most expensive query, repeated by
+ * every 30-s refresh for every cluster.
+ */
+const BURN_24H_REUSE_MS = 5 * 60_000;
+
+function burn24hReadsOf(app: AppContext): ReusedReads<Map<string, DerivedSignalSeries>> {
+  return app.serviceState.getOrCreate("plugin-health:burn24h", () => new ReusedReads<Map<string, DerivedSignalSeries>>(BURN_24H_REUSE_MS));
 }
 
 // ── Shared: one computation answers every request for the same view ─────────────────────────────────────────────
