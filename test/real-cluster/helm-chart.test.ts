@@ -170,14 +170,38 @@ async function currentPhase(): Promise<string | null> {
 }
 
 /**
+ * Until the controller has stopped writing the Rollout (the same resourceVersion 3 s apart). A promote sent while the
+ * controller was still finishing the previous change was once lost under load (a busy-loop clean-clone run): the status
+ * kept `promoteFull: true` beside a pause condition written a second after it, and no later reconcile cleared the pause
+ * within 180 s. An SRE acts on a paused Rollout some time after it paused; the test now does too.
+ */
+async function waitForQuietRollout(what: string): Promise<void> {
+  const version = () =>
+    kubectl(["get", "rollouts.argoproj.io", ROLLOUT, "-n", DEMO_NAMESPACE, "-o", "jsonpath={.metadata.resourceVersion}"]);
+  let last = await version();
+  await waitUntil(
+    `${ROLLOUT} ${what}: the controller kept writing it`,
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const now = await version();
+      const quiet = now === last;
+      last = now;
+      return quiet;
+    },
+    60_000,
+  );
+}
+
+/**
  * Until the Rollout reaches the phase; the failure shows its status as the controller left it. The bound is wide: once,
  * with every real-cluster suite running at the same time, the controller had not acted on a promote after 60 s (the
  * status showed the promote's patch applied: no pause condition, `controllerPause` still true). Its per-Rollout
  * back-off is capped at 10 s and its resync is 15 min, so the cause was not found; a rerun passed at once.
  */
-async function waitForPhase(phase: string, what: string): Promise<void> {
+async function waitForPhase(phase: string, what: string, settled = false): Promise<void> {
   try {
     await waitUntil(`${ROLLOUT} ${what}: not ${phase}`, async () => (await currentPhase()) === phase, 180_000);
+    if (settled) await waitForQuietRollout(what);
   } catch (err) {
     const status = await kubectl(["get", "rollouts.argoproj.io", ROLLOUT, "-n", DEMO_NAMESPACE, "-o", "jsonpath={.spec.paused} {.status}"]);
     throw new Error(`${(err as Error).message}; spec.paused and status: ${status}`);
@@ -781,7 +805,7 @@ describe.skipIf(realBackendSkipReason() !== null)(
         await act(app, ref, NO_SIGN_IN, "resume");
         await act(app, ref, NO_SIGN_IN, "abort");
         await act(app, ref, NO_SIGN_IN, "retry");
-        await waitForPhase("Paused", "after retry");
+        await waitForPhase("Paused", "after retry", true);
         await act(app, ref, NO_SIGN_IN, "promote");
         await waitForPhase("Healthy", "after promote");
         await newRevision("example/app:3");
@@ -789,7 +813,7 @@ describe.skipIf(realBackendSkipReason() !== null)(
         await waitForPhase("Healthy", "after promote-full");
         // Back to app:2's template (GET, LIST ReplicaSets, JSON Patch), then through the steps again.
         await act(app, ref, NO_SIGN_IN, "undo");
-        await waitForPhase("Paused", "after undo");
+        await waitForPhase("Paused", "after undo", true);
         await act(app, ref, NO_SIGN_IN, "promote-full");
         await waitForPhase("Healthy", "after undo and promote-full");
         await act(app, ref, NO_SIGN_IN, "restart");
