@@ -107,6 +107,9 @@ async function collectCluster(
   scopes: readonly Scope[],
   window: HealthWindow,
 ): Promise<ClusterHealthData> {
+  // Each cluster's queries are built in a task of its own: all twenty at once held the event loop for about 80 ms
+  // (a refresh of the kept report at 5,000 Rollouts, in the server's CPU profile), delaying every stream meanwhile.
+  await new Promise((resolve) => setImmediate(resolve));
   const source = app.metricsSource(cluster.name);
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
