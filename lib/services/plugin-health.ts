@@ -154,15 +154,16 @@ async function querySignals(
   const signalsOver = async (range: RangeSpec) =>
     readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
-  // What the 24-hour window was read for: the cluster and each plugin's Rollouts, in the groups' order.
-  const burn24hKey =
-    burn24hReads && [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n");
   const readBurn24h = async () => {
-    const reused = burn24hKey ? burn24hReads?.get(burn24hKey, nowMs) : undefined;
+    const read = () => signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
+    if (!burn24hReads) return read();
+    // What the window was read for: the cluster and each plugin's Rollouts, in the groups' order.
+    const key = [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n");
+    const reused = burn24hReads.get(key, nowMs);
     if (reused) return reused;
-    const read = await signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
-    if (burn24hKey) burn24hReads?.set(burn24hKey, read, nowMs);
-    return read;
+    const fresh = await read();
+    burn24hReads.set(key, fresh, nowMs);
+    return fresh;
   };
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
