@@ -90,6 +90,27 @@ const methodsAndOutcomes = (calls: Record<string, Record<string, number>>) =>
       .map(([method, outcomes]) => [method, Object.keys(outcomes).sort()]),
   );
 
+/**
+ * The router's received counts and its meter's reading, taken when no call is in flight: the controller keeps
+ * reconciling (and calling the router) after a walk, and the router counts a call when it arrives while the meter
+ * counts it when it returns, so one pair of reads can straddle a call. Two pairs 2 s apart that agree are quiet.
+ */
+async function quietReadings(controlUrl: string, meterUrl: string, plugin: string) {
+  const readPair = async () => ({
+    received: (await control<Record<string, number>>(`${controlUrl}/calls`, "GET"))!,
+    meter: readPluginMeterText(await metricsText(meterUrl), plugin),
+  });
+  const deadline = Date.now() + 60_000;
+  let last = await readPair();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const next = await readPair();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    if (Date.now() > deadline) throw new Error(`the controller never stopped calling ${plugin} for 2 s`);
+    last = next;
+  }
+}
+
 describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real controller", () => {
   let backend: Backend;
   let app: BridgedApp;
@@ -124,8 +145,8 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
       if (Date.now() > deadline0) throw new Error(`Prometheus never scraped the meter of ${FAULTY_ROUTER_PLUGIN}`);
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    const receivedBefore = (await control<Record<string, number>>(`${controlUrl}/calls`, "GET"))!;
-    const meterBefore = readPluginMeterText(await metricsText(`http://${meter.metricsAddress}/metrics`), FAULTY_ROUTER_PLUGIN);
+    const meterUrl = `http://${meter.metricsAddress}/metrics`;
+    const { received: receivedBefore, meter: meterBefore } = await quietReadings(controlUrl, meterUrl, FAULTY_ROUTER_PLUGIN);
 
     await control(`${controlUrl}/faults`, "POST", { method: "SetWeight", action: "fail", count: FAILED_SET_WEIGHT, message: "injected" });
     await control(`${controlUrl}/faults`, "POST", {
@@ -138,8 +159,7 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     await waitForRollout(backend, FAULTY, "Healthy at revision 2 after its last step", atLastStep(2), 180_000);
 
     // What the router itself received in the walk, and what its meter counted: the same calls, the k failures exactly.
-    const receivedAfter = (await control<Record<string, number>>(`${controlUrl}/calls`, "GET"))!;
-    const meterAfter = readPluginMeterText(await metricsText(`http://${meter.metricsAddress}/metrics`), FAULTY_ROUTER_PLUGIN);
+    const { received: receivedAfter, meter: meterAfter } = await quietReadings(controlUrl, meterUrl, FAULTY_ROUTER_PLUGIN);
     const received = (method: string) => (receivedAfter[method] ?? 0) - (receivedBefore[method] ?? 0);
     const metered = callsBetween(meterBefore, meterAfter);
     const n = { SetWeight: received("SetWeight"), VerifyWeight: received("VerifyWeight") };
@@ -173,7 +193,7 @@ describe.skipIf(realBackendSkipReason() !== null)("plugin meter on the real cont
     const deadline = Date.now() + 150_000;
     do {
       if (health) await new Promise((resolve) => setTimeout(resolve, 2_000));
-      meterNow = readPluginMeterText(await metricsText(`http://${meter.metricsAddress}/metrics`), FAULTY_ROUTER_PLUGIN);
+      meterNow = readPluginMeterText(await metricsText(meterUrl), FAULTY_ROUTER_PLUGIN);
       health = await read();
     } while (Date.now() < deadline && !caughtUp());
 
