@@ -35,5 +35,32 @@ test.describe("weight chart", () => {
     await expect.poll(() => windowSpanMs(window), { timeout: 30_000 }).toBeLessThan(30 * 60_000);
     await window.getByRole("button", { name: "Whole range" }).click();
     await expect.poll(() => windowSpanMs(window), { timeout: 30_000 }).toBeGreaterThanOrEqual(59 * 60_000);
+
+    // Markers and step boundaries sit where the time axis puts their time: within a pixel of the plot's left edge
+    // plus their share of the window (they are drawn in a group that moves with the range).
+    await expect(chart.locator('[data-testid="chart-marker"][data-kind="step"]').first()).toBeAttached();
+    const misplaced = await chart.evaluate((figure) => {
+      const windowEl = figure.querySelector('[data-testid="chart-window"]')!;
+      const from = Number(windowEl.getAttribute("data-from"));
+      const to = Number(windowEl.getAttribute("data-to"));
+      const grid = figure.querySelector(".recharts-cartesian-grid-horizontal line")!.getBoundingClientRect();
+      const expectedX = (t: number) => grid.left + ((t - from) / (to - from)) * grid.width;
+      const lineX = (line: Element) => {
+        const r = line.getBoundingClientRect();
+        return r.left + r.width / 2;
+      };
+      const items = [
+        ...[...figure.querySelectorAll('[data-testid="chart-marker"]')].map((g) => ({
+          t: Number(g.getAttribute("data-t")),
+          x: lineX(g.querySelector("line")!),
+        })),
+        ...[...figure.querySelectorAll('[data-testid="step-boundary"]')]
+          .filter((g) => g.querySelector("line"))
+          .map((g) => ({ t: Number(g.getAttribute("data-from")), x: lineX(g.querySelector("line")!) })),
+      ];
+      return { count: items.length, off: items.filter((item) => Math.abs(item.x - expectedX(item.t)) > 1.5) };
+    });
+    expect(misplaced.count).toBeGreaterThan(1);
+    expect(misplaced.off).toStrictEqual([]);
   });
 });

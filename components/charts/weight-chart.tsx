@@ -1,7 +1,19 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { Brush, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
+import {
+  Brush,
+  CartesianGrid,
+  Curve,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+  type LineDrawShapeProps,
+  type TooltipContentProps,
+} from "recharts";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { InfoIcon } from "@/components/ui/icons";
@@ -54,6 +66,16 @@ function WeightTooltip({ active, payload, span }: TooltipContentProps & { span: 
       </dl>
     </div>
   );
+}
+
+/**
+ * A line's path without the ref recharts measures it through: recharts reads each line's length (`getTotalLength`,
+ * which makes the browser lay the page out first) on every render, for an entrance animation these lines do not have.
+ */
+function UnmeasuredLine(props: LineDrawShapeProps) {
+  const { pathRef, animationElapsedTime, isAnimating, isEntrance, visibleLength, ...curve } = props;
+  void [pathRef, animationElapsedTime, isAnimating, isEntrance, visibleLength];
+  return <Curve {...curve} />;
 }
 
 function LegendSwatch({ color, dashed, band, label }: { color: string; dashed?: boolean; band?: boolean; label: string }) {
@@ -162,6 +184,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
               strokeWidth={2.5}
               dot={false}
               isAnimationActive={false}
+              shape={UnmeasuredLine}
               connectNulls
             />
             <Line
@@ -174,6 +197,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
               className="[stroke-dasharray:5_4]"
               dot={false}
               isAnimationActive={false}
+              shape={UnmeasuredLine}
               connectNulls
             />
             {showMeasured && (
@@ -185,6 +209,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
                 strokeWidth={1.5}
                 dot={{ r: 1.5 }}
                 isAnimationActive={false}
+                shape={UnmeasuredLine}
                 connectNulls
               />
             )}
