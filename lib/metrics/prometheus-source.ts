@@ -3,7 +3,9 @@ import type { PrometheusConfig } from "@/lib/config/schema";
 import { createPrometheusClient, type PrometheusClient } from "@/lib/prometheus/client";
 import { alignMatrix, listRangeTimestamps } from "@/lib/prometheus/matrix";
 import { buildGroupedIncreaseQuery, buildIncreaseQuery, formatLabelFilter, injectLabelMatchers } from "@/lib/prometheus/promql";
+import { countRangeRead } from "@/lib/telemetry/observe";
 import { increasesBetweenSteps, sumSeriesBy } from "./counter-math";
+import { DEFAULT_SETTLE, IncrementalRangeReads } from "./incremental-range";
 import { GROUP_LABEL, PART_LABEL, type IncreaseQuery, type IncreaseSeries, type MetricsSource, type RangeSpec } from "./types";
 
 function hasEmptySet(query: IncreaseQuery): boolean {
@@ -14,6 +16,8 @@ function hasEmptySet(query: IncreaseQuery): boolean {
 export function createPrometheusSource(config: PrometheusConfig, client: PrometheusClient = createPrometheusClient(config)): MetricsSource {
   const matcher = config.labelMatcher?.trim();
   const signal = `Prometheus ${client.describe}${matcher ? ` {${matcher}}` : ""}`;
+  // The grouped queries of the views asked for lately (each cluster's plugins over each range): a few dozen at most.
+  const rangeReads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 64, now: Date.now });
 
   async function run(promql: string, range: RangeSpec): Promise<IncreaseSeries[]> {
     const matrix = await client.queryRange(promql, range.startMs, range.endMs, range.stepSeconds);
@@ -51,7 +55,12 @@ export function createPrometheusSource(config: PrometheusConfig, client: Prometh
         partLabel: PART_LABEL,
         labelMatchers: matcher,
       });
-      return promql === null ? [] : run(promql, range);
+      if (promql === null) return [];
+      // One window (the burn rates) has nothing to keep; a sliding range asks only for its unsettled steps.
+      if (range.startMs === range.endMs) return run(promql, range);
+      const { series, kind } = await rangeReads.read(promql, range, (tail) => run(promql, tail));
+      countRangeRead(kind);
+      return series;
     },
     queryRange: (promql, range) => run(injectLabelMatchers(promql, matcher), range),
     async status() {

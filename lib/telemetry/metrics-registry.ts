@@ -18,6 +18,7 @@ export interface RollscopeMetrics {
   readonly recorderWriteDuration: Histogram<"outcome">;
   readonly prometheusQueryDuration: Histogram<"outcome">;
   readonly prometheusQueryErrors: Counter<"reason">;
+  readonly prometheusRangeReads: Counter<"read">;
   readonly actions: Counter<"kind" | "outcome">;
 }
 
@@ -102,6 +103,12 @@ function createMetrics(): RollscopeMetrics {
       help: "Duration of each query to a configured Prometheus, by outcome (ok, error).",
       labelNames: ["outcome"],
       buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    prometheusRangeReads: new Counter({
+      name: "rollscope_prometheus_range_reads_total",
+      help: "Range reads of the plugin health's grouped queries, by what was asked of Prometheus: the whole range (full), only the steps not yet settled (tail), nothing (none).",
+      labelNames: ["read"],
       registers,
     }),
     prometheusQueryErrors: new Counter({

@@ -39,6 +39,11 @@ export function observePrometheusQuery(startedAt: number, failure: string | null
   if (failure !== null) metrics().prometheusQueryErrors.inc({ reason: failure });
 }
 
+/** A grouped range read of a Prometheus: `full`, only its unsettled `tail`, or `none` (every step already settled). */
+export function countRangeRead(kind: "full" | "tail" | "none"): void {
+  metrics().prometheusRangeReads.inc({ read: kind });
+}
+
 export function countAction(kind: string, outcome: string): void {
   metrics().actions.inc({ kind, outcome });
 }

@@ -8,6 +8,7 @@ import { alignRange, type IncreaseSeries } from "@/lib/metrics/types";
 import { PLUGIN_METER_FAMILY } from "@/lib/plugins/plugin-meter-family";
 import { waitFor } from "@/test/harness/free-port";
 import { findPrometheus, startPrometheus, type PrometheusHandle } from "@/test/harness/prometheus";
+import { metrics } from "@/lib/telemetry/metrics-registry";
 
 /*
  * The plugin meter's call counts read back through a real Prometheus: 3 failed SetWeight calls of 13 must read 3 of
@@ -27,6 +28,8 @@ function exposition(): string {
     // A label set exists from its first call on, as with the meter's (and any Prometheus client's) counter vectors.
     if (value > 0) lines.push(`${PLUGIN_METER_FAMILY.calls}{plugin="acme/router",method="SetWeight",outcome="${outcome}"} ${value}`);
   }
+  // A controller's counter of one Rollout, for the grouped reads of the plugin health report.
+  lines.push("# TYPE rollout_reconcile_count counter", `rollout_reconcile_count{namespace="shop",name="web"} ${counts.ok}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -85,5 +88,28 @@ describe.skipIf(skip)("exact counter increases from Prometheus", () => {
     const ok = exact.find((s) => s.labels.outcome === "ok")!;
     expect(ok.values[0]).toBeNull();
     expect(sumValues(ok.values)).toBe(10);
+  });
+
+  it("reads a grouped range again by asking only for its last minutes, and answers as a whole read does", async () => {
+    const source = createPrometheusSource(prometheusConfigSchema.parse({ url: prometheus!.url }));
+    const query = {
+      parts: [{ metric: "rollout_reconcile_count", by: [] }],
+      groups: [{ key: "0", rollouts: [{ namespace: "shop", name: "web" }] }],
+    };
+    const tailReads = async () => (await metrics().prometheusRangeReads.get()).values.find((v) => v.labels.read === "tail")?.value ?? 0;
+    const sum = (series: IncreaseSeries[]) => sumValues(series.flatMap((s) => s.values)) ?? 0;
+    const now = Date.now();
+    const first = alignRange(now - 20 * 60_000, now + 60_000, 15);
+    await source.increaseByGroup(query, first);
+    const tailBefore = await tailReads();
+    const next = { ...first, startMs: first.startMs + 15_000, endMs: first.endMs + 15_000 };
+    const again = await source.increaseByGroup(query, next);
+    expect(await tailReads()).toBe(tailBefore + 1);
+    // What a new source reads over the whole range. The counter stopped before the reads, so a scrape landing between
+    // them adds no increase.
+    const whole = await createPrometheusSource(prometheusConfigSchema.parse({ url: prometheus!.url })).increaseByGroup(query, next);
+    expect(sum(again)).toBeGreaterThan(0);
+    expect(sum(again)).toBeCloseTo(sum(whole), 9);
+    expect(again.map((s) => s.labels)).toStrictEqual(whole.map((s) => s.labels));
   });
 });
