@@ -1,4 +1,5 @@
 import "server-only";
+import type { AppContext } from "@/lib/server/app-context";
 
 /** How long a page's server render waits for a part before it leaves the read to the browser. */
 const FIRST_RENDER_WAIT_MS = 1_000;
@@ -17,4 +18,12 @@ export async function withinFirstRender<T>(work: Promise<T>, what: string): Prom
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The instant a page's server render states its times against ("3m ago", a pause's countdown), to the second: the
+ * browser's first render uses the same instant, so the hydrated page reads exactly as its HTML did.
+ */
+export function renderTimeOf(app: AppContext): number {
+  return Math.floor(app.now() / 1000) * 1000;
 }

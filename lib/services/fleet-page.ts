@@ -6,6 +6,7 @@ import { serializeJson, type SerializedJson } from "@/lib/http/respond";
 import type { DeltaLog } from "@/lib/live/delta-log";
 import type { AppContext } from "@/lib/server/app-context";
 import { listReadableClusterStates } from "./clusters";
+import { renderTimeOf } from "./first-render";
 
 /**
  * How long a computed page may be served again to other requests for the same view. Sorting and filtering 5,000 rows
@@ -70,7 +71,7 @@ export function loadInitialFleetPage(app: AppContext, search: Record<string, str
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(search)) if (typeof value === "string") params.set(name, value);
     const view = parseFleetView(params);
-    const renderedAt = Math.floor(app.now() / 1000) * 1000;
+    const renderedAt = renderTimeOf(app);
     return {
       query: serializeFleetView(view),
       page: listFleetPage(app, { request: { ...view, pageSize: PAGE_SIZE }, scope: FULL_READ_SCOPE }),

@@ -5,7 +5,7 @@ import { parsePluginsFilter } from "@/lib/plugins/plugins-filter";
 import type { AppContext } from "@/lib/server/app-context";
 import { getSharedPluginHealth } from "./plugin-health";
 import { getPluginsOverview } from "./plugin-registry";
-import { withinFirstRender } from "./first-render";
+import { renderTimeOf, withinFirstRender } from "./first-render";
 
 /**
  * The registry and the health report for the plugins page's server render, for the filter in its URL, so its first
@@ -28,5 +28,5 @@ export async function loadInitialPluginsPage(
     ),
   ]);
   if (!overview && !health) return null;
-  return { range, cluster, plugin, overview, health, renderedAt: Math.floor(app.now() / 1000) * 1000 };
+  return { range, cluster, plugin, overview, health, renderedAt: renderTimeOf(app) };
 }

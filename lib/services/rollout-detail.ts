@@ -9,7 +9,7 @@ import type { AppContext } from "@/lib/server/app-context";
 import type { InitialRolloutDetail, MeasuredTrafficResponse } from "@/lib/contracts/rollout-detail";
 import { getMeasuredTraffic } from "./measured-traffic";
 import { listActionMarkers } from "./audit-log";
-import { withinFirstRender } from "./first-render";
+import { renderTimeOf, withinFirstRender } from "./first-render";
 import { rolloutNotFound } from "./rollout-lookup";
 
 const RANGE_MS: Record<HistoryRange, number> = {
@@ -86,7 +86,7 @@ export async function loadInitialRolloutDetail(app: AppContext, rollout: Rollout
   const watcher = app.fleet.cluster(rollout.cluster);
   if (!watcher?.rollout(rollout.namespace, rollout.name)) return null;
   const detail = await withinFirstRender(getRolloutDetailOrThrow(app, rollout), "the rollout detail");
-  return detail && { detail, renderedAt: Math.floor(app.now() / 1000) * 1000 };
+  return detail && { detail, renderedAt: renderTimeOf(app) };
 }
 
 /** The weight-shift chart over `range`: recorded points, derived and audited markers (measured traffic has its own). */
