@@ -22,7 +22,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "sim/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "sim/**/*.test.ts",
+            "components/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "bench/**/*.test.ts",
+            "app/**/*.test.ts",
+          ],
           environment: "node",
           // A bound, not a target: CI shares two cores with everything else, and a test that streams or loads ESLint
           // can take seconds there. Latency belongs to the benchmark.

@@ -4,13 +4,13 @@ import { QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-qu
 import { useState, type ReactNode } from "react";
 import { retryUnlessClientError } from "@/lib/queries/fetch-json";
 import { LiveStreamProvider } from "@/lib/queries/live-stream";
-import { signInRedirectFor } from "./_components/sign-in-redirect";
+import { createSignInRedirect } from "./_components/sign-in-redirect";
 
 /** A request answered 401 (signed out, or the session ended): the sign-in page, instead of an error on every panel. */
-function goToSignIn(error: unknown): void {
-  const target = signInRedirectFor(error, window.location);
-  if (target) window.location.assign(target);
-}
+const goToSignIn = createSignInRedirect(
+  (target) => window.location.assign(target),
+  () => window.location,
+);
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
