@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -34,6 +34,8 @@ import { WeightStepTable } from "./weight-step-table";
 
 const HEIGHT = 330;
 const BRUSH_HEIGHT = 26;
+/** More measured samples than this draw no dots (each is an SVG element the chart redraws on every refresh). */
+const MAX_MEASURED_DOTS = 120;
 
 const SERIES = {
   requested: { label: "Requested (steps)", color: "var(--chart-requested)" },
@@ -123,10 +125,12 @@ function useChartWindow(data: WeightChartData) {
   };
 }
 
-function WeightChartPlot({ data }: { data: WeightChartData }) {
+/** Memoised on its data: the card above re-renders on each refresh before the chart's deferred redraw with it. */
+const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightChartData }) {
   const { rows, indexes, domain, onBrush, showRevision, showWhole, isWhole } = useChartWindow(data);
   const span = domain[1] - domain[0];
   const showMeasured = data.measured.status === "ok";
+  const measuredSamples = useMemo(() => data.rows.filter((row) => row.measured !== null).length, [data.rows]);
   const note = measuredNote(data.measured);
   const markerKinds = [...new Set(data.markers.map((m) => m.kind))];
   const fitsRange = data.window.from <= data.from;
@@ -207,7 +211,8 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
                 type="monotone"
                 stroke={SERIES.measured.color}
                 strokeWidth={1.5}
-                dot={{ r: 1.5 }}
+                // A dot per sample while they are few enough to tell apart; a long range is drawn as the line alone.
+                dot={measuredSamples <= MAX_MEASURED_DOTS ? { r: 1.5 } : false}
                 isAnimationActive={false}
                 shape={UnmeasuredLine}
                 connectNulls
@@ -264,7 +269,7 @@ function WeightChartPlot({ data }: { data: WeightChartData }) {
       {data.segments.length > 0 && <WeightStepTable segments={data.segments} />}
     </div>
   );
-}
+});
 
 /**
  * Canary weight over time on a real time axis: requested and applied as step lines, verified=false as bands,

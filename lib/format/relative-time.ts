@@ -53,13 +53,26 @@ export function formatAbsoluteTime(iso: string | number | null | undefined, time
   if (iso === null || iso === undefined || iso === "") return "";
   const at = typeof iso === "number" ? iso : Date.parse(iso);
   if (Number.isNaN(at)) return "";
+  const id = `${at}|${timeZone ?? ""}`;
+  const known = absoluteTimes.get(id);
+  if (known !== undefined) return known;
   const parts = Object.fromEntries(
     formatter(ABSOLUTE, timeZone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+  const text = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName}`;
+  if (absoluteTimes.size >= MAX_ABSOLUTE_TIMES) absoluteTimes.clear();
+  absoluteTimes.set(id, text);
+  return text;
 }
+
+/**
+ * Hover titles of the same instants, formatted once: a live page redraws its tables and chart markers every few
+ * seconds, and `formatToParts` was a visible share of each redraw.
+ */
+const absoluteTimes = new Map<string, string>();
+const MAX_ABSOLUTE_TIMES = 2_000;
 
 /**
  * Tick label for a time axis spanning `spanMs`: "09:41:30" under 15 minutes, "09:41" under two days,
