@@ -203,6 +203,9 @@ export async function readAppCounters(address: string): Promise<{
   lagMaxSeconds: number;
   rolloutWatchEvents: number;
   relists: number;
+  /** Plugin health reports computed so far: how many, and the seconds summed per part (metrics, records, report). */
+  pluginHealthReports: number;
+  pluginHealthSeconds: { metrics: number; records: number; report: number };
 }> {
   const text = await (await fetch(`http://${address}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
@@ -212,6 +215,12 @@ export async function readAppCounters(address: string): Promise<{
     lagMaxSeconds: value("nodejs_eventloop_lag_max_seconds"),
     rolloutWatchEvents: sumOf(text, "rollscope_watch_events_total", { kind: "rollouts" }),
     relists: sumOf(text, "rollscope_watch_relists_total"),
+    pluginHealthReports: sumOf(text, "rollscope_plugin_health_compute_seconds_count", { part: "report" }),
+    pluginHealthSeconds: {
+      metrics: sumOf(text, "rollscope_plugin_health_compute_seconds_sum", { part: "metrics" }),
+      records: sumOf(text, "rollscope_plugin_health_compute_seconds_sum", { part: "records" }),
+      report: sumOf(text, "rollscope_plugin_health_compute_seconds_sum", { part: "report" }),
+    },
   };
 }
 

@@ -47,7 +47,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
     const serverStalls = { pages: await stalls.stop(), apis: Number.NaN, churn: Number.NaN };
     await stalls.start();
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app);
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app, stack.metricsAddress);
     serverStalls.apis = await stalls.stop();
 
     console.log(`churn for ${P.churnSeconds} s…`);

@@ -11,8 +11,10 @@ import { measureApi, readAppCounters, startStack, waitForFleet, type BenchRun } 
 export async function measurePluginHealth(
   run: BenchRun,
   app: AppProcess,
+  metricsAddress: string,
 ): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
   const { P } = run;
+  const before = await readAppCounters(metricsAddress).catch(() => null);
   const coldStart = performance.now();
   const cold = await fetch(`${app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
     .then(async (res) => (res.ok ? ((await res.json()) as { computeMs?: number }) : null))
@@ -21,8 +23,18 @@ export async function measurePluginHealth(
   // The first answer may come from a report the server computed in the background: how long that computation took.
   const pluginHealthComputeMs = cold?.computeMs ?? Number.NaN;
   const pluginHealth = await measureApi(`${app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
-  // The server logs a report that took over 2 s with where its time went: shown here, as the profile's first lead.
-  for (const line of app.logs().split("\n")) if (line.includes("plugin health (")) console.log(`server: ${line}`);
+  // Where the reports computed meanwhile spent their time (the app's rollscope_plugin_health_compute_seconds): the
+  // profile's first lead when the computation is slow.
+  const after = await readAppCounters(metricsAddress).catch(() => null);
+  if (before && after && after.pluginHealthReports > before.pluginHealthReports) {
+    const n = after.pluginHealthReports - before.pluginHealthReports;
+    const meanMs = (part: "metrics" | "records" | "report") =>
+      Math.round(((after.pluginHealthSeconds[part] - before.pluginHealthSeconds[part]) / n) * 1000);
+    console.log(
+      `plugin health: ${n} report(s) computed during the measurement, mean ${meanMs("report")} ms: ` +
+        `metrics ${meanMs("metrics")} ms, stored records ${meanMs("records")} ms (at once)`,
+    );
+  }
   return { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs };
 }
 
@@ -67,7 +79,7 @@ export async function addPluginHealthRows(run: BenchRun, rows: Row[], figures: R
     console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
     await sleep(settleSeconds * 1000);
     const before = await readAppCounters(stack.metricsAddress);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app);
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app, stack.metricsAddress);
     const after = await readAppCounters(stack.metricsAddress);
     // What the cold report and the steady state cost the app (its CPU, its event loop's lag), from its own /metrics.
     const cost = { cpuSeconds: after.cpuSeconds - before.cpuSeconds, eventLoopLagP99Ms: after.lagP99Seconds * 1000 };

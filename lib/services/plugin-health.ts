@@ -46,6 +46,7 @@ import {
   type UnverifiedRolloutView,
 } from "@/lib/plugins/view-types";
 import type { AppContext } from "@/lib/server/app-context";
+import { observePluginHealthCompute } from "@/lib/telemetry/observe";
 import { createKeptResult, type KeptResult } from "@/lib/server/kept-result";
 import { createSharedResult, type SharedResult } from "@/lib/server/shared-result";
 
@@ -81,6 +82,7 @@ export async function getPluginHealth(app: AppContext, input: PluginHealthQuery)
     : buildFleetHealthViews(perCluster, resolvePluginSettings(app.config.plugins, undefined), window.timestamps);
   const report = assembleHealthReport(window, [...fleetWide, ...perCluster.map((built) => built.view)]);
   const computeMs = since();
+  observePluginHealthCompute(metricsMs, recordsMs, computeMs);
   // What a slow report waited for, so an operator can tell a slow Prometheus from a busy database or server.
   if (computeMs >= SLOW_REPORT_MS)
     console.warn(

@@ -19,6 +19,7 @@ export interface RollscopeMetrics {
   readonly prometheusQueryDuration: Histogram<"outcome">;
   readonly prometheusQueryErrors: Counter<"reason">;
   readonly prometheusRangeReads: Counter<"read">;
+  readonly pluginHealthCompute: Histogram<"part">;
   readonly actions: Counter<"kind" | "outcome">;
 }
 
@@ -109,6 +110,13 @@ function createMetrics(): RollscopeMetrics {
       name: "rollscope_prometheus_range_reads_total",
       help: "Range reads of the plugin health's grouped queries, by what was asked of Prometheus: the whole range (full), only the steps not yet settled (tail), nothing (none).",
       labelNames: ["read"],
+      registers,
+    }),
+    pluginHealthCompute: new Histogram({
+      name: "rollscope_plugin_health_compute_seconds",
+      help: "Duration of each plugin health report's computation, by part: metrics (every cluster's queries), records (the stored events and samples), report (the whole).",
+      labelNames: ["part"],
+      buckets: SECONDS_BUCKETS,
       registers,
     }),
     prometheusQueryErrors: new Counter({
