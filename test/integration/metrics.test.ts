@@ -170,6 +170,20 @@ describe("GET /metrics", () => {
     ).toBe(1);
   });
 
+  it("times each plugin health report, and its metrics and stored records apart", async () => {
+    const { getAppContext } = await import("@/lib/server/app-context");
+    const { getPluginHealth } = await import("@/lib/services/plugin-health");
+    const count = (text: string, part: string) => sumOf(text, "rollscope_plugin_health_compute_seconds_count", { part });
+    const before = await scrape();
+    const report = await getPluginHealth(getAppContext(), { range: "24h" });
+    const after = await scrape();
+    for (const part of ["metrics", "records", "report"]) expect(count(after, part) - count(before, part)).toBe(1);
+    const seconds =
+      sumOf(after, "rollscope_plugin_health_compute_seconds_sum", { part: "report" }) -
+      sumOf(before, "rollscope_plugin_health_compute_seconds_sum", { part: "report" });
+    expect(seconds * 1000).toBeCloseTo(report.computeMs!, -1);
+  });
+
   it("names no credential, and Prometheus itself parses it", async () => {
     const text = await scrape();
     for (const user of Object.values(sim.users)) expect(text).not.toContain(user.token);
