@@ -80,13 +80,17 @@ function useTimePlacement(firstT: number | undefined) {
 
 type Placement = NonNullable<ReturnType<typeof useTimePlacement>>;
 
+/** How far a marker's head (radius 4) may reach past the plot's sides. */
+const HEAD_OVERHANG = 5;
+
 /** The placed items, clipped to the plot area (and `above` pixels over it, for marker heads). */
 function PlacedLayer({ placement, above = 0, children }: { placement: Placement; above?: number; children: ReactNode }) {
   const { area, origin, clipId } = placement;
+  const side = above > 0 ? HEAD_OVERHANG : 0;
   return (
     <>
       <clipPath id={clipId}>
-        <rect x={area.x - HEAD_SPACING} y={area.y - above} width={area.width + 2 * HEAD_SPACING} height={area.height + above} />
+        <rect x={area.x - side} y={area.y - above} width={area.width + 2 * side} height={area.height + above} />
       </clipPath>
       <g clipPath={`url(#${clipId})`}>
         <g transform={`translate(${origin} 0)`}>{children}</g>
