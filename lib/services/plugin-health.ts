@@ -394,6 +394,8 @@ interface ReportState {
 }
 
 async function reportFor(app: AppContext, input: PluginHealthQuery): Promise<ReportState> {
+  // An unknown cluster is refused before it can take a place among the shared reports.
+  if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const kept = isDefaultView(input) ? keptHealth.get(app) : undefined;
   if (kept) return kept.get();
   const { value, refreshing } = await sharedHealthOf(app).get(
@@ -428,8 +430,6 @@ export async function getSharedPluginHealth(
   app: AppContext,
   { scope, ...input }: PluginHealthQuery & { scope: ReadScope },
 ): Promise<PluginHealthReport> {
-  // An unknown cluster is refused before it can take a place among the shared reports.
-  if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   const report = stateOf(await reportFor(app, input));
   return toHealthAnswer(
     scope.clusters === null ? report : readablePluginHealth(report, (cluster, namespace) => canReadObject(scope, cluster, namespace)),
@@ -445,6 +445,5 @@ export async function getSharedPluginHealthJson(
   { scope, ...input }: PluginHealthQuery & { scope: ReadScope },
 ): Promise<SerializedJson<PluginHealthReport>> {
   if (scope.clusters !== null) return serializeJson(await getSharedPluginHealth(app, { ...input, scope }));
-  if (input.cluster) app.fleet.clusterOrThrow(input.cluster);
   return serializedAnswerOf(await reportFor(app, input));
 }
