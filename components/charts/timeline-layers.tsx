@@ -75,7 +75,7 @@ function useTimePlacement(firstT: number | undefined) {
   // Rounded so that the same span on the same width gives the same number, render after render.
   const pxPerMs = Number(((Number(x(anchor + HOUR_MS)) - origin) / HOUR_MS).toPrecision(9));
   if (!Number.isFinite(origin) || !(pxPerMs > 0)) return null;
-  return { area, anchor, origin, pxPerMs, clipId, at: (t: number) => (t - anchor) * pxPerMs };
+  return { area, origin, clipId, at: (t: number) => (t - anchor) * pxPerMs };
 }
 
 type Placement = NonNullable<ReturnType<typeof useTimePlacement>>;

@@ -75,8 +75,14 @@ function WeightTooltip({ active, payload, span }: TooltipContentProps & { span: 
  * which makes the browser lay the page out first) on every render, for an entrance animation these lines do not have.
  */
 function UnmeasuredLine(props: LineDrawShapeProps) {
-  const { pathRef, animationElapsedTime, isAnimating, isEntrance, visibleLength, ...curve } = props;
-  void [pathRef, animationElapsedTime, isAnimating, isEntrance, visibleLength];
+  const {
+    pathRef: _pathRef,
+    animationElapsedTime: _elapsed,
+    isAnimating: _animating,
+    isEntrance: _entrance,
+    visibleLength: _length,
+    ...curve
+  } = props;
   return <Curve {...curve} />;
 }
 

@@ -31,11 +31,20 @@ const hourBefore = (nowMs: number): RangeSpec => {
   return { startMs: endMs - 60 * MINUTE, endMs, stepSeconds: STEP };
 };
 
+/** A clock at T0, the reads under test on it, and a fake source. */
+function setUp(options: { settleMs?: (stepMs: number) => number; maxEntries?: number } = {}) {
+  const clock = { now: T0 };
+  const reads = new IncrementalRangeReads({
+    settleMs: options.settleMs ?? DEFAULT_SETTLE,
+    maxEntries: options.maxEntries ?? 8,
+    now: () => clock.now,
+  });
+  return { clock, reads, source: fakeSource() };
+}
+
 describe("IncrementalRangeReads", () => {
   it("answers a sliding hour like a full read while asking only for the steps of the last five minutes", async () => {
-    const clock = { now: T0 };
-    const reads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 8, now: () => clock.now });
-    const source = fakeSource();
+    const { clock, reads, source } = setUp();
     const first = await reads.read("q", hourBefore(clock.now), source.fetchRange);
     expect(first.kind).toBe("full");
     expect(source.asked.at(-1)).toEqual(hourBefore(clock.now));
@@ -54,9 +63,7 @@ describe("IncrementalRangeReads", () => {
   });
 
   it("takes a change a late scrape made to a recent step, and keeps what had settled", async () => {
-    const clock = { now: T0 };
-    const reads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 8, now: () => clock.now });
-    const source = fakeSource();
+    const { clock, reads, source } = setUp();
     const range = hourBefore(clock.now);
     await reads.read("q", range, source.fetchRange);
     // A scrape arrives late for the step two minutes ago; a settled step (20 minutes ago) "changes" too, which a
@@ -72,9 +79,7 @@ describe("IncrementalRangeReads", () => {
   });
 
   it("reads the whole range again on another step, a range starting before what it kept, or another query", async () => {
-    const clock = { now: T0 };
-    const reads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 8, now: () => clock.now });
-    const source = fakeSource();
+    const { clock, reads, source } = setUp();
     const range = hourBefore(clock.now);
     await reads.read("q", range, source.fetchRange);
     expect((await reads.read("q", { ...range, stepSeconds: 120 }, source.fetchRange)).kind).toBe("full");
@@ -88,9 +93,7 @@ describe("IncrementalRangeReads", () => {
   });
 
   it("drops a series that has no value left in the range, and adds one that appears", async () => {
-    const clock = { now: T0 };
-    const reads = new IncrementalRangeReads({ settleMs: () => 0, maxEntries: 8, now: () => clock.now });
-    const source = fakeSource();
+    const { clock, reads, source } = setUp({ settleMs: () => 0 });
     source.state.hidden.add("b");
     const range = hourBefore(clock.now);
     await reads.read("q", range, source.fetchRange);
@@ -107,9 +110,7 @@ describe("IncrementalRangeReads", () => {
   });
 
   it("asks nothing when every step of the range has settled, and fails without losing what it kept", async () => {
-    const clock = { now: T0 };
-    const reads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 8, now: () => clock.now });
-    const source = fakeSource();
+    const { clock, reads, source } = setUp();
     const past: RangeSpec = { startMs: T0 - 3 * 60 * MINUTE, endMs: T0 - 2 * 60 * MINUTE, stepSeconds: STEP };
     const first = await reads.read("q", past, source.fetchRange);
     const asked = source.asked.length;
@@ -126,8 +127,7 @@ describe("IncrementalRangeReads", () => {
   });
 
   it("keeps at most maxEntries queries, the least recently read going first", async () => {
-    const reads = new IncrementalRangeReads({ settleMs: DEFAULT_SETTLE, maxEntries: 2, now: () => T0 });
-    const source = fakeSource();
+    const { reads, source } = setUp({ maxEntries: 2 });
     const range = hourBefore(T0);
     await reads.read("a", range, source.fetchRange);
     await reads.read("b", range, source.fetchRange);
