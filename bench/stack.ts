@@ -195,6 +195,9 @@ export async function measureApi(url: string, seconds: number, connections = 10)
   return { ...distribution(times), errors };
 }
 
+/** The stretches being measured, per app: every read of its /metrics (which resets the delay histogram) folds into each. */
+const openStretches = new Map<string, Set<{ lagMaxSeconds: number }>>();
+
 /** The app's own counters from its /metrics: CPU seconds, event-loop lag, the Rollout changes its watches delivered. */
 export async function readAppCounters(address: string): Promise<{
   cpuSeconds: number;
@@ -206,13 +209,20 @@ export async function readAppCounters(address: string): Promise<{
   /** Plugin health reports computed so far: how many, and the seconds summed per part (metrics, records, report). */
   pluginHealthReports: number;
   pluginHealthSeconds: { metrics: number; records: number; report: number };
+  /** Garbage collections of 50 ms or more so far, by kind (major, minor, incremental, weakcb). */
+  gcPausesOver50ms: Record<string, number>;
+  /** Queries the app sent to Prometheus so far, and the seconds they took summed. */
+  prometheusQueries: number;
+  prometheusQuerySeconds: number;
 }> {
   const text = await (await fetch(`http://${address}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN);
+  const lagMaxSeconds = value("nodejs_eventloop_lag_max_seconds");
+  for (const stretch of openStretches.get(address) ?? []) stretch.lagMaxSeconds = Math.max(stretch.lagMaxSeconds, lagMaxSeconds);
   return {
     cpuSeconds: value("process_cpu_seconds_total"),
     lagP99Seconds: value("nodejs_eventloop_lag_p99_seconds"),
-    lagMaxSeconds: value("nodejs_eventloop_lag_max_seconds"),
+    lagMaxSeconds,
     rolloutWatchEvents: sumOf(text, "rollscope_watch_events_total", { kind: "rollouts" }),
     relists: sumOf(text, "rollscope_watch_relists_total"),
     pluginHealthReports: sumOf(text, "rollscope_plugin_health_compute_seconds_count", { part: "report" }),
@@ -221,22 +231,67 @@ export async function readAppCounters(address: string): Promise<{
       records: sumOf(text, "rollscope_plugin_health_compute_seconds_sum", { part: "records" }),
       report: sumOf(text, "rollscope_plugin_health_compute_seconds_sum", { part: "report" }),
     },
+    gcPausesOver50ms: Object.fromEntries(
+      ["major", "minor", "incremental", "weakcb"].map((kind) => [
+        kind,
+        sumOf(text, "nodejs_gc_duration_seconds_count", { kind }) - sumOf(text, "nodejs_gc_duration_seconds_bucket", { kind, le: "0.05" }),
+      ]),
+    ),
+    prometheusQueries: sumOf(text, "rollscope_prometheus_query_duration_seconds_count"),
+    prometheusQuerySeconds: sumOf(text, "rollscope_prometheus_query_duration_seconds_sum"),
+  };
+}
+
+/**
+ * What a Prometheus has done so far, from its own /metrics: its CPU, and its query engine's time per slice (queue_time is
+ * the wait for one of its concurrent query slots, inner_eval the evaluation) with the number of queries.
+ */
+export async function readPrometheusEngine(
+  url: string,
+): Promise<{ cpuSeconds: number; queries: number; queueSeconds: number; evalSeconds: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const slice = (name: string) => sumOf(text, "prometheus_engine_query_duration_seconds_sum", { slice: name });
+  return {
+    cpuSeconds: sumOf(text, "process_cpu_seconds_total"),
+    queries: sumOf(text, "prometheus_engine_query_duration_seconds_count", { slice: "inner_eval" }),
+    queueSeconds: slice("queue_time"),
+    evalSeconds: slice("inner_eval"),
   };
 }
 
 /**
  * The server's longest event-loop stall over a stretch of the run: `start()` reads /metrics (which resets the
  * event-loop delay histogram), `stop()` reads it again and returns the longest delay since, in milliseconds (NaN when
- * the metrics could not be read). The histogram samples every 10 ms, so a stall reads within about 10 ms of its length.
+ * the metrics could not be read). Other reads of /metrics meanwhile (a scenario's counters) fold into the stretch, so
+ * none hides a stall. The histogram samples every 10 ms, so a stall reads within about 10 ms of its length. `stop()`
+ * also prints the garbage collections of 50 ms or more in the stretch, the usual cause of a long one.
  */
-export function eventLoopStalls(address: string): { start(): Promise<void>; stop(): Promise<number> } {
+export function eventLoopStalls(address: string): { start(): Promise<void>; stop(label: string): Promise<number> } {
+  let stretch: { lagMaxSeconds: number } | null = null;
+  let gcBefore: Record<string, number> | null = null;
+  const stretches = () => openStretches.get(address) ?? openStretches.set(address, new Set()).get(address)!;
   return {
     async start() {
-      await readAppCounters(address).catch(() => undefined);
-    },
-    async stop() {
       const counters = await readAppCounters(address).catch(() => null);
-      return counters ? counters.lagMaxSeconds * 1000 : Number.NaN;
+      gcBefore = counters?.gcPausesOver50ms ?? null;
+      stretch = { lagMaxSeconds: 0 };
+      stretches().add(stretch);
+    },
+    async stop(label) {
+      const counters = await readAppCounters(address).catch(() => null);
+      const measured = stretch;
+      if (measured) stretches().delete(measured);
+      stretch = null;
+      if (!counters || !measured) return Number.NaN;
+      if (gcBefore) {
+        const before = gcBefore;
+        const pauses = Object.entries(counters.gcPausesOver50ms)
+          .map(([kind, n]) => [kind, n - (before[kind] ?? 0)] as const)
+          .filter(([, n]) => n > 0);
+        const text = pauses.length ? pauses.map(([kind, n]) => `${n} ${kind}`).join(", ") : "none";
+        console.log(`server ${label}: longest stall ${Math.round(measured.lagMaxSeconds * 1000)} ms; GC pauses ≥ 50 ms: ${text}`);
+      }
+      return measured.lagMaxSeconds * 1000;
     },
   };
 }

@@ -106,7 +106,7 @@ export async function addDetailPageRows(run: BenchRun, rows: Row[], figures: Rec
     const stalls = eventLoopStalls(stack.metricsAddress);
     await stalls.start();
     const detail = await measureDetailDomLatency(run, stack, Math.min(P.samples, 60));
-    const serverStallMs = await stalls.stop();
+    const serverStallMs = await stalls.stop("while the detail page took changes");
     rows.push(...detailPageRows(detail), serverStallRow("while the detail page took changes", serverStallMs));
     Object.assign(figures, { detail, serverStalls: { pages: serverStallMs } });
   } finally {

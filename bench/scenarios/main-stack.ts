@@ -44,16 +44,21 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       console.error(`detail-page latency not measured: ${String(err).split("\n")[0]}`);
       return { latency: distribution([]), requests: Number.NaN, changes: 0 };
     });
-    const serverStalls = { pages: await stalls.stop(), apis: Number.NaN, churn: Number.NaN };
+    const serverStalls = { pages: await stalls.stop("while the pages took changes"), apis: Number.NaN, churn: Number.NaN };
     await stalls.start();
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app, stack.metricsAddress);
-    serverStalls.apis = await stalls.stop();
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(
+      run,
+      stack.app,
+      stack.metricsAddress,
+      stack.prometheus?.url,
+    );
+    serverStalls.apis = await stalls.stop("under the API load");
 
     console.log(`churn for ${P.churnSeconds} s…`);
     await stalls.start();
     await sleep(P.churnSeconds * 1000);
-    serverStalls.churn = await stalls.stop();
+    serverStalls.churn = await stalls.stop("over the churn alone");
     const churnRss = readTreeRss(stack.app.pid()!);
 
     rows.push(

@@ -1,6 +1,6 @@
 import type { AppProcess } from "../../test/harness/app-process";
 import { ms, sleep, type Distribution, type Row } from "../measure";
-import { measureApi, readAppCounters, startStack, waitForFleet, type BenchRun } from "../stack";
+import { measureApi, readAppCounters, readPrometheusEngine, startStack, waitForFleet, type BenchRun } from "../stack";
 
 /**
  * The plugins page's health panels: derived from the controller's metrics in the real Prometheus, which has been
@@ -12,16 +12,23 @@ export async function measurePluginHealth(
   run: BenchRun,
   app: AppProcess,
   metricsAddress: string,
+  prometheusUrl: string | undefined,
 ): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
   const { P } = run;
   const before = await readAppCounters(metricsAddress).catch(() => null);
+  const engine = prometheusUrl ? await readPrometheusEngine(prometheusUrl).catch(() => null) : null;
+  const startedMs = performance.now();
   const coldStart = performance.now();
   const cold = await fetch(`${app.url}/api/plugins/health?range=1h`, { signal: AbortSignal.timeout(120_000) })
-    .then(async (res) => (res.ok ? ((await res.json()) as { computeMs?: number }) : null))
+    .then(async (res) => (res.ok ? ((await res.json()) as { computeMs?: number; computedAt?: string }) : null))
     .catch(() => null);
   const pluginHealthColdMs = cold ? performance.now() - coldStart : Number.NaN;
   // The first answer may come from a report the server computed in the background: how long that computation took.
   const pluginHealthComputeMs = cold?.computeMs ?? Number.NaN;
+  if (cold?.computedAt)
+    console.log(
+      `plugin health: the first answer's report was computed ${((Date.now() - Date.parse(cold.computedAt)) / 1000).toFixed(1)} s before it, in ${pluginHealthComputeMs} ms`,
+    );
   const pluginHealth = await measureApi(`${app.url}/api/plugins/health?range=1h`, P.apiSeconds, 5);
   // Where the reports computed meanwhile spent their time (the app's rollscope_plugin_health_compute_seconds): the
   // profile's first lead when the computation is slow.
@@ -34,7 +41,29 @@ export async function measurePluginHealth(
       `plugin health: ${n} report(s) computed during the measurement, mean ${meanMs("report")} ms: ` +
         `metrics ${meanMs("metrics")} ms, stored records ${meanMs("records")} ms (at once)`,
     );
+    const queries = after.prometheusQueries - before.prometheusQueries;
+    const querySeconds = after.prometheusQuerySeconds - before.prometheusQuerySeconds;
+    if (queries > 0)
+      console.log(`plugin health: ${queries} Prometheus queries, mean ${Math.round((querySeconds / queries) * 1000)} ms as the app waited`);
   }
+  // Whether the app's queries waited for Prometheus' CPU or for its query slots.
+  const engineAfter = prometheusUrl && engine ? await readPrometheusEngine(prometheusUrl).catch(() => null) : null;
+  if (engine && engineAfter && engineAfter.queries > engine.queries) {
+    const n = engineAfter.queries - engine.queries;
+    const seconds = (performance.now() - startedMs) / 1000;
+    const mean = (key: "queueSeconds" | "evalSeconds") => Math.round(((engineAfter[key] - engine[key]) / n) * 1000);
+    console.log(
+      `plugin health: Prometheus used ${(engineAfter.cpuSeconds - engine.cpuSeconds).toFixed(1)} CPU s over ${seconds.toFixed(0)} s; ` +
+        `${n} queries, mean ${mean("queueSeconds")} ms waiting for a query slot, ${mean("evalSeconds")} ms evaluating`,
+    );
+  }
+  // The app logs each report slower than 2 s with where its time went: the kept report the first answer carried is
+  // computed in the background, maybe during an earlier stretch's load.
+  const slow = app
+    .logs()
+    .split("\n")
+    .filter((line) => line.includes("plugin health (") && line.includes(" took "));
+  for (const line of slow.slice(-3)) console.log(`plugin health, the app's log: ${line.trim()}`);
   return { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs };
 }
 
@@ -79,7 +108,12 @@ export async function addPluginHealthRows(run: BenchRun, rows: Row[], figures: R
     console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
     await sleep(settleSeconds * 1000);
     const before = await readAppCounters(stack.metricsAddress);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(run, stack.app, stack.metricsAddress);
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(
+      run,
+      stack.app,
+      stack.metricsAddress,
+      stack.prometheus?.url,
+    );
     const after = await readAppCounters(stack.metricsAddress);
     // What the cold report and the steady state cost the app (its CPU, its event loop's lag), from its own /metrics.
     const cost = { cpuSeconds: after.cpuSeconds - before.cpuSeconds, eventLoopLagP99Ms: after.lagP99Seconds * 1000 };
