@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PluginHealthView } from "@/lib/plugins/view-types";
-import { cellLabel, cellTone, describeBurn, formatRate, successRateState, toSuccessRateRows } from "./health-model";
+import { cellLabel, cellTone, describeBurn, describeBurnBasis, formatRate, successRateState, toSuccessRateRows } from "./health-model";
 
 function view(partial: Partial<PluginHealthView> = {}): PluginHealthView {
   const panel = <T>(data: T | null, error: string | null = null) => ({ signal: "s", error, data });
@@ -64,6 +64,13 @@ describe("success-rate chart model", () => {
   it("formats badges and cells", () => {
     expect(describeBurn({ window: "1h", burnRate: 30, errorRate: 0.3, attempts: 10, status: "critical" })).toBe("1h: 30.0× budget");
     expect(describeBurn({ window: "24h", burnRate: null, errorRate: null, attempts: 0, status: "no-data" })).toBe("24h: no data");
+    // The badge's title says what the burn is from and how fresh its window is.
+    expect(describeBurnBasis({ window: "1h", burnRate: 30, errorRate: 0.3, attempts: 10, status: "critical" })).toBe(
+      "error rate 30.0 % over 10 attempts in the last hour (derived; read again at most every minute)",
+    );
+    expect(describeBurnBasis({ window: "24h", burnRate: 0.5, errorRate: 0.005, attempts: 400, status: "ok" })).toBe(
+      "error rate 0.5 % over 400 attempts in the last 24 hours (derived; read again at most every 5 minutes)",
+    );
     expect(formatRate(0.7)).toBe("70.0 %");
     expect(formatRate(0.9987)).toBe("99.87 %");
     expect(cellTone({ state: "registered", location: "x", version: "v1", sha256: true, usedBy: 1, critical: 0, warning: 1 })).toBe("amber");

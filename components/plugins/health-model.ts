@@ -1,7 +1,7 @@
 import type { ChartState } from "@/components/charts/chart-state";
 import type { BurnRate } from "@/lib/plugins/health";
 import type { HealthLevel } from "@/lib/plugins/health-rank";
-import type { MatrixCell, PluginHealthView } from "@/lib/plugins/view-types";
+import { BURN_READ_EVERY_MS, type MatrixCell, type PluginHealthView } from "@/lib/plugins/view-types";
 import type { Tone } from "@/components/ui/badge";
 
 export interface SuccessRateRow {
@@ -63,6 +63,17 @@ export function burnTone(burn: BurnRate): Tone {
     default:
       return "neutral";
   }
+}
+
+const WINDOW_TEXT: Record<BurnRate["window"], string> = { "1h": "the last hour", "24h": "the last 24 hours" };
+
+/** A burn badge's title: what it was derived from, and how fresh its window is. */
+export function describeBurnBasis(burn: BurnRate): string {
+  const every = BURN_READ_EVERY_MS[burn.window] / 60_000;
+  return (
+    `error rate ${formatRate(burn.errorRate)} over ${burn.attempts} attempts in ${WINDOW_TEXT[burn.window]} ` +
+    `(derived; read again at most every ${every === 1 ? "minute" : `${every} minutes`})`
+  );
 }
 
 export function describeBurn(burn: BurnRate): string {

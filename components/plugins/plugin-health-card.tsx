@@ -6,7 +6,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Panel, PluginHealthView } from "@/lib/plugins/view-types";
 import { ErrorHint } from "./error-hint";
-import { burnTone, describeBurn, formatRate, formatSeconds, successRateState } from "./health-model";
+import { burnTone, describeBurn, describeBurnBasis, formatRate, formatSeconds, successRateState } from "./health-model";
 import { SuccessRateChart } from "./success-rate-chart";
 
 /** The signal behind a number, always next to it. */
@@ -71,12 +71,7 @@ export function PluginHealthCard({ view, loading, error }: { view: PluginHealthV
               <Badge tone="amber">burn: unavailable</Badge>
             ) : (
               (view.slo.data?.burn ?? []).map((burn) => (
-                <Badge
-                  key={burn.window}
-                  tone={burnTone(burn)}
-                  dot
-                  title={`error rate ${formatRate(burn.errorRate)} over ${burn.attempts} attempts (derived)`}
-                >
+                <Badge key={burn.window} tone={burnTone(burn)} dot title={describeBurnBasis(burn)}>
                   {describeBurn(burn)}
                 </Badge>
               ))

@@ -83,13 +83,15 @@ export function addSignalSeries(a: DerivedSignalSeries, b: DerivedSignalSeries):
 export type BurnStatus = "ok" | "warning" | "critical" | "no-data";
 
 export interface BurnRate {
-  window: "1h" | "24h";
+  window: BurnWindow;
   /** Error rate ÷ error budget (1 − target); 1 spends the budget exactly at the SLO period's pace. */
   burnRate: number | null;
   errorRate: number | null;
   attempts: number;
   status: BurnStatus;
 }
+
+export type BurnWindow = "1h" | "24h";
 
 /**
  * Thresholds of the multiwindow burn-rate alerts in Google's SRE workbook ("Alerting on SLOs"): 14.4× over 1 h

@@ -1,7 +1,7 @@
 import type { MetricsSourceKind } from "@/lib/metrics/types";
 import type { PluginEntryError, PluginKind, RegisteredPlugin } from "./config";
 import type { Finding } from "./findings";
-import type { BurnRate, CallOutcome, MethodFailureCount } from "./health";
+import type { BurnRate, BurnWindow, CallOutcome, MethodFailureCount } from "./health";
 import type { TemplateOrigin } from "./measured-traffic";
 import type { PluginErrorExplanation, PluginRpcMethod } from "./troubleshooting";
 import type { ReferencingKind } from "./usage";
@@ -212,6 +212,12 @@ export interface ComputedHealthReport extends Omit<PluginHealthReport, "plugins"
 export function toHealthAnswer(report: ComputedHealthReport): PluginHealthReport {
   return { ...report, plugins: report.plugins.map(({ rollouts, ...view }) => ({ ...view, rolloutCount: rollouts.length })) };
 }
+
+/**
+ * How often a burn window is read again from Prometheus at most: each report in between uses the previous read (a
+ * minute moves an hour's window by a sixtieth; five minutes a day's by a 288th).
+ */
+export const BURN_READ_EVERY_MS: Readonly<Record<BurnWindow, number>> = { "1h": 60_000, "24h": 5 * 60_000 };
 
 export const HEALTH_RANGES = ["15m", "1h", "6h", "24h"] as const;
 export type HealthRange = (typeof HEALTH_RANGES)[number];

@@ -39,6 +39,7 @@ import { listPluginScopes, type PluginScope } from "@/lib/plugins/plugin-scopes"
 import type { PerRpcSettings } from "@/lib/plugins/settings-schema";
 import { describeTemplateError } from "@/lib/plugins/template-check";
 import {
+  BURN_READ_EVERY_MS,
   toHealthAnswer,
   type ComputedHealthReport,
   type HealthRange,
@@ -116,7 +117,7 @@ async function collectCluster(
   const settings = resolvePluginSettings(app.config.plugins, cluster.config.plugins);
   const mine = scopes.filter((s) => s.cluster === cluster.name);
   const [signals, perRpc] = await Promise.all([
-    querySignals(source, mine, window, source.kind === "prometheus" ? burn24hReadsOf(app) : null),
+    querySignals(source, mine, window, source.kind === "prometheus" ? burnReadsOf(app) : null),
     queryPerRpc(
       source,
       settings.perRpc,
@@ -140,7 +141,7 @@ async function querySignals(
   source: MetricsSource,
   scopes: readonly Scope[],
   window: HealthWindow,
-  burn24hReads: ReusedReads<Map<string, DerivedSignalSeries>> | null,
+  burnReads: BurnReads | null,
 ): Promise<ClusterSignals> {
   const result = emptyClusterSignals();
   const length = window.timestamps.length;
@@ -156,24 +157,21 @@ async function querySignals(
   const signalsOver = async (range: RangeSpec) =>
     readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
-  const readBurn24h = async () => {
-    const read = () => signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 86_400 });
-    if (!burn24hReads) return read();
+  // The burn windows: one instant each, over the last hour and the last day.
+  const readBurn = async (seconds: number, reads: ReusedReads<Map<string, DerivedSignalSeries>> | null) => {
+    const read = () => signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: seconds });
+    if (!reads) return read();
     // What the window was read for: the cluster and each plugin's Rollouts, in the groups' order.
     const key = [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n");
-    const reused = burn24hReads.get(key, nowMs);
-    if (reused) return reused;
-    const fresh = await read();
-    burn24hReads.set(key, fresh, nowMs);
-    return fresh;
+    return (await reads.read(key, nowMs, read)).value;
   };
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
-    const burn24hFirst = source.kind === "scrape" ? await readBurn24h() : null;
+    const burn24hFirst = source.kind === "scrape" ? await readBurn(86_400, null) : null;
     const [burn24h, series, burn1h] = await Promise.all([
-      burn24hFirst ?? readBurn24h(),
+      burn24hFirst ?? readBurn(86_400, burnReads?.day ?? null),
       signalsOver(window.query),
-      signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: 3600 }),
+      readBurn(3600, burnReads?.hour ?? null),
     ]);
     for (const [key, signals] of burn24h) scopeOf(key)!.burn24h = signals;
     for (const [key, signals] of burn1h) scopeOf(key)!.burn1h = signals;
@@ -308,14 +306,23 @@ async function loadUnverified(
 }
 
 /**
- * The 24-hour burn window is read again at most every 5 minutes (from Prometheus; a scrape-mode source reads its rows
- * anyway): a day of samples moves little in that time, and it was the report's most expensive query, repeated by
- * every 30-s refresh for every cluster.
+ * The burn windows are read from Prometheus at most every minute (1 hour) and every 5 minutes (24 hours) per cluster
+ * and plugin membership (BURN_READ_EVERY_MS), in the background of the report that finds them older, which uses the
+ * previous read (a scrape-mode source reads its rows anyway). They were the report's most expensive queries (an hour
+ * and a day of every Rollout's counters), repeated by every refresh of the report (every 10 s while pages ask) for
+ * every cluster, while a minute moves an hour's window by a sixtieth and 5 minutes a day's by a 288th. A read older
+ * than three times that is waited for, so a failing Prometheus shows.
  */
-const BURN_24H_REUSE_MS = 5 * 60_000;
+interface BurnReads {
+  hour: ReusedReads<Map<string, DerivedSignalSeries>>;
+  day: ReusedReads<Map<string, DerivedSignalSeries>>;
+}
 
-function burn24hReadsOf(app: AppContext): ReusedReads<Map<string, DerivedSignalSeries>> {
-  return app.serviceState.getOrCreate("plugin-health:burn24h", () => new ReusedReads<Map<string, DerivedSignalSeries>>(BURN_24H_REUSE_MS));
+function burnReadsOf(app: AppContext): BurnReads {
+  return app.serviceState.getOrCreate("plugin-health:burn", () => ({
+    hour: new ReusedReads<Map<string, DerivedSignalSeries>>(BURN_READ_EVERY_MS["1h"], 3 * BURN_READ_EVERY_MS["1h"]),
+    day: new ReusedReads<Map<string, DerivedSignalSeries>>(BURN_READ_EVERY_MS["24h"], 3 * BURN_READ_EVERY_MS["24h"]),
+  }));
 }
 
 // ── Shared: one computation answers every request for the same view ─────────────────────────────────────────────

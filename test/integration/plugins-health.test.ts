@@ -312,6 +312,46 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     );
   });
 
+  it("reads the 1-hour burn window at most once a minute, answering from the previous read while the next one runs", async () => {
+    // Instants a little in the past of every scrape, so each one's window holds different samples.
+    const t0 = measuredAt - 120_000;
+    let nowMs = t0;
+    const hourReads: number[] = [];
+    const counting = (cluster: string): MetricsSource => {
+      const prom = promApp.metricsSource(cluster);
+      return {
+        ...prom,
+        increaseByGroup: (query, range) => {
+          if (range.startMs === range.endMs && range.stepSeconds === 3600) hourReads.push(range.endMs);
+          return prom.increaseByGroup(query, range);
+        },
+      };
+    };
+    const app: AppContext = { ...promApp, serviceState: new ServiceState(), now: () => nowMs, metricsSource: counting };
+    const burnOf = (report: Awaited<ReturnType<typeof getPluginHealth>>) =>
+      findHealth(report.plugins, "prod-eu", "argoproj-labs/contour").slo.data!.burn.find((b) => b.window === "1h")!;
+
+    const first = burnOf(await getPluginHealth(app, { range: "1h" }));
+    // One read per cluster with traffic-router plugins.
+    const clusters = hourReads.length;
+    expect(clusters).toBeGreaterThan(0);
+    expect(hourReads).toEqual(Array(clusters).fill(t0));
+    nowMs = t0 + 30_000;
+    expect(burnOf(await getPluginHealth(app, { range: "1h" }))).toEqual(first);
+    expect(hourReads).toHaveLength(clusters);
+    // A minute on: the report answers from the read of t0 at once, and one read per cluster runs for the new instant.
+    nowMs = t0 + 70_000;
+    expect(burnOf(await getPluginHealth(app, { range: "1h" }))).toEqual(first);
+    expect(hourReads.slice(clusters)).toEqual(Array(clusters).fill(t0 + 70_000));
+    // A later report has it once it is in: its window ends 70 s later, so its attempts differ (the simulated plugins
+    // keep calling). Reports meanwhile start no other read.
+    nowMs = t0 + 80_000;
+    await expect
+      .poll(async () => burnOf(await getPluginHealth(app, { range: "1h" })).attempts, { timeout: 30_000 })
+      .not.toBe(first.attempts);
+    expect(hourReads).toHaveLength(2 * clusters);
+  });
+
   it("shows a measured canary share for every routed demo Rollout, each read from its own router's exporter family", async () => {
     const now = Date.now();
     const measuredApp = { ...promApp, now: () => now };
