@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useMemo, useState } from "react";
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   Brush,
   CartesianGrid,
@@ -36,6 +36,19 @@ const HEIGHT = 330;
 const BRUSH_HEIGHT = 26;
 /** More measured samples than this draw no dots (each is an SVG element the chart redraws on every refresh). */
 const MAX_MEASURED_DOTS = 120;
+
+/*
+ * recharts keeps every axis, line and brush in a store of its own, and each one whose props changed identity writes
+ * itself there again on every render: every write recomputes the chart's layout and re-renders it synchronously. So
+ * the props that do not change are made once, here or memoised below, and a refresh of the data (every 5 s while the
+ * Rollout changes) writes the data and the sliding time axis only.
+ */
+const Y_DOMAIN: [number, number] = [0, 100];
+const Y_TICKS = [0, 25, 50, 75, 100];
+const AXIS_TICK = { fill: "var(--chart-axis)" };
+const CHART_MARGIN = { top: 16, right: 16, bottom: 0, left: 0 };
+const MEASURED_DOT = { r: 1.5 };
+const formatYTick = (v: number) => `${v}%`;
 
 const SERIES = {
   requested: { label: "Requested (steps)", color: "var(--chart-requested)" },
@@ -110,15 +123,24 @@ type Zoom = { from: number; to: number; toEnd: boolean } | null;
  * span. Rows are the recorded ones plus an even time grid, so the brush moves in even steps.
  */
 function useChartWindow(data: WeightChartData) {
-  const rows = useMemo(() => withTimeGrid(data.rows, data.from, data.to), [data]);
   const [zoom, setZoom] = useState<Zoom>(null);
+  // Bumped by "Whole range": the chart starts afresh, its brush over every row (see WindowBrush).
+  const [wholeEpoch, setWholeEpoch] = useState(0);
+  const rows = useMemo(() => withTimeGrid(data.rows, data.from, data.to), [data]);
   const visible: TimeWindow = zoom ? { from: zoom.from, to: zoom.toEnd ? data.to : zoom.to } : { from: data.from, to: data.to };
   const indexes = rows.length > 1 ? windowIndexes(rows, visible) : null;
   const domain: [number, number] = indexes ? [rows[indexes.startIndex].t, rows[indexes.endIndex].t] : [data.from, data.to];
-  const onBrush = ({ startIndex, endIndex }: { startIndex?: number; endIndex?: number }) => {
-    if (startIndex === undefined || endIndex === undefined || !rows[startIndex] || !rows[endIndex]) return;
-    setZoom({ from: rows[startIndex].t, to: rows[endIndex].t, toEnd: endIndex === rows.length - 1 });
-  };
+  // The brush's handler reads the rows it was drawn with, through a ref: one function for the chart's life, so a
+  // refresh of the rows does not render the brush again (see WindowBrush).
+  const rowsRef = useRef(rows);
+  useLayoutEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
+  const onBrush = useCallback(({ startIndex, endIndex }: { startIndex?: number; endIndex?: number }) => {
+    const drawn = rowsRef.current;
+    if (startIndex === undefined || endIndex === undefined || !drawn[startIndex] || !drawn[endIndex]) return;
+    setZoom({ from: drawn[startIndex].t, to: drawn[endIndex].t, toEnd: endIndex === drawn.length - 1 });
+  }, []);
   const whole = { from: data.from, to: data.to, toEnd: true };
   return {
     rows,
@@ -126,20 +148,62 @@ function useChartWindow(data: WeightChartData) {
     domain,
     onBrush,
     showRevision: () => setZoom({ ...data.window, toEnd: true }),
-    showWhole: () => setZoom(whole),
+    showWhole: () => {
+      setZoom(whole);
+      setWholeEpoch((epoch) => epoch + 1);
+    },
     isWhole: domain[0] <= data.from && domain[1] >= data.to,
+    wholeEpoch,
   };
 }
 
+/**
+ * The brush, rendered again only when its own props change: recharts' Brush writes its settings to the chart's store
+ * twice (cleared, then set: the plot's layout recomputed each time) on every render of its own. Its end index is
+ * passed only while the person zoomed; over the whole range it starts at the first row and the chart moves its end
+ * to the last row whenever the data changes, so a refresh does not render it at all.
+ */
+const WindowBrush = memo(function WindowBrush({
+  startIndex,
+  endIndex,
+  onChange,
+  span,
+}: {
+  startIndex?: number;
+  endIndex?: number;
+  onChange: (range: { startIndex?: number; endIndex?: number }) => void;
+  span: number;
+}) {
+  const formatTick = useCallback((v: number) => formatAxisTime(v, span), [span]);
+  return (
+    <Brush
+      dataKey="t"
+      height={BRUSH_HEIGHT}
+      startIndex={startIndex}
+      endIndex={endIndex}
+      onChange={onChange}
+      tickFormatter={formatTick}
+      stroke="var(--chart-axis)"
+      fill="var(--chart-tooltip-bg)"
+      ariaLabel="Time window of the chart"
+    />
+  );
+});
+
 /** Memoised on its data: the card above re-renders on each refresh before the chart's deferred redraw with it. */
 const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightChartData }) {
-  const { rows, indexes, domain, onBrush, showRevision, showWhole, isWhole } = useChartWindow(data);
+  const { rows, indexes, domain, onBrush, showRevision, showWhole, isWhole, wholeEpoch } = useChartWindow(data);
   const span = domain[1] - domain[0];
   const showMeasured = data.measured.status === "ok";
   const measuredSamples = useMemo(() => data.rows.filter((row) => row.measured !== null).length, [data.rows]);
   const note = measuredNote(data.measured);
   const markerKinds = [...new Set(data.markers.map((m) => m.kind))];
   const fitsRange = data.window.from <= data.from;
+  const [from, to] = domain;
+  const xDomain = useMemo((): [number, number] => [from, to], [from, to]);
+  const xTicks = useMemo(() => timeTicks(from, to, 8, -new Date(from).getTimezoneOffset()), [from, to]);
+  const formatXTick = useCallback((v: number) => formatAxisTime(v, to - from), [from, to]);
+  const tooltipContent = useCallback((props: TooltipContentProps) => <WeightTooltip {...props} span={to - from} />, [from, to]);
   return (
     <div className="flex flex-col gap-2">
       <div
@@ -162,30 +226,23 @@ const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightCh
       </div>
       <div style={{ height: HEIGHT }} className="text-xs">
         <ResponsiveContainer width="100%" height="100%">
-          <LineChart data={rows} margin={{ top: 16, right: 16, bottom: 0, left: 0 }}>
+          <LineChart key={wholeEpoch} data={rows} margin={CHART_MARGIN}>
             <CartesianGrid stroke="var(--chart-grid)" vertical={false} />
             <XAxis
               dataKey="t"
               type="number"
               scale="time"
-              domain={domain}
-              ticks={timeTicks(domain[0], domain[1], 8, -new Date(domain[0]).getTimezoneOffset())}
+              domain={xDomain}
+              ticks={xTicks}
               allowDataOverflow
-              tickFormatter={(v: number) => formatAxisTime(v, span)}
+              tickFormatter={formatXTick}
               stroke="var(--chart-axis)"
-              tick={{ fill: "var(--chart-axis)" }}
+              tick={AXIS_TICK}
             />
-            <YAxis
-              domain={[0, 100]}
-              ticks={[0, 25, 50, 75, 100]}
-              tickFormatter={(v: number) => `${v}%`}
-              width={44}
-              stroke="var(--chart-axis)"
-              tick={{ fill: "var(--chart-axis)" }}
-            />
+            <YAxis domain={Y_DOMAIN} ticks={Y_TICKS} tickFormatter={formatYTick} width={44} stroke="var(--chart-axis)" tick={AXIS_TICK} />
             <StepBoundaries segments={data.segments} />
             <UnverifiedBands bands={data.unverified} />
-            <Tooltip content={(props) => <WeightTooltip {...props} span={span} />} isAnimationActive={false} />
+            <Tooltip content={tooltipContent} isAnimationActive={false} />
             <Line
               dataKey="applied"
               name={SERIES.applied.label}
@@ -218,7 +275,7 @@ const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightCh
                 stroke={SERIES.measured.color}
                 strokeWidth={1.5}
                 // A dot per sample while they are few enough to tell apart; a long range is drawn as the line alone.
-                dot={measuredSamples <= MAX_MEASURED_DOTS ? { r: 1.5 } : false}
+                dot={measuredSamples <= MAX_MEASURED_DOTS ? MEASURED_DOT : false}
                 isAnimationActive={false}
                 shape={UnmeasuredLine}
                 connectNulls
@@ -226,16 +283,11 @@ const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightCh
             )}
             <MarkerLayer markers={data.markers} />
             {indexes && (
-              <Brush
-                dataKey="t"
-                height={BRUSH_HEIGHT}
-                startIndex={indexes.startIndex}
-                endIndex={indexes.endIndex}
+              <WindowBrush
+                startIndex={isWhole ? 0 : indexes.startIndex}
+                endIndex={isWhole ? undefined : indexes.endIndex}
                 onChange={onBrush}
-                tickFormatter={(v: number) => formatAxisTime(v, span)}
-                stroke="var(--chart-axis)"
-                fill="var(--chart-tooltip-bg)"
-                ariaLabel="Time window of the chart"
+                span={span}
               />
             )}
           </LineChart>
