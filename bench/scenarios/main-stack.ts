@@ -47,7 +47,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
     const serverStalls = { pages: await stalls.stop("while the pages took changes"), apis: Number.NaN, churn: Number.NaN };
     await stalls.start();
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthSteadyComputeMs } = await measurePluginHealth(
       run,
       stack.app,
       stack.metricsAddress,
@@ -134,6 +134,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       pluginHealth,
       pluginHealthColdMs,
       pluginHealthComputeMs,
+      pluginHealthSteadyComputeMs,
       serverStalls,
       warmRss,
       churnRss,

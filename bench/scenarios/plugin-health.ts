@@ -13,7 +13,13 @@ export async function measurePluginHealth(
   app: AppProcess,
   metricsAddress: string,
   prometheusUrl: string | undefined,
-): Promise<{ pluginHealth: Distribution & { errors: number }; pluginHealthColdMs: number; pluginHealthComputeMs: number }> {
+): Promise<{
+  pluginHealth: Distribution & { errors: number };
+  pluginHealthColdMs: number;
+  pluginHealthComputeMs: number;
+  /** The mean computation of the reports computed while the five clients asked (NaN when none was). */
+  pluginHealthSteadyComputeMs: number;
+}> {
   const { P } = run;
   const before = await readAppCounters(metricsAddress).catch(() => null);
   const engine = prometheusUrl ? await readPrometheusEngine(prometheusUrl).catch(() => null) : null;
@@ -33,10 +39,12 @@ export async function measurePluginHealth(
   // Where the reports computed meanwhile spent their time (the app's rollscope_plugin_health_compute_seconds): the
   // profile's first lead when the computation is slow.
   const after = await readAppCounters(metricsAddress).catch(() => null);
+  let pluginHealthSteadyComputeMs = Number.NaN;
   if (before && after && after.pluginHealthReports > before.pluginHealthReports) {
     const n = after.pluginHealthReports - before.pluginHealthReports;
     const meanMs = (part: "metrics" | "records" | "report") =>
       Math.round(((after.pluginHealthSeconds[part] - before.pluginHealthSeconds[part]) / n) * 1000);
+    pluginHealthSteadyComputeMs = meanMs("report");
     console.log(
       `plugin health: ${n} report(s) computed during the measurement, mean ${meanMs("report")} ms: ` +
         `metrics ${meanMs("metrics")} ms, stored records ${meanMs("records")} ms (at once)`,
@@ -64,7 +72,7 @@ export async function measurePluginHealth(
     .split("\n")
     .filter((line) => line.includes("plugin health (") && line.includes(" took "));
   for (const line of slow.slice(-3)) console.log(`plugin health, the app's log: ${line.trim()}`);
-  return { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs };
+  return { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthSteadyComputeMs };
 }
 
 export function pluginHealthRows(run: BenchRun, pluginHealth: Distribution & { errors: number }, coldMs: number, computeMs: number): Row[] {
@@ -108,7 +116,7 @@ export async function addPluginHealthRows(run: BenchRun, rows: Row[], figures: R
     console.log(`plugin health: ${settleSeconds} s of scrapes and churn before the cold report…`);
     await sleep(settleSeconds * 1000);
     const before = await readAppCounters(stack.metricsAddress);
-    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs } = await measurePluginHealth(
+    const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthSteadyComputeMs } = await measurePluginHealth(
       run,
       stack.app,
       stack.metricsAddress,
@@ -125,7 +133,13 @@ export async function addPluginHealthRows(run: BenchRun, rows: Row[], figures: R
       target: "",
       met: null,
     });
-    Object.assign(figures, { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthCost: cost });
+    Object.assign(figures, {
+      pluginHealth,
+      pluginHealthColdMs,
+      pluginHealthComputeMs,
+      pluginHealthSteadyComputeMs,
+      pluginHealthCost: cost,
+    });
   } finally {
     await stack.stop();
   }
