@@ -68,6 +68,11 @@ const { values: args } = parseArgs({
     repeat: { type: "string" },
     /** Chromium performance traces of the overview and detail pages while they take changes, written to this folder. */
     "browser-trace": { type: "string" },
+    /**
+     * The server's CPU priority (its nice value, -20–19; root for below 0), set on all its threads once it is up: a
+     * server ahead of the simulator, Prometheus and Chromium tells its own stalls from waiting for one of two cores.
+     */
+    "server-nice": { type: "string" },
     /** Measure even when other processes keep more than half a core busy; the report then says how busy. */
     "allow-busy": { type: "boolean", default: false },
     /** Set by `--repeat` on each run it starts (e.g. 2/3): the parent checked the machine once, before the first run. */
@@ -97,6 +102,7 @@ const run: BenchRun = {
   baselineRollouts: num(args["baseline-rollouts"], 0),
   heapSnapshot: args["heap-snapshot"],
   browserTraceDir: args["browser-trace"],
+  serverNice: args["server-nice"] === undefined ? undefined : Number(args["server-nice"]),
   writeChart,
 };
 

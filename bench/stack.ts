@@ -3,7 +3,8 @@
  * production app started as an operator would; and what the scenarios share to drive it and read it (the fleet
  * shown, probe Rollouts, the app's own counters, an API under load).
  */
-import { mkdtempSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -45,6 +46,8 @@ export interface BenchRun {
   heapSnapshot: string | undefined;
   /** `--browser-trace DIR`: Chromium performance traces of the overview and detail pages under churn, written there. */
   browserTraceDir: string | undefined;
+  /** `--server-nice=N`: the server's nice value, set on all its threads (see bench/run.ts). */
+  serverNice?: number;
   /** Writes a chart next to the results JSON. */
   writeChart(name: string, svg: string): void;
 }
@@ -67,6 +70,14 @@ export interface Stack {
  */
 function heapCapMb(rollouts: number): number {
   return Math.max(320, Math.ceil(100 + (rollouts * 15) / 1024));
+}
+
+/** Sets the nice value of every thread of a process (the event loop's, V8's and libuv's): `renice -p` sets one thread's. */
+function reniceThreads(pid: number, nice: number): void {
+  const threads = readdirSync(`/proc/${pid}/task`);
+  const result = spawnSync("renice", ["-n", String(nice), "-p", ...threads], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`renice of the server's threads failed: ${result.stderr.trim()}`);
+  console.log(`server: nice ${nice} on its ${threads.length} threads`);
 }
 
 export async function startStack(
@@ -121,6 +132,7 @@ export async function startStack(
     },
     readyPath: "/api/readyz",
   });
+  if (run.serverNice !== undefined) reniceThreads(app.pid()!, run.serverNice);
   return {
     sim,
     app,
