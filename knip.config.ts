@@ -30,7 +30,7 @@ const config: KnipConfig = {
   ],
   playwright: { config: ["playwright.config.ts", "playwright.base-path.config.ts", "playwright.real-cluster.config.ts"] },
   // Installed on the machine, not from npm: the tests and the real cluster start them.
-  ignoreBinaries: ["kubectl", "go", "openssl"],
+  ignoreBinaries: ["kubectl", "go", "openssl", "renice"],
   exclude: ["types", "nsTypes"],
 };
 
