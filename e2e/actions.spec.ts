@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import type { AuditPage } from "../lib/audit/schema";
 import type { SessionView } from "@/lib/contracts/session";
 import { startAppInstance, type AppInstance } from "../test/harness/app-instance";
@@ -168,14 +168,28 @@ test.describe("rollout actions", () => {
   }) => {
     await createTestRollout("staging", "shop", "e2e-act-behind", TEST_STEPS);
     const page = await pageAs(browser, OPERATOR);
-    await openRollout(page, "staging", "e2e-act-behind", "20");
-    // From here the buttons' reads of the current state are held until the test lets them through.
+    // The buttons' reads of the current state are held once `holding` is set, until the test lets them through. A read
+    // sent before that and answered after the promote below would let the buttons catch up before the dialog opens, so
+    // the promote waits until every read under way is a held one.
+    const isRead = (request: Request) => request.method() === "GET" && new URL(request.url()).pathname.endsWith("/e2e-act-behind/actions");
+    let reading = 0;
+    let heldReads = 0;
+    let holding = false;
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    page.on("request", (request) => void (isRead(request) && reading++));
+    page.on("requestfinished", (request) => void (isRead(request) && reading--));
+    page.on("requestfailed", (request) => void (isRead(request) && reading--));
     await page.route("**/e2e-act-behind/actions", async (route) => {
-      if (route.request().method() === "GET") await held;
+      if (holding && route.request().method() === "GET") {
+        heldReads++;
+        await held;
+      }
       await route.continue();
     });
+    await openRollout(page, "staging", "e2e-act-behind", "20");
+    holding = true;
+    await expect.poll(() => reading - heldReads, { timeout: 30_000 }).toBe(0);
     // Someone else promotes: the page follows over the live stream, the buttons' refresh is held.
     await promoteTestRollout("staging", "shop", "e2e-act-behind");
     await expect(page.getByTestId("current-step-position")).toHaveText("step 4 of 6", { timeout: 30_000 });
