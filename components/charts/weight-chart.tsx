@@ -202,8 +202,8 @@ const WeightChartPlot = memo(function WeightChartPlot({ data }: { data: WeightCh
   const [from, to] = domain;
   const xDomain = useMemo((): [number, number] => [from, to], [from, to]);
   const xTicks = useMemo(() => timeTicks(from, to, 8, -new Date(from).getTimezoneOffset()), [from, to]);
-  const formatXTick = useCallback((v: number) => formatAxisTime(v, to - from), [from, to]);
-  const tooltipContent = useCallback((props: TooltipContentProps) => <WeightTooltip {...props} span={to - from} />, [from, to]);
+  const formatXTick = useCallback((v: number) => formatAxisTime(v, span), [span]);
+  const tooltipContent = useCallback((props: TooltipContentProps) => <WeightTooltip {...props} span={span} />, [span]);
   return (
     <div className="flex flex-col gap-2">
       <div
