@@ -1,4 +1,4 @@
-import type { Recording } from "./runner";
+import type { Recording, StepRecord } from "./runner";
 import type { Snapshot } from "./snapshot";
 
 /**
@@ -20,11 +20,38 @@ const LIST_FIELDS = new Set<keyof Snapshot>(["conditions", "pauseReasons"]);
 /**
  * Lists of what each step added (Events, metric series): the real controller writes Events asynchronously, so one may
  * land in the next step's snapshot. An item counts as a difference when the other back-end has not shown it by the
- * end of the following step (by the end of the run for the last step).
+ * end of the following step (by the end of the run for the last step). Events are first moved back to the step in
+ * which they were emitted (`attributeEventsToEmission`), so a late write does not look like a late event.
  */
 const ARRIVAL_FIELDS = ["events", "metrics"] as const;
 
 const show = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Each recorded event moved back to the step during which the controller emitted it, never later than the step whose
+ * snapshot first showed it. The real controller's Events reach the API server through client-go's event broadcaster:
+ * one write at a time, and after a failed write it sleeps (up to 10 s the first time) before the next, so a step's
+ * events can show up two steps later (a clean-clone run saw step 2's four events only after step 4). Emission times
+ * are whole seconds (`firstTimestamp`) and a step's start is rounded down to its second, so an event emitted in the
+ * second a step started counts for that step: at most one step late, which the one-step horizon allows.
+ */
+export function attributeEventsToEmission(
+  steps: readonly StepRecord[],
+  startedAt: readonly number[],
+  emittedAt: ReadonlyMap<string, number>,
+): StepRecord[] {
+  const startSecond = startedAt.map((ms) => Math.floor(ms / 1000) * 1000);
+  const events: string[][] = steps.map(() => []);
+  steps.forEach((record, shownAt) => {
+    for (const event of record.snapshot.events) {
+      const at = emittedAt.get(event);
+      let index = shownAt;
+      if (at !== undefined) while (index > 0 && startSecond[index] > at) index--;
+      events[index].push(event);
+    }
+  });
+  return steps.map((record, i) => ({ ...record, snapshot: { ...record.snapshot, events: events[i].sort() } }));
+}
 
 function arrivalDifferences(sim: Recording, real: Recording): Difference[] {
   const out: Difference[] = [];

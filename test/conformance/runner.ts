@@ -1,6 +1,7 @@
 import type { Backend, BackendName } from "./backends";
 import { Kube, type KubeObject } from "./kube";
-import { readRollout, takeSnapshot, type RolloutJson, type Snapshot } from "./snapshot";
+import { attributeEventsToEmission } from "./compare";
+import { eventEmissionTimes, readRollout, takeSnapshot, type RolloutJson, type Snapshot } from "./snapshot";
 
 /**
  * Drives one scenario against one back-end: creates its namespace and objects, then per step performs the action,
@@ -126,8 +127,10 @@ export async function runScenario(backend: Backend, scenario: Scenario): Promise
   await backend.namespaceReady(ns);
   for (const obj of scenario.objects(ctx)) await kube.create(ns, obj);
   const steps: StepRecord[] = [];
+  const startedAt: number[] = [];
   const seen = { events: new Set<string>(), metrics: new Set<string>() };
   for (const step of scenario.steps) {
+    startedAt.push(steps.length === 0 ? started : Date.now());
     await step.act?.(ctx);
     const reached = await waitFor(ctx, step);
     const snapshot = onlyNew(await settledSnapshot(ctx), seen);
@@ -135,5 +138,11 @@ export async function runScenario(backend: Backend, scenario: Scenario): Promise
     if (!reached) break;
   }
   await collectLateArrivals(ctx, steps, seen);
-  return { scenario: scenario.name, backend: backend.name, steps, wallMs: Date.now() - started };
+  const emittedAt = await eventEmissionTimes(kube, ns, scenario.rollout);
+  return {
+    scenario: scenario.name,
+    backend: backend.name,
+    steps: attributeEventsToEmission(steps, startedAt, emittedAt),
+    wallMs: Date.now() - started,
+  };
 }

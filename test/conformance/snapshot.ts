@@ -56,6 +56,9 @@ interface EventJson {
   reason: string;
   message: string;
   involvedObject: { kind: string; name: string };
+  firstTimestamp?: string | null;
+  eventTime?: string | null;
+  metadata?: { creationTimestamp?: string };
 }
 
 /** The alphabet of Kubernetes' SafeEncodeString (pod-template hashes, generated name suffixes). */
@@ -148,8 +151,26 @@ export async function takeSnapshot(kube: Kube, metricsUrl: string, namespace: st
     kube.list<EventJson>("v1", "Event", namespace),
     readMetrics(metricsUrl, namespace),
   ]);
-  const eventLines = events
-    .filter((e) => e.involvedObject.kind === "Rollout" && e.involvedObject.name === name)
-    .map((e) => `${e.type} ${e.reason}: ${normaliseText(e.message, hashes)}`);
+  const eventLines = rolloutEvents(events, name).map((e) => eventLine(e, hashes));
   return { ...statusSnapshot(ro, hashes), events: [...new Set(eventLines)].sort(), metrics };
+}
+
+const rolloutEvents = (events: EventJson[], name: string) =>
+  events.filter((e) => e.involvedObject.kind === "Rollout" && e.involvedObject.name === name);
+const eventLine = (e: EventJson, hashes: readonly string[]) => `${e.type} ${e.reason}: ${normaliseText(e.message, hashes)}`;
+
+/**
+ * When the controller emitted each of the Rollout's events (as recorded lines), epoch ms: its `firstTimestamp`
+ * (whole seconds), else `eventTime`, else when the API server stored it. The earliest when a line occurs more than once.
+ */
+export async function eventEmissionTimes(kube: Kube, namespace: string, name: string): Promise<Map<string, number>> {
+  const [hashes, events] = await Promise.all([knownHashes(kube, namespace), kube.list<EventJson>("v1", "Event", namespace)]);
+  const times = new Map<string, number>();
+  for (const e of rolloutEvents(events, name)) {
+    const at = Date.parse(e.firstTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? "");
+    if (Number.isNaN(at)) continue;
+    const line = eventLine(e, hashes);
+    times.set(line, Math.min(at, times.get(line) ?? at));
+  }
+  return times;
 }
