@@ -13,6 +13,11 @@ const healthyAndPromoted = (ro: RolloutJson) =>
   ro.status.currentPodHash === ro.status.stableRS &&
   ro.status.availableReplicas === ro.spec.replicas;
 const degraded = (ro: RolloutJson) => ro.status?.phase === "Degraded";
+/**
+ * Aborted, and the canary scaled back down: the real controller reports the scale-down only when the ReplicaSet's pods
+ * are gone, which under load can stay unchanged longer than a settle (a clean-clone run recorded `updated: 1`).
+ */
+const abortedAndScaledDown = (ro: RolloutJson) => degraded(ro) && !!ro.status?.abort && !ro.status.updatedReplicas;
 const newImage = (version: number) => (ctx: ScenarioContext) => setImage(ctx.kube, ctx.ns, ctx.rollout, image(version));
 
 const ROUTED_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: "3s" } }, { pause: {} }];
@@ -166,7 +171,7 @@ const analysisFailureScenario: Scenario = {
   ],
   steps: [
     { name: "create → Healthy at v1", until: healthyAndPromoted },
-    { name: "set image v2 → analysis fails, aborted (Degraded)", act: newImage(2), until: (ro) => degraded(ro) && !!ro.status?.abort },
+    { name: "set image v2 → analysis fails, aborted (Degraded)", act: newImage(2), until: abortedAndScaledDown },
   ],
 };
 
@@ -201,7 +206,7 @@ const backgroundAnalysisScenario: Scenario = {
     {
       name: "set image v2 → background analysis fails, aborted (Degraded)",
       act: newImage(2),
-      until: (ro) => degraded(ro) && !!ro.status?.abort,
+      until: abortedAndScaledDown,
     },
   ],
 };
