@@ -61,10 +61,63 @@ describe("warmUpServer", () => {
         "/api/stream",
         "/_next/static/css/app.css",
         "/_next/static/chunks/main.js",
+        "/plugins",
+        "/api/plugins",
       ]),
     );
     expect(server.asked.every((a) => a.host === server.target.hostHeader)).toBe(true);
-    expect(lines.join("\n")).toMatch(/warmed up in \d+ ms .*2 assets\); ready/);
+    expect(lines.join("\n")).toMatch(/warmed up in \d+ ms \(2 pages, 5 API routes, 2 assets\); ready/);
+  });
+
+  it("then opens a Rollout's detail page, its cluster's page and the API routes the detail page calls", async () => {
+    const server = await fakeServer(answerLikeNext);
+    close = server.close;
+    const lines: string[] = [];
+    const rollout = { cluster: "prod eu", namespace: "shop", name: "checkout" };
+    const status = await warmUpServer({
+      target: server.target,
+      clusterStates: () => [],
+      sampleRollout: () => rollout,
+      log: (l) => lines.push(l),
+    });
+
+    expect(status.state).toBe("done");
+    const paths = server.asked.map((a) => a.path);
+    const later = paths.slice(paths.lastIndexOf("/") + 1);
+    expect(later).toEqual([
+      "/plugins",
+      "/rollouts/prod%20eu/shop/checkout",
+      "/clusters/prod%20eu",
+      "/api/plugins",
+      "/api/clusters/prod%20eu/rollouts/shop/checkout",
+      "/api/clusters/prod%20eu/rollouts/shop/checkout/history?range=1h",
+      "/api/clusters/prod%20eu/rollouts/shop/checkout/measured-traffic?range=1h",
+      "/api/clusters/prod%20eu/rollouts/shop/checkout/replicasets",
+      "/api/clusters/prod%20eu",
+    ]);
+    expect(lines.join("\n")).toMatch(/\(4 pages, 10 API routes, 2 assets\); ready/);
+  });
+
+  it("names a later route that answers 5xx (Prometheus down) and is done anyway: the route was loaded", async () => {
+    const server = await fakeServer((path, res) => {
+      if (path.includes("/measured-traffic")) {
+        res.statusCode = 502;
+        res.end();
+      } else answerLikeNext(path, res);
+    });
+    close = server.close;
+    const lines: string[] = [];
+    const rollout = { cluster: "c", namespace: "n", name: "r" };
+    const status = await warmUpServer({
+      target: server.target,
+      clusterStates: () => [],
+      sampleRollout: () => rollout,
+      log: (l) => lines.push(l),
+    });
+
+    expect(status).toEqual({ state: "done", detail: null });
+    expect(server.asked.map((a) => a.path)).toContain("/api/clusters/c/rollouts/n/r/replicasets");
+    expect(lines.join("\n")).toContain("1 answered with an error: /api/clusters/c/rollouts/n/r/measured-traffic?range=1h); ready");
   });
 
   it("asks for a dozen assets at once without a listener-leak warning", async () => {

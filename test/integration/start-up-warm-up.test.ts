@@ -71,7 +71,26 @@ describe("the production server's start-up warm-up", () => {
     expect(requestLines(logs, "/").every((line) => line.status === 200)).toBe(true);
     for (const api of ["/api/session", "/api/clusters", "/api/rollouts"]) expect(requestLines(logs, api).length, api).toBeGreaterThan(0);
     expect(logs).not.toContain("MaxListenersExceededWarning");
-    expect(logs).toMatch(/warmed up in \d+ ms \(the overview, 4 API routes, [1-9]\d* assets\); ready/);
+    expect(logs).toMatch(/warmed up in \d+ ms \(4 pages, 10 API routes, [1-9]\d* assets\); ready/);
+  });
+
+  it("has also rendered a Rollout's detail page and answered the API routes that page calls, without an error", () => {
+    const logs = app.logs();
+    const lines = logs
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; path?: string; status: number })
+      .filter((line) => line.msg === "request" && typeof line.path === "string");
+    const detailPage = lines.filter((line) => /^\/rollouts\/[^/]+\/[^/]+\/[^/]+$/.test(line.path!));
+    expect(detailPage.map((line) => line.status)).toEqual([200]);
+    for (const suffix of ["", "/history", "/replicasets"]) {
+      const api = lines.filter((line) => new RegExp(`^/api/clusters/[^/]+/rollouts/[^/]+/[^/]+${suffix}$`).test(line.path!));
+      expect(
+        api.map((line) => line.status),
+        `the detail page's API${suffix}`,
+      ).toEqual([200]);
+    }
+    expect(lines.filter((line) => line.path === "/plugins").map((line) => line.status)).toEqual([200]);
   });
 
   it("leaves no live stream open behind it", async () => {
