@@ -281,6 +281,9 @@ export async function readPrometheusEngine(
 export function eventLoopStalls(address: string): { start(): Promise<void>; stop(label: string): Promise<number> } {
   let stretch: { lagMaxSeconds: number } | null = null;
   let gcBefore: Record<string, number> | null = null;
+  // CLOCK_MONOTONIC, the clock of a CPU profile's timestamps (`--cpu-prof`): a stretch is found in the server's profile.
+  const monotonicSeconds = () => Number(process.hrtime.bigint() / 1_000_000n) / 1000;
+  let startedAt = 0;
   const stretches = () => openStretches.get(address) ?? openStretches.set(address, new Set()).get(address)!;
   return {
     async start() {
@@ -288,6 +291,7 @@ export function eventLoopStalls(address: string): { start(): Promise<void>; stop
       gcBefore = counters?.gcPausesOver50ms ?? null;
       stretch = { lagMaxSeconds: 0 };
       stretches().add(stretch);
+      startedAt = monotonicSeconds();
     },
     async stop(label) {
       const counters = await readAppCounters(address).catch(() => null);
@@ -301,7 +305,8 @@ export function eventLoopStalls(address: string): { start(): Promise<void>; stop
           .map(([kind, n]) => [kind, n - (before[kind] ?? 0)] as const)
           .filter(([, n]) => n > 0);
         const text = pauses.length ? pauses.map(([kind, n]) => `${n} ${kind}`).join(", ") : "none";
-        console.log(`server ${label}: longest stall ${Math.round(measured.lagMaxSeconds * 1000)} ms; GC pauses ≥ 50 ms: ${text}`);
+        const span = `monotonic clock ${startedAt.toFixed(1)}–${monotonicSeconds().toFixed(1)} s`;
+        console.log(`server ${label}: longest stall ${Math.round(measured.lagMaxSeconds * 1000)} ms; GC pauses ≥ 50 ms: ${text} (${span})`);
       }
       return measured.lagMaxSeconds * 1000;
     },
