@@ -171,15 +171,36 @@ describe("Recorder", () => {
   });
 
   it("writes a large backlog in transactions of a bounded size, in order", async () => {
-    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 2 + 500 }, (_, i) => rolloutAt(`r${i}`, 1));
+    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 2 + 123 }, (_, i) => rolloutAt(`r${i}`, 1));
     const { fleet } = fakeFleet(listed);
     const { store, written, transactions } = fakeStore();
     const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100 }, store);
     await recorder.start(fleet);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 500]);
+    // The first flush at 100 ms; the next transactions each after a turn of the event loop.
+    await vi.advanceTimersByTimeAsync(150);
+    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 123]);
     expect(written).toEqual(listed.map((r) => `${r.name}@1`));
     expect(recorder.status().pending).toEqual({ samples: 0, events: 0 });
+    await recorder.stop();
+  });
+
+  it("lets the event loop take its timers between two transactions of a backlog (a database that answers at once)", async () => {
+    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 2 + 1 }, (_, i) => rolloutAt(`r${i}`, 1));
+    const { fleet } = fakeFleet(listed);
+    const { store, transactions } = fakeStore();
+    // What a timer due meanwhile saw: how many transactions had committed when it ran.
+    const seenByTimers: number[] = [];
+    const inner = store.transaction.bind(store);
+    store.transaction = async (writes) => {
+      await inner(writes);
+      setTimeout(() => seenByTimers.push(transactions.length), 0);
+    };
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100 }, store);
+    await recorder.start(fleet);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 1]);
+    // Each transaction's timer ran before the next transaction began, not after the whole backlog.
+    expect(seenByTimers).toEqual([1, 2, 3]);
     await recorder.stop();
   });
 
