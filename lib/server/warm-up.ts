@@ -155,7 +155,7 @@ export function staticAssetPaths(html: string): string[] {
 }
 
 /** The pages opened after the overview and the API routes they call on hydration, for one Rollout. */
-export function laterRoutes(rollout: RolloutRef | null): { pages: string[]; apis: string[] } {
+function laterRoutes(rollout: RolloutRef | null): { pages: string[]; apis: string[] } {
   const pages = ["/plugins"];
   const apis: string[] = [pluginsPath()];
   if (rollout) {
