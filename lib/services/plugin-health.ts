@@ -157,13 +157,16 @@ async function querySignals(
   const signalsOver = async (range: RangeSpec) =>
     readGroupedSignals(await source.increaseByGroup({ parts: SIGNAL_PARTS, groups }, range), rangeTimestamps(range).length);
   const { nowMs } = window;
+  // What the burn windows were read for: the cluster and each plugin's Rollouts, in the groups' order (built once for
+  // both windows: at 5,000 Rollouts it is the JSON of every Rollout reference of the cluster).
+  let reuseKey: string | undefined;
+  const burnKey = () =>
+    (reuseKey ??= [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n"));
   // The burn windows: one instant each, over the last hour and the last day.
   const readBurn = async (seconds: number, reads: ReusedReads<Map<string, DerivedSignalSeries>> | null) => {
     const read = () => signalsOver({ startMs: nowMs, endMs: nowMs, stepSeconds: seconds });
     if (!reads) return read();
-    // What the window was read for: the cluster and each plugin's Rollouts, in the groups' order.
-    const key = [scopes[0]?.cluster, ...groups.map((g, i) => `${scopes[i].plugin}:${JSON.stringify(g.rollouts)}`)].join("\n");
-    return (await reads.read(key, nowMs, read)).value;
+    return (await reads.read(burnKey(), nowMs, read)).value;
   };
   const collectSignals = async () => {
     // The widest window first for a scrape-mode source: it then answers the other two from the rows it just read.
