@@ -276,7 +276,8 @@ export async function readPrometheusEngine(
  * event-loop delay histogram), `stop()` reads it again and returns the longest delay since, in milliseconds (NaN when
  * the metrics could not be read). Other reads of /metrics meanwhile (a scenario's counters) fold into the stretch, so
  * none hides a stall. The histogram samples every 10 ms, so a stall reads within about 10 ms of its length. `stop()`
- * also prints the garbage collections of 50 ms or more in the stretch, the usual cause of a long one.
+ * also prints the garbage collections of 50 ms or more in the stretch (one cause among several: the churn-only
+ * stretches' stalls of 150–240 ms had none) and when the stretch ran on CLOCK_MONOTONIC, to find it in a CPU profile.
  */
 export function eventLoopStalls(address: string): { start(): Promise<void>; stop(label: string): Promise<number> } {
   let stretch: { lagMaxSeconds: number } | null = null;
