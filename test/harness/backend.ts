@@ -151,6 +151,7 @@ export interface RolloutState {
     abort?: boolean;
     pauseConditions?: unknown[];
     stableRS?: string;
+    currentPodHash?: string;
     canary?: { weights?: { canary?: { weight?: number } } };
     blueGreen?: { activeSelector?: string; previewSelector?: string };
   };

@@ -139,14 +139,25 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
           },
         } as never,
       ]);
-      const twin = await readRollout(backend, NAME, OTHER);
+      // The run carries the pod-template hash of one of the twin's ReplicaSets, as the controller's own runs do: the
+      // real controller deletes a run of its Rollout without one (utils/analysis.FilterAnalysisRunsToDelete) at the
+      // Rollout's next reconcile, which some runs of this test hit before the page was read.
+      const twinDeadline = Date.now() + 60_000;
+      let twin = await readRollout(backend, NAME, OTHER);
+      while (!twin.status?.currentPodHash) {
+        if (Date.now() > twinDeadline)
+          throw new Error(`${backend.kind}: payments/${NAME} has no pod-template hash: ${JSON.stringify(twin.status)}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        twin = await readRollout(backend, NAME, OTHER);
+      }
+      const podHash = twin.status.currentPodHash;
       const run = (name: string, namespace: string, owner: { name: string; uid: string }) => ({
         apiVersion: "argoproj.io/v1alpha1",
         kind: "AnalysisRun",
         metadata: {
           name,
           namespace,
-          labels: { "rollout-type": "Step" },
+          labels: { "rollout-type": "Step", "rollouts-pod-template-hash": podHash },
           ownerReferences: [{ apiVersion: "argoproj.io/v1alpha1", kind: "Rollout", name: owner.name, uid: owner.uid, controller: true }],
         },
         spec: { metrics: [{ name: "payments-secret-metric", provider: { web: { url: "http://127.0.0.1:9/secret" } } }] },
