@@ -8,7 +8,7 @@ import { rolloutKey } from "@/lib/fleet/types";
 import type { FleetRollout } from "@/lib/rollouts/view-model";
 import { readRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import type { RecorderStore } from "./batch-writes";
-import { MAX_ROWS_PER_WRITE, Recorder } from "./recorder";
+import { MAX_ROWS_PER_WRITE, WRITE_TURN_MS, Recorder } from "./recorder";
 import { toRolloutSample, type RolloutSampleInput } from "@/lib/rollouts/recorded-sample";
 
 /** The checkout fixture built into a view once per step: YAML and the full parser cost milliseconds; tests use thousands. */
@@ -184,23 +184,27 @@ describe("Recorder", () => {
     await recorder.stop();
   });
 
-  it("lets the event loop take its timers between two transactions of a backlog (a database that answers at once)", async () => {
-    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 2 + 1 }, (_, i) => rolloutAt(`r${i}`, 1));
+  it("lets the event loop take its timers after each WRITE_TURN_MS of writing a backlog (a database that answers at once)", async () => {
+    const listed = Array.from({ length: MAX_ROWS_PER_WRITE * 4 + 1 }, (_, i) => rolloutAt(`r${i}`, 1));
     const { fleet } = fakeFleet(listed);
     const { store, transactions } = fakeStore();
+    // Each transaction holds the thread for 40 % of a turn, as SQLite does, and lets nothing else run meanwhile.
+    let clock = 1_000_000;
     // What a timer due meanwhile saw: how many transactions had committed when it ran.
     const seenByTimers: number[] = [];
     const inner = store.transaction.bind(store);
     store.transaction = async (writes) => {
       await inner(writes);
+      clock += WRITE_TURN_MS * 0.4;
       setTimeout(() => seenByTimers.push(transactions.length), 0);
     };
-    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100 }, store);
+    const recorder = new Recorder({ retentionDays: 30, flushIntervalMs: 100, now: () => clock }, store);
     await recorder.start(fleet);
     await vi.advanceTimersByTimeAsync(150);
-    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 1]);
-    // Each transaction's timer ran before the next transaction began, not after the whole backlog.
-    expect(seenByTimers).toEqual([1, 2, 3]);
+    expect(transactions).toEqual([MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, MAX_ROWS_PER_WRITE, 1]);
+    // Three transactions (120 % of a turn) back to back, then the timers ran; then the last two.
+    expect(seenByTimers.slice(0, 3)).toEqual([3, 3, 3]);
+    expect(seenByTimers.slice(3)).toEqual([5, 5]);
     await recorder.stop();
   });
 

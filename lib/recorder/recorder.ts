@@ -39,6 +39,9 @@ export interface RecorderOptions {
  */
 export const MAX_ROWS_PER_WRITE = 500;
 
+/** How long the recorder writes a backlog before it lets the event loop turn (see writePending). */
+export const WRITE_TURN_MS = 100;
+
 /** How long a standby keeps what it observed while another replica leads (and stores it within a flush or two). */
 const STANDBY_KEEP_MS = 5 * 60_000;
 
@@ -233,12 +236,19 @@ export class Recorder {
   }
 
   private async writePending(): Promise<void> {
+    const clock = this.options.now ?? Date.now;
+    let turnStartedAt = clock();
     while (this.samples.length > 0 || this.events.size > 0) {
       if (!(await this.writeSome())) return;
       // A backlog (the start-up's, or what waited while the database was away) is several transactions. With SQLite
-      // every await above resolves at once, so without a turn of the event loop between two the whole backlog was
-      // one task (0.6 s at 5,000 Rollouts), and every live stream, request and timer waited for it.
-      if (this.samples.length > 0 || this.events.size > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      // every await above resolves at once, so without a turn of the event loop now and then the whole backlog was
+      // one task (0.6 s at 5,000 Rollouts) that every live stream, request and timer waited for. Not after every
+      // transaction: on a server busy with 2,000 changes a second a turn of the loop takes up to a second, and one
+      // transaction per turn stored 470 transitions a second where 1,200 arrived.
+      if ((this.samples.length > 0 || this.events.size > 0) && clock() - turnStartedAt >= WRITE_TURN_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        turnStartedAt = clock();
+      }
     }
   }
 
