@@ -29,6 +29,7 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "bench/**/*.test.ts",
             "app/**/*.test.ts",
+            "realcluster/**/*.test.ts",
           ],
           environment: "node",
           // A bound, not a target: CI shares two cores with everything else, and a test that streams or loads ESLint

@@ -3,17 +3,52 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 
-/** A loopback port that is free right now. */
-export function freePort(): Promise<number> {
+/** Listens on `port` (0: one the kernel picks) and closes again; resolves with the port, or null when it is taken. */
+function probePort(port: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      err.code === "EADDRINUSE" || err.code === "EACCES" ? resolve(null) : reject(err),
+    );
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no free port"))));
+      server.close(() => resolve(typeof address === "object" && address ? address.port : null));
     });
   });
+}
+
+/** The first port of the kernel's ephemeral range (what outgoing connections and `listen(0)` take), 32768 when unread. */
+export function ephemeralRangeStart(rangeText?: string): number {
+  try {
+    const text = rangeText ?? readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8");
+    const low = Number(text.trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/** Ports below the ephemeral range the cluster picks from. */
+const PICKED_PORTS_FROM = 20_000;
+
+/**
+ * A loopback port that is free right now, chosen below the kernel's ephemeral range: a component binds its port
+ * seconds after it was chosen, and a port of the ephemeral range can meanwhile become the local end of one of the
+ * machine's outgoing connections (a clean-clone run's Traefik found its metrics port so taken). Falls back to a port
+ * the kernel picks when the range below leaves no room or no free port was found.
+ */
+export async function freePort(): Promise<number> {
+  const end = ephemeralRangeStart();
+  if (end - PICKED_PORTS_FROM >= 1_000) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = await probePort(PICKED_PORTS_FROM + Math.floor(Math.random() * (end - PICKED_PORTS_FROM)));
+      if (port !== null) return port;
+    }
+  }
+  const port = await probePort(0);
+  if (port === null) throw new Error("no free port");
+  return port;
 }
 
 /** Throws "port N (what) is in use" when something already listens there. */
