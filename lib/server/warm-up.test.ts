@@ -29,6 +29,13 @@ const answerLikeNext = (path: string, res: http.ServerResponse) => {
   } else res.end(path === "/" ? PAGE : "{}");
 };
 
+/** The warm-up of a server whose fleet holds `rollout`, with what it logged. */
+async function warmUpWithRollout(target: WarmUpTarget, rollout: { cluster: string; namespace: string; name: string }) {
+  const lines: string[] = [];
+  const status = await warmUpServer({ target, clusterStates: () => [], sampleRollout: () => rollout, log: (l) => lines.push(l) });
+  return { status, lines };
+}
+
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -72,14 +79,7 @@ describe("warmUpServer", () => {
   it("then opens a Rollout's detail page, its cluster's page and the API routes the detail page calls", async () => {
     const server = await fakeServer(answerLikeNext);
     close = server.close;
-    const lines: string[] = [];
-    const rollout = { cluster: "prod eu", namespace: "shop", name: "checkout" };
-    const status = await warmUpServer({
-      target: server.target,
-      clusterStates: () => [],
-      sampleRollout: () => rollout,
-      log: (l) => lines.push(l),
-    });
+    const { status, lines } = await warmUpWithRollout(server.target, { cluster: "prod eu", namespace: "shop", name: "checkout" });
 
     expect(status.state).toBe("done");
     const paths = server.asked.map((a) => a.path);
@@ -106,14 +106,7 @@ describe("warmUpServer", () => {
       } else answerLikeNext(path, res);
     });
     close = server.close;
-    const lines: string[] = [];
-    const rollout = { cluster: "c", namespace: "n", name: "r" };
-    const status = await warmUpServer({
-      target: server.target,
-      clusterStates: () => [],
-      sampleRollout: () => rollout,
-      log: (l) => lines.push(l),
-    });
+    const { status, lines } = await warmUpWithRollout(server.target, { cluster: "c", namespace: "n", name: "r" });
 
     expect(status).toEqual({ state: "done", detail: null });
     expect(server.asked.map((a) => a.path)).toContain("/api/clusters/c/rollouts/n/r/replicasets");

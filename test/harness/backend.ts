@@ -188,10 +188,11 @@ export async function waitForRollout(
   what: string,
   predicate: (r: RolloutState) => boolean,
   timeoutMs = 90_000,
+  namespace = TEST_NAMESPACE,
 ): Promise<RolloutState> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const current = await readRollout(backend, name);
+    const current = await readRollout(backend, name, namespace);
     if (predicate(current)) return current;
     if (Date.now() > deadline)
       throw new Error(`${backend.kind}: ${name} did not become ${what} within ${timeoutMs} ms: ${JSON.stringify(current.status)}`);

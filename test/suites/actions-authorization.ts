@@ -142,15 +142,8 @@ export function actionsAuthorizationSuite(getBackend: () => Promise<Backend>): v
       // The run carries the pod-template hash of one of the twin's ReplicaSets, as the controller's own runs do: the
       // real controller deletes a run of its Rollout without one (utils/analysis.FilterAnalysisRunsToDelete) at the
       // Rollout's next reconcile, which some runs of this test hit before the page was read.
-      const twinDeadline = Date.now() + 60_000;
-      let twin = await readRollout(backend, NAME, OTHER);
-      while (!twin.status?.currentPodHash) {
-        if (Date.now() > twinDeadline)
-          throw new Error(`${backend.kind}: payments/${NAME} has no pod-template hash: ${JSON.stringify(twin.status)}`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        twin = await readRollout(backend, NAME, OTHER);
-      }
-      const podHash = twin.status.currentPodHash;
+      const twin = await waitForRollout(backend, NAME, "given a pod-template hash", (r) => !!r.status?.currentPodHash, 60_000, OTHER);
+      const podHash = twin.status!.currentPodHash!;
       const run = (name: string, namespace: string, owner: { name: string; uid: string }) => ({
         apiVersion: "argoproj.io/v1alpha1",
         kind: "AnalysisRun",
