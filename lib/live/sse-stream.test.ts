@@ -137,6 +137,7 @@ describe("createFleetEventStream", () => {
       visibleDelta: (delta) => (delta.type === "upsert" && delta.rollout.name === "cart" ? null : delta),
       snapshot: () => ({ clusters: [], seq: -1 }),
       onClose: () => closed.push("closed"),
+      positionIntervalMs: 60_000,
     });
     setTimeout(() => {
       upsert("cart", 11);
@@ -161,6 +162,47 @@ describe("createFleetEventStream", () => {
       1,
     );
     expect(resumed.map((f) => [f.event, f.id])).toEqual([["delta", "3"]]);
+  });
+
+  it("carries only the rows the client holds and its focused Rollouts, and says how far it has come while nothing is sent", async () => {
+    const { fleet, upsert, remove } = fakeFleet();
+    const log = new DeltaLog(fleet);
+    upsert("checkout", 10);
+    const stream = createFleetEventStream(log, {
+      resumeFrom: null,
+      signal: new AbortController().signal,
+      focus: new Set(["prod/shop/checkout"]),
+      focusedView: (key) => ({ key }),
+      carriesRow: () => false,
+      positionIntervalMs: 0,
+    });
+    setTimeout(() => {
+      upsert("cart", 11);
+      setImmediate(() => {
+        remove("cart");
+        setImmediate(() => upsert("checkout", 20));
+      });
+    }, 10);
+    const frames = await readFrames(stream, 5);
+    expect(frames.map((f) => [f.event, f.id])).toEqual([
+      ["snapshot", "1"],
+      ["rollout", "1"],
+      // cart's upsert and deletion are not this client's rows: only the position they brought the stream to.
+      ["position", "2"],
+      ["position", "3"],
+      ["delta", "4"],
+    ]);
+    // Resuming: the missed deltas of its rows, or where the stream stands when none of them is.
+    const resumed = await readFrames(
+      createFleetEventStream(log, { resumeFrom: 1, signal: new AbortController().signal, carriesRow: (d) => d.type === "delete" }),
+      1,
+    );
+    expect(resumed.map((f) => [f.event, f.id])).toEqual([["delta", "3"]]);
+    const none = await readFrames(
+      createFleetEventStream(log, { resumeFrom: 1, signal: new AbortController().signal, carriesRow: () => false }),
+      1,
+    );
+    expect(none.map((f) => [f.event, f.id, f.data])).toEqual([["position", "4", 4]]);
   });
 
   it("counts each cluster's Rollouts per namespace as they come and go", () => {

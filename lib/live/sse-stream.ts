@@ -11,6 +11,12 @@ const encoder = new TextEncoder();
  */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
+/**
+ * How often at most a stream whose deltas were all left out (rows it does not carry, Rollouts its user may not read)
+ * says which sequence number it is current to, so a reconnect resumes there and not from its last delta.
+ */
+const POSITION_INTERVAL_MS = 1_000;
+
 function frame(event: string, id: number, data: unknown): Uint8Array {
   return encoder.encode(`id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
@@ -25,11 +31,14 @@ export interface FleetEventStreamOptions {
   focusedView?: (key: string) => unknown;
   /** What this client may see of a delta, at send time: the delta, a rewritten one, or null to leave it out. */
   visibleDelta?: (delta: LiveDelta) => LiveDelta | null;
+  /** Whether the client holds this delta's row (its `rows` scope); a focused Rollout's deltas are always carried. */
+  carriesRow?: (delta: Extract<LiveDelta, { type: "upsert" | "delete" }>) => boolean;
   /** The opening snapshot; the log's own by default. */
   snapshot?: () => LiveSnapshot;
   /** Called once when the stream ends, however it ends. */
   onClose?: () => void;
   heartbeatMs?: number;
+  positionIntervalMs?: number;
   maxUnreadBytes?: number;
 }
 
@@ -38,8 +47,9 @@ function deltaKey(delta: SequencedDelta["delta"]): string | null {
 }
 
 /**
- * An SSE body: a snapshot (or, when resuming, only the missed deltas), then every delta, batched per event-loop turn,
- * with a comment heartbeat so proxies keep the connection open. A focused Rollout's whole view is sent when the
+ * An SSE body: a snapshot (or, when resuming, only the missed deltas), then every delta the client holds and may
+ * see, batched per event-loop turn, with a comment heartbeat so proxies keep the connection open. While every delta
+ * is left out, a `position` event says (at most once a second) how far the stream has come. A focused Rollout's whole view is sent when the
  * stream opens and after each of its deltas. A client that stops reading is disconnected once `maxUnreadBytes` are
  * waiting for it.
  */
@@ -50,15 +60,22 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
     focus = new Set<string>(),
     focusedView,
     visibleDelta,
+    carriesRow,
     heartbeatMs = 15_000,
+    positionIntervalMs = POSITION_INTERVAL_MS,
     maxUnreadBytes = MAX_UNREAD_BYTES,
   } = options;
   const focusedFrame = (key: string, id: number) => (focusedView ? frame("rollout", id, focusedView(key)) : null);
-  // What this client may see of each delta; the rest is never sent, nor a focused view it would trigger.
+  const carried = (delta: LiveDelta): boolean => {
+    if (!carriesRow || delta.type === "cluster") return true;
+    return focus.has(delta.type === "upsert" ? delta.rollout.key : delta.key) || carriesRow(delta);
+  };
+  // What this client holds and may see of each delta; the rest is never sent, nor a focused view it would trigger.
   const visibleOf = (entries: readonly SequencedDelta[]): readonly SequencedDelta[] => {
-    if (!visibleDelta) return entries;
+    if (!visibleDelta && !carriesRow) return entries;
     return entries.flatMap(({ seq, delta }) => {
-      const visible = visibleDelta(delta);
+      if (!carried(delta)) return [];
+      const visible = visibleDelta ? visibleDelta(delta) : delta;
       return visible ? [{ seq, delta: visible }] : [];
     });
   };
@@ -88,9 +105,11 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
         }
       };
       const missed = resumeFrom === null ? null : log.since(resumeFrom);
+      const position = (seq: number) => encoder.encode(`id: ${seq}\nevent: position\ndata: ${seq}\n\n`);
       if (missed) {
         const visible = visibleOf(missed);
         if (visible.length > 0) send(encoder.encode(deltaText(visible)));
+        else if (missed.length > 0) send(position(missed[missed.length - 1].seq));
       } else {
         send(frame("snapshot", log.lastSeq, options.snapshot ? options.snapshot() : log.snapshot()));
       }
@@ -99,13 +118,21 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
         if (focused) send(focused);
       }
       let pending: SequencedDelta[] = [];
+      let lastSentAt = Date.now();
       unsubscribe = log.subscribe((d) => {
         pending.push(d);
         if (pending.length === 1) {
           setImmediate(() => {
             const batch = visibleOf(pending);
+            const newest = pending[pending.length - 1].seq;
             pending = [];
-            if (batch.length === 0) return;
+            const now = Date.now();
+            if (batch.length === 0) {
+              if (now - lastSentAt < positionIntervalMs) return;
+              lastSentAt = now;
+              return send(position(newest));
+            }
+            lastSentAt = now;
             // The focused Rollouts' views follow the batch, once each, as they are now.
             const focusedSeq = new Map<string, number>();
             for (const b of batch) {

@@ -1,8 +1,17 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { streamPath, type FocusedRollout, type LiveDelta, type LiveSnapshot } from "@/lib/contracts/stream";
+import { createContext, use, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  ALL_ROWS,
+  NO_ROWS,
+  rowScopeCovers,
+  streamPath,
+  type FocusedRollout,
+  type LiveDelta,
+  type LiveSnapshot,
+  type RowScope,
+} from "@/lib/contracts/stream";
 import { rolloutKeyOf, type RolloutRef } from "@/lib/rollouts/rollout-ref";
 import { createThrottledInvalidate, writeFocusedRollout, writeLiveDeltas, writeLiveSnapshot } from "./live-stream-cache";
 import { recentDeltasOf } from "./recent-deltas";
@@ -16,10 +25,6 @@ export interface LiveState {
   since: number | null;
 }
 
-const LiveStateContext = createContext<LiveState>({ status: "connecting", since: null });
-/** Registers a Rollout the stream should follow with its whole view; returns the unregister function. */
-const FocusContext = createContext<(key: string) => () => void>(() => () => {});
-
 /**
  * Deltas are gathered until the next animation frame, so a burst costs one cache write and one render, and a change
  * shows within a frame of arriving. Hidden tabs get no frames; the timer takes over there.
@@ -27,42 +32,89 @@ const FocusContext = createContext<(key: string) => () => void>(() => () => {});
 const FLUSH_FALLBACK_MS = 20;
 const MAX_RETRY_MS = 30_000;
 
-/** The focused keys of the tab, counted (two components may focus the same Rollout). */
-function useFocusRegistry(): { focus: string[]; register: (key: string) => () => void } {
-  const counts = useRef(new Map<string, number>());
-  const [focus, setFocus] = useState<string[]>([]);
-  const publish = useCallback(() => setFocus([...counts.current.keys()].sort()), []);
-  const register = useCallback(
-    (key: string) => {
-      counts.current.set(key, (counts.current.get(key) ?? 0) + 1);
-      publish();
-      return () => {
-        const left = (counts.current.get(key) ?? 1) - 1;
-        if (left > 0) counts.current.set(key, left);
-        else counts.current.delete(key);
-        publish();
-      };
-    },
-    [publish],
-  );
-  return { focus, register };
+/** What the stream is asked for: the focused Rollouts' whole views, and whose overview rows. */
+export interface StreamSubscription {
+  focus: string[];
+  rows: RowScope;
+  /** Equal for equal subscriptions. */
+  id: string;
 }
+
+/**
+ * What the mounted components ask the tab's stream to carry, counted (two components may ask for the same).
+ * Components register in their effects; the stream reads the registry when it opens and is told of each change.
+ */
+export class StreamRegistry {
+  private readonly focus = new Map<string, number>();
+  /** `*` (every row) or a cluster's name. */
+  private readonly rows = new Map<string, number>();
+  private onChange: () => void = () => {};
+
+  /** Calls `listener` after each registration and unregistration (one listener: the tab's stream); returns the stop. */
+  listen(listener: () => void): () => void {
+    this.onChange = listener;
+    return () => {
+      if (this.onChange === listener) this.onChange = () => {};
+    };
+  }
+
+  /** Follow this Rollout's whole view (`cluster/namespace/name`); returns the unregister function. */
+  registerFocus(key: string): () => void {
+    return this.count(this.focus, key);
+  }
+
+  /** Carry the overview rows of this scope: `*` for every Rollout's, or a cluster's name. */
+  registerRows(scope: string): () => void {
+    return this.count(this.rows, scope);
+  }
+
+  current(): StreamSubscription {
+    const focus = [...this.focus.keys()].sort();
+    const scopes = [...this.rows.keys()].sort();
+    const rows: RowScope = scopes.length === 0 ? NO_ROWS : scopes.includes(ALL_ROWS) ? ALL_ROWS : scopes;
+    return { focus, rows, id: JSON.stringify([focus, rows]) };
+  }
+
+  private count(counts: Map<string, number>, key: string): () => void {
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    this.onChange();
+    let registered = true;
+    return () => {
+      if (!registered) return;
+      registered = false;
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+      this.onChange();
+    };
+  }
+}
+
+const LiveStateContext = createContext<LiveState>({ status: "connecting", since: null });
+const RegistryContext = createContext<StreamRegistry | null>(null);
 
 /**
  * Opens the one /api/stream EventSource of this tab and writes what it carries into the React Query cache.
  * EventSource resumes by itself with Last-Event-ID; when the browser gives up (the server answered with an error),
- * we open a new one with backoff and the server starts over with a snapshot. When the focused Rollouts change (a
- * detail page opens or closes), the stream is opened again from the last sequence number it delivered.
+ * we open a new one with backoff and the server starts over with a snapshot.
+ *
+ * The stream carries what the mounted components ask for: an overview every Rollout's row, a cluster page its
+ * cluster's rows, a detail page only its focused Rollout; every page gets the cluster states. A detail page thus
+ * takes one Rollout's changes, not the fleet's (about 500 a second at 5,000 Rollouts). When that changes (a page
+ * opens or closes), the stream is opened again, once for all the registrations of one navigation: from the last
+ * sequence number it delivered when the new stream carries no row the old one left out, else from a fresh snapshot,
+ * after which what the cache holds of the fleet is asked for again (it missed changes never streamed here).
  */
 export function LiveStreamProvider({ children }: { children: ReactNode }) {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>({ status: "connecting", since: null });
-  const { focus, register } = useFocusRegistry();
+  const [registry] = useState(() => new StreamRegistry());
   const sawSnapshot = useRef(false);
-  const focusKey = focus.join("\n");
 
   useEffect(() => {
-    const focused = new Set(focusKey ? focusKey.split("\n") : []);
+    // The components mounted with the provider have registered already: their effects ran before this one.
+    let subscription = registry.current();
+    let focused = new Set(subscription.focus);
     let source: EventSource | null = null;
     let pending: LiveDelta[] = [];
     let flushTimer: number | undefined;
@@ -70,6 +122,7 @@ export function LiveStreamProvider({ children }: { children: ReactNode }) {
     let retryTimer: number | undefined;
     let retryMs = 1_000;
     let closed = false;
+    let changeQueued = false;
     const throttle = createThrottledInvalidate(client);
 
     const setStatus = (status: LiveStatus) => setState((prev) => (prev.status === status ? prev : { status, since: Date.now() }));
@@ -86,7 +139,8 @@ export function LiveStreamProvider({ children }: { children: ReactNode }) {
     };
 
     const open = (resume: boolean) => {
-      const es = new EventSource(withBasePath(streamPath([...focused], resume && sawSnapshot.current ? recent.newestSeq() : null)));
+      const since = resume && sawSnapshot.current ? recent.newestSeq() : null;
+      const es = new EventSource(withBasePath(streamPath(subscription.focus, since, subscription.rows)));
       source = es;
       es.addEventListener("open", () => {
         retryMs = 1_000;
@@ -115,29 +169,51 @@ export function LiveStreamProvider({ children }: { children: ReactNode }) {
           flushFrame = window.requestAnimationFrame(flush);
         }
       });
+      es.addEventListener("position", (e) => recent.advance(Number((e as MessageEvent<string>).lastEventId)));
       es.addEventListener("rollout", (e) => {
         flush();
         writeFocusedRollout(client, JSON.parse((e as MessageEvent<string>).data) as FocusedRollout, throttle.invalidate);
       });
     };
 
-    // A new focus continues from what this tab already has; the first stream starts with a snapshot.
+    const close = () => {
+      source?.close();
+      source = null;
+      if (pending.length > 0) flush();
+      window.clearTimeout(retryTimer);
+    };
+
+    // One navigation unregisters the old page and registers the new one: the stream is opened again once, after both.
+    const stopListening = registry.listen(() => {
+      if (changeQueued) return;
+      changeQueued = true;
+      queueMicrotask(() => {
+        changeQueued = false;
+        const next = registry.current();
+        if (closed || next.id === subscription.id) return;
+        const resume = rowScopeCovers(subscription.rows, next.rows);
+        close();
+        subscription = next;
+        focused = new Set(next.focus);
+        open(resume);
+      });
+    });
+
     open(true);
     return () => {
       closed = true;
-      source?.close();
-      if (pending.length > 0) flush();
+      stopListening();
+      close();
       window.clearTimeout(flushTimer);
       if (flushFrame !== undefined) window.cancelAnimationFrame(flushFrame);
-      window.clearTimeout(retryTimer);
       throttle.dispose();
     };
-  }, [client, focusKey]);
+  }, [client, registry]);
 
   return (
-    <FocusContext value={register}>
+    <RegistryContext value={registry}>
       <LiveStateContext value={state}>{children}</LiveStateContext>
-    </FocusContext>
+    </RegistryContext>
   );
 }
 
@@ -153,7 +229,16 @@ export function useFallbackInterval(ms = 15_000): number | false {
 
 /** Asks the tab's stream to follow this Rollout's whole view while the calling component is mounted. */
 export function useFocusedRollout(rollout: RolloutRef): void {
-  const register = use(FocusContext);
+  const registry = use(RegistryContext);
   const key = useMemo(() => rolloutKeyOf(rollout), [rollout]);
-  useEffect(() => register(key), [register, key]);
+  useEffect(() => registry?.registerFocus(key), [registry, key]);
+}
+
+/**
+ * Asks the tab's stream to carry overview rows while the calling component is mounted: `*` for every Rollout's (an
+ * overview of the fleet), or a cluster's name (that cluster's rows only).
+ */
+export function useStreamRows(scope: string): void {
+  const registry = use(RegistryContext);
+  useEffect(() => registry?.registerRows(scope), [registry, scope]);
 }

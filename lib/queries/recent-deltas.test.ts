@@ -27,4 +27,18 @@ describe("RecentDeltas", () => {
     recent.record(45, { type: "delete", key: "b" });
     expect(recent.newestSeq()).toBe(45);
   });
+
+  it("resumes from where the stream said it stands when no delta of its rows came, and forgets that on a new stream", () => {
+    const recent = new RecentDeltas();
+    recent.reset(40);
+    recent.record(41, { type: "delete", key: "a" });
+    recent.advance(90);
+    expect(recent.newestSeq()).toBe(90);
+    // The deltas it holds stay as they are.
+    expect(recent.after(40)).toHaveLength(1);
+    recent.record(95, { type: "delete", key: "b" });
+    expect(recent.newestSeq()).toBe(95);
+    recent.reset(10);
+    expect(recent.newestSeq()).toBe(10);
+  });
 });

@@ -13,15 +13,23 @@ export class RecentDeltas {
   private entries: Array<{ seq: number; delta: LiveDelta }> = [];
   /** The sequence number the current stream started from: a page older than it may lack changes never streamed here. */
   streamStart = 0;
+  /** How far the stream has come although no delta was sent here (its `position` events). */
+  private position = 0;
 
   record(seq: number, delta: LiveDelta): void {
     this.entries.push({ seq, delta });
     if (this.entries.length > KEEP * 1.5) this.entries = this.entries.slice(-KEEP);
   }
 
-  /** The sequence number of the newest delta applied here (the stream's start when none has arrived). */
+  /** The stream says it is current to `seq` although it sent no delta up to there (none of them was for this tab). */
+  advance(seq: number): void {
+    if (Number.isSafeInteger(seq)) this.position = Math.max(this.position, seq);
+  }
+
+  /** The sequence number this tab is current to: its newest delta, or further when the stream said so. */
   newestSeq(): number {
-    return this.entries.length > 0 ? this.entries[this.entries.length - 1].seq : this.streamStart;
+    const newest = this.entries.length > 0 ? this.entries[this.entries.length - 1].seq : this.streamStart;
+    return Math.max(newest, this.position);
   }
 
   /** Deltas newer than `seq`, oldest first. */
@@ -35,6 +43,7 @@ export class RecentDeltas {
   reset(seq: number): void {
     this.entries = [];
     this.streamStart = seq;
+    this.position = 0;
   }
 }
 

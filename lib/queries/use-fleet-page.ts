@@ -2,11 +2,12 @@
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { fleetPagePath, type FleetView, type InitialFleetPage } from "@/lib/contracts/fleet-page";
+import { ALL_ROWS } from "@/lib/contracts/stream";
 import { patchFleetPage } from "@/lib/overview/fleet-page";
 import { serializeFleetView } from "@/lib/overview/fleet-query";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./keys";
-import { useFallbackInterval } from "./live-stream";
+import { useFallbackInterval, useStreamRows } from "./live-stream";
 import { recentDeltasOf } from "./recent-deltas";
 import { useHydrating } from "./use-hydrating";
 
@@ -44,9 +45,11 @@ const fleetPageQuery = (view: FleetView) =>
 /**
  * The page for `view`. While a new view loads, the previous page stays on screen. `initial` is the page the server
  * rendered into the HTML; it is used for the view it was rendered for, and replaced once the live stream has opened
- * (its seq is older).
+ * (its seq is older). `rows` is whose changes the tab's stream carries for it: `*` (every Rollout's: the page's
+ * counts cover the fleet) or, for a page that shows only one cluster's counts and queue, that cluster's name.
  */
-export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null) {
+export function useFleetPage(view: FleetView, initial: InitialFleetPage | null = null, rows: string = ALL_ROWS) {
+  useStreamRows(rows);
   const query = serializeFleetView(view);
   const initialPage = initial && initial.query === query ? initial.page : undefined;
   const result = useQuery({

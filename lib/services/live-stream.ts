@@ -1,7 +1,7 @@
 import "server-only";
 import { canReadRolloutKey, scopeClusterState, type ReadScope } from "@/lib/auth/read-scope";
 import type { AuthUser } from "@/lib/auth/types";
-import type { FocusedRollout, LiveDelta, StreamQuery } from "@/lib/contracts/stream";
+import { ALL_ROWS, NO_ROWS, type FocusedRollout, type LiveDelta, type RowScope, type StreamQuery } from "@/lib/contracts/stream";
 import { ApiError } from "@/lib/errors/api-error";
 import { createFleetEventStream } from "@/lib/live/sse-stream";
 import { parseRolloutKey } from "@/lib/rollouts/rollout-ref";
@@ -29,14 +29,22 @@ function readableDelta(app: AppContext, scope: ReadScope, delta: LiveDelta): Liv
   return canReadRolloutKey(scope, delta.type === "upsert" ? delta.rollout.key : delta.key) ? delta : null;
 }
 
+/** Whether a stream of `rows` holds the row of this Rollout change; undefined when it holds every row. */
+function rowFilter(rows: RowScope): ((delta: Extract<LiveDelta, { type: "upsert" | "delete" }>) => boolean) | undefined {
+  if (rows === ALL_ROWS) return undefined;
+  if (rows === NO_ROWS) return () => false;
+  const clusters = new Set(rows);
+  return (delta) => clusters.has(delta.type === "upsert" ? delta.rollout.cluster : (parseRolloutKey(delta.key)?.cluster ?? ""));
+}
+
 /** Whose share of server.streams.perUser a stream counts against: the signed-in user, or without sign-in the client. */
 function streamOwnerKey(user: AuthUser, clientAddress: string | null): string {
   return user.via === "none" ? `address:${clientAddress ?? "unknown"}` : `user:${user.via}:${user.name}`;
 }
 
 /**
- * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts, over what
- * the user may read. The user's scope is asked for again as often as it is cached, so a right granted or taken away
+ * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts and the rows
+ * the tab holds, over what the user may read. The user's scope is asked for again as often as it is cached, so a right granted or taken away
  * reaches an open stream within about 30 s. Past server.streams (per user or in all) it is refused with 429 before any
  * work is done for it.
  */
@@ -75,6 +83,7 @@ export async function openLiveStream(
     focusedView: (key) => getFocusedRollout(app, key, scope),
     // Everything stays everything (auth mode none): no per-delta work then.
     visibleDelta: scope.clusters === null ? undefined : (delta) => readableDelta(app, scope, delta),
+    carriesRow: rowFilter(query.rows),
     snapshot: () => ({ clusters: listReadableClusterStates(app, scope), seq: app.deltaLog.lastSeq }),
     onClose: () => {
       clearInterval(refresh);

@@ -301,3 +301,61 @@ describe("reading is authorized per user", () => {
     expect(page.rows.map((r) => r.key).sort()).toEqual(rolloutKeys("shop").filter((key) => !key.startsWith("prod-us/")));
   });
 });
+
+describe("a tab's stream carries the rows it holds", () => {
+  const rolloutType = () => findResourceTypeByKind("argoproj.io/v1alpha1", "Rollout")!;
+  const keyOf = (f: Frame) => {
+    const delta = f.data as LiveDelta;
+    return delta.type === "upsert" ? delta.rollout.key : delta.type === "delete" ? delta.key : null;
+  };
+  const rolloutDeltas = (frames: Frame[]) => frames.filter((f) => f.event === "delta" && keyOf(f) !== null);
+
+  it("a detail page alone gets its Rollout's changes and the cluster states, a cluster page its cluster's rows, and both where they stand", async () => {
+    const [focus] = rolloutKeys("shop").filter((key) => key.startsWith("prod-eu/"));
+    const [, namespace, name] = focus.split("/");
+    const fleet = openStream("bob");
+    const detail = openStream("bob", `?rows=-&focus=${encodeURIComponent(focus)}`);
+    const staging = openStream("bob", "?rows=staging");
+    try {
+      await waitFor(
+        "the streams to open",
+        async () => [fleet, detail, staging].every((s) => s.frames.some((f) => f.event === "snapshot")),
+        30_000,
+        100,
+      );
+      // Changes of the focused Rollout and of one of staging (a label), besides the simulation's own changes.
+      const [stagingKey] = rolloutKeys().filter((key) => key.startsWith("staging/"));
+      for (const key of [focus, stagingKey]) {
+        const [cluster, ns, n] = key.split("/");
+        sim.cluster(cluster).store.update(rolloutType(), ns, n, (draft) => ({
+          ...draft,
+          metadata: { ...draft.metadata, labels: { ...draft.metadata.labels, "rollscope.test/probe": "stream-rows" } },
+        }));
+      }
+      await waitFor(
+        "the fleet's stream to carry changes of two clusters, the detail's its Rollout and the cluster page's one of staging",
+        async () =>
+          new Set(rolloutDeltas(fleet.frames).map((f) => keyOf(f)!.split("/")[0])).size >= 2 &&
+          rolloutDeltas(detail.frames).some((f) => keyOf(f) === focus) &&
+          rolloutDeltas(staging.frames).length > 0 &&
+          detail.frames.some((f) => f.event === "position"),
+        60_000,
+        200,
+      );
+    } finally {
+      fleet.close();
+      detail.close();
+      staging.close();
+    }
+    expect(new Set(rolloutDeltas(detail.frames).map(keyOf))).toEqual(new Set([focus]));
+    expect(detail.frames.filter((f) => f.event === "rollout").map((f) => (f.data as FocusedRollout).ref)).toContainEqual({
+      cluster: "prod-eu",
+      namespace,
+      name,
+    });
+    expect(new Set(rolloutDeltas(staging.frames).map((f) => keyOf(f)!.split("/")[0]))).toEqual(new Set(["staging"]));
+    // The position a detail page resumes from moves on with the fleet although no row of it came.
+    const snapshotSeq = (detail.frames.find((f) => f.event === "snapshot")!.data as LiveSnapshot).seq;
+    expect(Math.max(...detail.frames.filter((f) => f.event === "position").map((f) => f.data as number))).toBeGreaterThan(snapshotSeq);
+  });
+});

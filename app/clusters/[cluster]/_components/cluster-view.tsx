@@ -22,7 +22,8 @@ import { useCluster } from "@/lib/queries/use-cluster";
 import { useFleetPage } from "@/lib/queries/use-fleet-page";
 
 function ClusterAttention({ cluster }: { cluster: string }) {
-  const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster });
+  // The queue and its counts are the cluster's: the stream carries only this cluster's changes for them.
+  const { data } = useFleetPage({ ...DEFAULT_FLEET_VIEW, cluster }, null, cluster);
   if (!data) return null;
   return (
     <AttentionQueue entries={data.attention.entries} count={data.attention.total} critical={data.attention.critical} total={data.base} />
