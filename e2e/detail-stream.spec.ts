@@ -129,3 +129,15 @@ test("the detail page's HTML already holds the Rollout, hydrates as it is, and a
   // The page started from what the server rendered: the browser did not read the detail again to show it.
   expect(requests).not.toContain(`GET /api/clusters/${CLUSTER}/rollouts/shop/${name}`);
 });
+
+test("a page opened before its Rollout exists shows it once it is created, without a reload", async ({ page }) => {
+  const name = `${NAME}-late`;
+  await page.goto(`/rollouts/${CLUSTER}/shop/${name}`);
+  await expect(page.getByText("Rollout not found")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-status", "live", { timeout: 20_000 });
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await createTestRollout(CLUSTER, "shop", name, TEST_STEPS);
+  await expect(page.getByTestId("applied-weight").locator("[data-value]").first()).toHaveAttribute("data-value", "20", { timeout: 30_000 });
+  await expect(page.getByText("Rollout not found")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+});

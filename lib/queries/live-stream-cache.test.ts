@@ -223,6 +223,23 @@ describe("writeFocusedRollout", () => {
     return { client, before, asked, invalidate };
   }
 
+  it("reads a Rollout again that was not found when the page opened, once the stream says it exists", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const detailKey = queryKeys.rolloutDetail(ref);
+    await client
+      .fetchQuery({
+        queryKey: detailKey,
+        queryFn: () => Promise.reject(new Error("Rollout shop/checkout not found in cluster prod")),
+      })
+      .catch(() => undefined);
+    const asked: string[] = [];
+    const invalidate: Invalidate = (key) => void asked.push(JSON.stringify(key));
+    writeFocusedRollout(client, { ref, rollout: null, actionFingerprint: null }, invalidate);
+    expect(asked).toEqual([]);
+    writeFocusedRollout(client, { ref, rollout: fixture(), actionFingerprint: "f1" }, invalidate);
+    expect(asked).toContain(JSON.stringify(detailKey));
+  });
+
   it("writes a live-only change into the detail with no request", () => {
     const { client, asked, invalidate } = focusedSetup();
     const after = fixture((obj) => (obj.status = { ...obj.status, readyReplicas: 1, availableReplicas: 1 }));

@@ -166,6 +166,9 @@ export function writeFocusedRollout(client: QueryClient, focused: FocusedRollout
     if (cached) invalidate(detailKey);
     return;
   }
+  // Not found when the page read it (a link to a Rollout being created, a server that had not seen it yet): it
+  // exists now, so the page reads it again instead of saying "not found" until reloaded.
+  if (!cached && client.getQueryState(detailKey)?.status === "error") invalidate(detailKey);
   if (cached) {
     const recordedChanged = recordedSignatureOf(cached.rollout) !== recordedSignatureOf(focused.rollout);
     client.setQueryData(detailKey, { ...cached, rollout: focused.rollout });
