@@ -12,8 +12,8 @@ import type { ClusterStateView } from "./clusters";
  *   event `delta` (LiveDelta): an overview row, a deletion or a cluster state, numbered by `id:`;
  *   event `rollout` (FocusedRollout): the whole live view of a focused Rollout (an open detail page), sent when the
  *   stream opens and after every delta of that Rollout, so the page needs no request for a status change;
- *   event `position` (no data): the sequence number (`id:`) the tab is current to although no delta of its rows came,
- *   so a resume (Last-Event-ID or `since`) starts there rather than from the last delta it was sent.
+ *   event `position` (its data and `id:` a sequence number): how far the tab is current although no delta of its rows
+ *   came, so a resume (Last-Event-ID or `since`) starts there rather than from the last delta it was sent.
  * `rows` says whose overview rows the tab holds: `*` (the default) every Rollout's, or a cluster's name (repeatable),
  * or `-` for none. Deltas of other Rollouts are not sent, but the focused Rollouts' and the cluster states always are: a
  * detail page alone does not take the whole fleet's changes (about 500 a second at 5,000 Rollouts).

@@ -49,9 +49,9 @@ function deltaKey(delta: SequencedDelta["delta"]): string | null {
 /**
  * An SSE body: a snapshot (or, when resuming, only the missed deltas), then every delta the client holds and may
  * see, batched per event-loop turn, with a comment heartbeat so proxies keep the connection open. While every delta
- * is left out, a `position` event says (at most once a second) how far the stream has come. A focused Rollout's whole view is sent when the
- * stream opens and after each of its deltas. A client that stops reading is disconnected once `maxUnreadBytes` are
- * waiting for it.
+ * is left out, a `position` event says (at most once a second) how far the stream has come. A focused Rollout's
+ * whole view is sent when the stream opens and after each of its deltas. A client that stops reading is disconnected
+ * once `maxUnreadBytes` are waiting for it.
  */
 export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamOptions): ReadableStream<Uint8Array> {
   const {
@@ -66,10 +66,8 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
     maxUnreadBytes = MAX_UNREAD_BYTES,
   } = options;
   const focusedFrame = (key: string, id: number) => (focusedView ? frame("rollout", id, focusedView(key)) : null);
-  const carried = (delta: LiveDelta): boolean => {
-    if (!carriesRow || delta.type === "cluster") return true;
-    return focus.has(delta.type === "upsert" ? delta.rollout.key : delta.key) || carriesRow(delta);
-  };
+  const carried = (delta: LiveDelta): boolean =>
+    !carriesRow || delta.type === "cluster" || focus.has(deltaKey(delta)!) || carriesRow(delta);
   // What this client holds and may see of each delta; the rest is never sent, nor a focused view it would trigger.
   const visibleOf = (entries: readonly SequencedDelta[]): readonly SequencedDelta[] => {
     if (!visibleDelta && !carriesRow) return entries;
@@ -105,7 +103,7 @@ export function createFleetEventStream(log: DeltaLog, options: FleetEventStreamO
         }
       };
       const missed = resumeFrom === null ? null : log.since(resumeFrom);
-      const position = (seq: number) => encoder.encode(`id: ${seq}\nevent: position\ndata: ${seq}\n\n`);
+      const position = (seq: number) => frame("position", seq, seq);
       if (missed) {
         const visible = visibleOf(missed);
         if (visible.length > 0) send(encoder.encode(deltaText(visible)));

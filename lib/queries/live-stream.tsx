@@ -33,7 +33,7 @@ const FLUSH_FALLBACK_MS = 20;
 const MAX_RETRY_MS = 30_000;
 
 /** What the stream is asked for: the focused Rollouts' whole views, and whose overview rows. */
-export interface StreamSubscription {
+interface StreamSubscription {
   focus: string[];
   rows: RowScope;
   /** Equal for equal subscriptions. */
