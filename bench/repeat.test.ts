@@ -93,6 +93,26 @@ describe("repeatTable", () => {
     expect(table.split("\n")[0]).toContain("Met (worst of 3)");
     expect(repeatTable(summarizeRuns([run(41), run(152)]))).toMatch(/\| Write → DOM p95, overview .*\| MISSED +\|/);
   });
+
+  it("writes a miss that rounds to the limit with the digits that show it, and a met limit as it is", () => {
+    const cells = (values: number[]) =>
+      repeatTable(summarizeRuns(values.map((v) => run(v))))
+        .split("\n")
+        .find((l) => l.startsWith("| Write → DOM p95, overview "))!
+        .split("|")
+        .map((c) => c.trim());
+    expect(cells([150.4, 90, 149.6])).toEqual([
+      "",
+      "Write → DOM p95, overview",
+      "≤ 150 ms",
+      "150 ms",
+      "150.4 ms",
+      "150.4 / 90 / 150 ms",
+      "MISSED",
+      "",
+    ]);
+    expect(cells([150, 90, 80])).toEqual(["", "Write → DOM p95, overview", "≤ 150 ms", "90 ms", "150 ms", "150 / 90 / 80 ms", "met", ""]);
+  });
 });
 
 describe("numberAt", () => {

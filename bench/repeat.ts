@@ -19,6 +19,8 @@ export interface FigureSummary {
   measure: string;
   unit: Unit;
   better: Better;
+  /** The target's number (see Figure), none for a figure shown for its spread. */
+  limit?: number;
   target: string;
   /** One per run, in run order; NaN where a run did not take the figure (it failed, or wrote no results). */
   values: number[];
@@ -68,6 +70,7 @@ export function summarizeFigure(figure: Figure, results: ReadonlyArray<RunResult
     measure: figure.measure,
     unit: figure.unit,
     better: figure.better,
+    limit: figure.limit,
     target: formatTarget(figure),
     values,
     median: median(values),
@@ -87,9 +90,9 @@ export function repeatTable(summaries: readonly FigureSummary[]): string {
     summaries.map((s) => [
       s.measure,
       s.target,
-      formatValues([s.median], s.unit),
-      formatValues([s.worst], s.unit),
-      formatValues(s.values, s.unit),
+      formatValues([s.median], s.unit, s),
+      formatValues([s.worst], s.unit, s),
+      formatValues(s.values, s.unit, s),
       metCell(s.met),
     ]),
   );

@@ -138,11 +138,22 @@ const UNIT_FORMAT: Record<Unit, { scale: number; digits: number; suffix: string 
   count: { scale: 1, digits: 0, suffix: "" },
 };
 
-/** Values of one unit, written once: "41 / 45 / 52 ms"; a value not measured is "n/a". */
-export function formatValues(values: readonly number[], unit: Unit): string {
+/**
+ * Values of one unit, written once: "41 / 45 / 52 ms"; a value not measured is "n/a". Given the figure, a value on the
+ * wrong side of its limit that its unit's rounding would write as the limit itself gets the digits that show the
+ * miss ("100.4 ms" against "≤ 100 ms", not "100 ms" beside MISSED).
+ */
+export function formatValues(values: readonly number[], unit: Unit, figure?: Pick<Figure, "limit" | "better">): string {
   const { scale, digits, suffix } = UNIT_FORMAT[unit];
   if (!values.some(Number.isFinite)) return values.map(() => "n/a").join(" / ");
-  return `${values.map((v) => (Number.isFinite(v) ? (v * scale).toFixed(digits) : "n/a")).join(" / ")}${suffix}`;
+  const format = (v: number) => {
+    const limit = figure?.limit;
+    const misses = limit !== undefined && (figure?.better === "lower" ? v > limit : v < limit);
+    let shown = digits;
+    while (misses && shown < digits + 3 && (v * scale).toFixed(shown) === (limit * scale).toFixed(shown)) shown++;
+    return (v * scale).toFixed(shown);
+  };
+  return `${values.map((v) => (Number.isFinite(v) ? format(v) : "n/a")).join(" / ")}${suffix}`;
 }
 
 export function formatTarget(figure: Figure): string {
