@@ -13,4 +13,5 @@ PORT="${PORT:-3000}"
 # nginx: 60 s); Node's 5-s default makes a proxy reuse a connection the server is closing, and answer 502.
 KEEP_ALIVE_TIMEOUT="${ROLLSCOPE_KEEP_ALIVE_TIMEOUT_MS:-65000}"
 export HOSTNAME PORT KEEP_ALIVE_TIMEOUT
-exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" --import ./scripts/image/json-console.mjs server.js
+# Heap limits as scripts/start-server.sh sets them (its comment says why).
+exec node --max-old-space-size="${ROLLSCOPE_MAX_HEAP_MB:-320}" --max-semi-space-size="${ROLLSCOPE_SEMI_SPACE_MB:-16}" --import ./scripts/image/json-console.mjs server.js
