@@ -45,8 +45,8 @@ function streamOwnerKey(user: AuthUser, clientAddress: string | null): string {
 /**
  * The tab's `/api/stream` body: resumes after `since` (or Last-Event-ID) and follows the focused Rollouts and the rows
  * the tab holds, over what the user may read. The user's scope is asked for again as often as it is cached, so a
- * right granted or taken away reaches an open stream within about 30 s. Past server.streams (per user or in all) it is refused with 429 before any
- * work is done for it.
+ * right granted or taken away reaches an open stream within about 30 s. Past server.streams (per user or in all) it
+ * is refused with 429 before any work is done for it.
  */
 export async function openLiveStream(
   app: AppContext,
