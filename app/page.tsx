@@ -1,5 +1,3 @@
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/skeleton";
 import { getAppContext } from "@/lib/server/app-context";
 import { loadInitialFleetPage } from "@/lib/services/fleet-page";
 import { FleetOverview } from "./_components/fleet-overview";
@@ -9,10 +7,7 @@ export const dynamic = "force-dynamic";
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const initial = loadInitialFleetPage(getAppContext(), await searchParams);
-  // The overview keeps its filters in the URL (useSearchParams), which needs a Suspense boundary.
-  return (
-    <Suspense fallback={<SkeletonRows rows={10} label="Loading rollouts…" />}>
-      <FleetOverview initial={initial} />
-    </Suspense>
-  );
+  // No Suspense boundary: the page is rendered per request, so useSearchParams needs none, and a boundary lets React
+  // stream a page this size as a hidden segment a script swaps in, which a live update can race (see the detail page).
+  return <FleetOverview initial={initial} />;
 }

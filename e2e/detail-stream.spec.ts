@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { adminClient, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
-import { holdScriptsAndWatchHydration } from "../test/harness/late-hydration";
+import { holdScriptsAndWatchHydration, openWithoutScripts } from "../test/harness/late-hydration";
 
 /*
  * The live stream is the state of an open detail page: the Rollout's live view arrives as the stream's `rollout`
@@ -111,7 +111,11 @@ test("a recorded change (the next step) refreshes the records and the action but
     .toEqual(expect.arrayContaining([`GET ${detailPath}`, `GET ${detailPath}/actions`]));
 });
 
-test("the detail page's HTML already holds the Rollout, hydrates as it is, and asks for no detail of its own", async ({ page }) => {
+test("the detail page's HTML already holds the Rollout, shows it without scripts, hydrates as it is, and asks for no detail of its own", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const name = `${NAME}-first`;
   await createTestRollout(CLUSTER, "shop", name, TEST_STEPS);
   await waitForAppliedWeight(CLUSTER, "shop", name, 20);
@@ -120,6 +124,13 @@ test("the detail page's HTML already holds the Rollout, hydrates as it is, and a
   const html = await (await page.request.get(path)).text();
   expect(html).toContain(`data-key="${CLUSTER}/shop/${name}"`);
   expect(html).toContain('data-testid="weights"');
+  const noScripts = await openWithoutScripts(browser, `${baseURL}${path}`);
+  try {
+    await expect(noScripts.page.getByTestId("applied-weight").locator("[data-value]").first()).toBeVisible();
+    await expect(noScripts.page.getByText("Loading rollout…")).toHaveCount(0);
+  } finally {
+    await noScripts.close();
+  }
   const requests = recordApiRequests(page);
   const hydrationErrors = await holdScriptsAndWatchHydration(page);
   await page.goto(path);

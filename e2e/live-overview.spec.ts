@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { control, createTestRollout, promoteTestRollout, TEST_STEPS, waitForAppliedWeight } from "../test/harness/fleet";
-import { holdScriptsAndWatchHydration } from "../test/harness/late-hydration";
+import { holdScriptsAndWatchHydration, openWithoutScripts } from "../test/harness/late-hydration";
 
 function row(page: Page, key: string) {
   return page.locator(`[data-testid="rollout-row"][data-key="${key}"]`);
@@ -25,11 +25,21 @@ test.describe("fleet overview", () => {
     expect(html).toContain('data-key="prod-eu/shop/checkout"');
   });
 
-  test("the server-rendered overview hydrates as it is, even when the scripts arrive seconds after the HTML", async ({ page }) => {
+  test("the server-rendered overview shows its rows without scripts and hydrates as it is, even when the scripts arrive seconds after the HTML", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     // A rollout that changed seconds ago shows "…s ago": text that differs from one second to the next.
     await createTestRollout("prod-eu", "shop", "e2e-hydrate", TEST_STEPS);
     // Past "just now" (the first 5 s), so the row's own age reads "…s ago".
     await page.waitForTimeout(6_000);
+    const noScripts = await openWithoutScripts(browser, `${baseURL}/`);
+    try {
+      await expect(row(noScripts.page, "prod-eu/shop/e2e-hydrate")).toBeVisible();
+    } finally {
+      await noScripts.close();
+    }
     const hydrationErrors = await holdScriptsAndWatchHydration(page);
     await page.goto("/");
     await expect(row(page, "prod-eu/shop/e2e-hydrate")).toBeVisible();

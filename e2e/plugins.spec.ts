@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { holdScriptsAndWatchHydration } from "../test/harness/late-hydration";
+import { holdScriptsAndWatchHydration, openWithoutScripts } from "../test/harness/late-hydration";
 
 /**
  * The plugins page against the demo fleet (three simulated clusters, no Prometheus: Rollscope scrapes each
@@ -112,7 +112,11 @@ test.describe("plugins page", () => {
     await expect(page.getByTestId("summary-clusters")).toContainText("3");
   });
 
-  test("the page's HTML already holds the registry and the health rows, and hydrates as it is", async ({ page }) => {
+  test("the page's HTML already holds the registry and the health rows, shows them without scripts, and hydrates as it is", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     // The first report may take longer than the server render waits for it; once computed it is shared.
     await expect
       .poll(async () => (await (await page.request.get("/plugins")).text()).includes('data-testid="plugin-health-row"'), {
@@ -123,6 +127,13 @@ test.describe("plugins page", () => {
     expect(html).toContain('data-testid="plugin-matrix"');
     expect(html).toContain('data-testid="plugin-health-row"');
     expect(html).not.toMatch(/data-testid="plugin-health-row"[^>]*data-cluster="prod-eu"/);
+
+    const noScripts = await openWithoutScripts(browser, `${baseURL}/plugins`);
+    try {
+      await expect(noScripts.page.getByTestId("plugin-health-row").first()).toBeVisible();
+    } finally {
+      await noScripts.close();
+    }
 
     const hydrationErrors = await holdScriptsAndWatchHydration(page);
     await page.goto("/plugins");

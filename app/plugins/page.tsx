@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { Skeleton } from "@/components/ui/skeleton";
 import { getAppContext } from "@/lib/server/app-context";
 import { loadInitialPluginsPage } from "@/lib/services/plugins-page";
 import { PluginsPage } from "./_components/plugins-page";
@@ -12,10 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const initial = await loadInitialPluginsPage(getAppContext(), await searchParams);
-  // The filters live in the URL (useSearchParams), which needs a Suspense boundary.
-  return (
-    <Suspense fallback={<Skeleton className="h-40 w-full" />}>
-      <PluginsPage initial={initial} />
-    </Suspense>
-  );
+  // No Suspense boundary: the page is rendered per request, so useSearchParams needs none, and a boundary lets React
+  // stream a page this size as a hidden segment a script swaps in, which a live update can race (see the detail page).
+  return <PluginsPage initial={initial} />;
 }

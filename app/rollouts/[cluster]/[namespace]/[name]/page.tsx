@@ -1,5 +1,3 @@
-import { Suspense } from "react";
-import { SkeletonRows } from "@/components/ui/skeleton";
 import { decodeSegment } from "@/lib/format/hrefs";
 import { getAppContext } from "@/lib/server/app-context";
 import { loadInitialRolloutDetail } from "@/lib/services/rollout-detail";
@@ -20,9 +18,8 @@ export default async function RolloutPage({ params }: RolloutPageProps) {
     name: decodeSegment(segments.name),
   };
   const initial = await loadInitialRolloutDetail(getAppContext(), rollout);
-  return (
-    <Suspense fallback={<SkeletonRows rows={12} label="Loading rollout…" />}>
-      <RolloutDetailView {...rollout} initial={initial} />
-    </Suspense>
-  );
+  // No Suspense boundary around the view: nothing in it suspends, and a boundary lets React stream a page this size
+  // as a hidden segment swapped in by a script. A live update reaching that boundary before it hydrated made React
+  // render it again on the client while the hidden copy was still in the document.
+  return <RolloutDetailView {...rollout} initial={initial} />;
 }
