@@ -360,6 +360,33 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     expect(readsApart()).toBe(true);
   });
 
+  it("asks each cluster's Prometheus one grouped query over the range for the signals and the latency together", async () => {
+    const rangeReads = new Map<string, Array<readonly unknown[]>>();
+    const counting = (cluster: string): MetricsSource => {
+      const prom = promApp.metricsSource(cluster);
+      return {
+        ...prom,
+        increaseByGroup: (query, range) => {
+          if (range.startMs !== range.endMs)
+            rangeReads.set(cluster, [...(rangeReads.get(cluster) ?? []), query.parts.map((p) => p.metric)]);
+          return prom.increaseByGroup(query, range);
+        },
+      };
+    };
+    const app: AppContext = { ...promApp, serviceState: new ServiceState(), metricsSource: counting };
+    const report = await getPluginHealth(app, { range: "15m" });
+    expect(rangeReads.size).toBeGreaterThan(0);
+    for (const [, reads] of rangeReads) {
+      expect(reads).toHaveLength(1);
+      expect(reads[0]).toEqual(expect.arrayContaining(["rollout_events_total", "rollout_reconcile_bucket"]));
+    }
+    // Both panels read from the one answer.
+    const contour = findHealth(report.plugins, "prod-eu", "argoproj-labs/contour");
+    expect(contour.derived.data!.total!.attempts).toBeGreaterThan(40);
+    expect(contour.latency.error).toBeNull();
+    expect(contour.latency.data!.p95).not.toBeNull();
+  });
+
   it("shows a measured canary share for every routed demo Rollout, each read from its own router's exporter family", async () => {
     const now = Date.now();
     const measuredApp = { ...promApp, now: () => now };
