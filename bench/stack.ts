@@ -256,17 +256,19 @@ export async function readAppCounters(address: string): Promise<{
 
 /**
  * What a Prometheus has done so far, from its own /metrics: its CPU, and its query engine's time per slice (queue_time is
- * the wait for one of its concurrent query slots, inner_eval the evaluation) with the number of queries.
+ * the wait for one of its concurrent query slots, prepare_time the selection of the series and their samples,
+ * inner_eval the evaluation) with the number of queries.
  */
 export async function readPrometheusEngine(
   url: string,
-): Promise<{ cpuSeconds: number; queries: number; queueSeconds: number; evalSeconds: number }> {
+): Promise<{ cpuSeconds: number; queries: number; queueSeconds: number; prepareSeconds: number; evalSeconds: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const slice = (name: string) => sumOf(text, "prometheus_engine_query_duration_seconds_sum", { slice: name });
   return {
     cpuSeconds: sumOf(text, "process_cpu_seconds_total"),
     queries: sumOf(text, "prometheus_engine_query_duration_seconds_count", { slice: "inner_eval" }),
     queueSeconds: slice("queue_time"),
+    prepareSeconds: slice("prepare_time"),
     evalSeconds: slice("inner_eval"),
   };
 }

@@ -59,10 +59,11 @@ export async function measurePluginHealth(
   if (engine && engineAfter && engineAfter.queries > engine.queries) {
     const n = engineAfter.queries - engine.queries;
     const seconds = (performance.now() - startedMs) / 1000;
-    const mean = (key: "queueSeconds" | "evalSeconds") => Math.round(((engineAfter[key] - engine[key]) / n) * 1000);
+    const mean = (key: "queueSeconds" | "prepareSeconds" | "evalSeconds") => Math.round(((engineAfter[key] - engine[key]) / n) * 1000);
     console.log(
       `plugin health: Prometheus used ${(engineAfter.cpuSeconds - engine.cpuSeconds).toFixed(1)} CPU s over ${seconds.toFixed(0)} s; ` +
-        `${n} queries, mean ${mean("queueSeconds")} ms waiting for a query slot, ${mean("evalSeconds")} ms evaluating`,
+        `${n} queries, mean ${mean("queueSeconds")} ms waiting for a query slot, ${mean("prepareSeconds")} ms selecting series, ` +
+        `${mean("evalSeconds")} ms evaluating`,
     );
   }
   // The app logs each report slower than 2 s with where its time went: the kept report the first answer carried is

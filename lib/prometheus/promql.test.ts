@@ -124,9 +124,9 @@ describe("buildGroupedIncreaseQuery", () => {
     });
     expect(query).toBe(
       "sum by (g, p) (" +
-        'label_replace(label_replace(increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name=~"storefront|check\\\\.out"}[1m]) or ' +
-        'increase(rollout_reconcile_count{cluster="prod-eu", namespace="search", name="api"}[1m]), "p", "0", "", ""), "g", "0", "", "") or ' +
-        'label_replace(label_replace(increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name="storefront"}[1m]), "p", "0", "", ""), "g", "1", "", ""))',
+        'label_replace(label_replace(sum (increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name=~"storefront|check\\\\.out"}[1m]) or ' +
+        'increase(rollout_reconcile_count{cluster="prod-eu", namespace="search", name="api"}[1m])), "p", "0", "", ""), "g", "0", "", "") or ' +
+        'label_replace(label_replace(sum (increase(rollout_reconcile_count{cluster="prod-eu", namespace="shop", name="storefront"}[1m])), "p", "0", "", ""), "g", "1", "", ""))',
     );
     expect(checkPromqlSyntax(query!)).toBeNull();
   });
@@ -136,6 +136,8 @@ describe("buildGroupedIncreaseQuery", () => {
     expect(query.startsWith("sum by (g, p, reason) (")).toBe(true);
     expect(query).toContain('rollout_events_total{reason=~"TrafficRoutingError|WeightVerifyError", namespace="search", name="api"}[1h]');
     expect(query).toContain('"p", "1", "", "")');
+    // Each term is summed by its part's labels before it is tagged.
+    expect(query).toContain('label_replace(label_replace(sum by (reason) (increase(rollout_events_total{');
     expect(checkPromqlSyntax(query)).toBeNull();
     expect(
       buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" }),
