@@ -137,7 +137,7 @@ describe("buildGroupedIncreaseQuery", () => {
     expect(query).toContain('rollout_events_total{reason=~"TrafficRoutingError|WeightVerifyError", namespace="search", name="api"}[1h]');
     expect(query).toContain('"p", "1", "", "")');
     // Each term is summed by its part's labels before it is tagged.
-    expect(query).toContain('label_replace(label_replace(sum by (reason) (increase(rollout_events_total{');
+    expect(query).toContain("label_replace(label_replace(sum by (reason) (increase(rollout_events_total{");
     expect(checkPromqlSyntax(query)).toBeNull();
     expect(
       buildGroupedIncreaseQuery({ parts, groups: [{ key: "0", rollouts: [] }], windowSeconds: 60, groupLabel: "g", partLabel: "p" }),
