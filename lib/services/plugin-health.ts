@@ -181,8 +181,9 @@ async function querySignals(
     source.increaseByGroup({ parts: RANGE_PARTS, groups }, window.query),
   );
   const collectSignals = async () => {
+    const first = burn24hFirst === null ? null : await burn24hFirst;
     const [burn24h, series, burn1h] = await Promise.all([
-      burn24hFirst ?? readBurn(86_400, burnReads?.day ?? null),
+      first ?? readBurn(86_400, burnReads?.day ?? null),
       overRange.then((answer) => readGroupedSignals(answer, length)),
       readBurn(3600, burnReads?.hour ?? null),
     ]);
