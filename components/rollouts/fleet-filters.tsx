@@ -37,6 +37,8 @@ export function FleetFilters({ view, facets, onChange, onClear, searchRef }: Fle
             ref={searchRef}
             type="search"
             data-testid="search"
+            // The URL holds the search: a value the browser restored on back/forward would not be the one applied.
+            autoComplete="off"
             defaultValue={view.q}
             placeholder="name, namespace, cluster, message, plugin…"
             onChange={(e) => {

@@ -9,7 +9,11 @@ interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   allLabel: string;
 }
 
-/** A labelled native select with an "all" option whose value is the empty string. */
+/**
+ * A labelled native select with an "all" option whose value is the empty string. Its value is a filter the URL holds,
+ * so the browser must not restore an earlier value on back/forward (autocomplete off): a restored value would show
+ * a filter the page does not apply, and React does not correct it while hydrating.
+ */
 export function Select({ label, options, allLabel, className, value, ...rest }: SelectProps) {
   const current = typeof value === "string" ? value : "";
   return (
@@ -17,6 +21,7 @@ export function Select({ label, options, allLabel, className, value, ...rest }: 
       <span>{label}</span>
       <select
         value={current}
+        autoComplete="off"
         className={cn(
           "h-8 min-w-36 max-w-64 rounded-md border border-slate-300 bg-white px-2 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100",
           focusRing,

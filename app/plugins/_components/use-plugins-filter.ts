@@ -1,7 +1,7 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { parsePluginsFilter, serializePluginsFilter, type PluginsFilter } from "@/lib/plugins/plugins-filter";
 
 /**
@@ -11,6 +11,17 @@ import { parsePluginsFilter, serializePluginsFilter, type PluginsFilter } from "
 export function usePluginsFilter(): [PluginsFilter, (patch: Partial<PluginsFilter>) => void] {
   const params = useSearchParams();
   const filter = useMemo(() => parsePluginsFilter(params), [params]);
+  // A back or forward press while the page still hydrated (right after a reload) moves the URL before Next's router
+  // listens for it: the page would go on showing the filter it was rendered with. After Next's own effects have run
+  // (a timer, as they run after this one), the URL the browser shows is handed to the router if it holds another
+  // filter (Next picks up replaceState).
+  useEffect(() => {
+    const timer = window.setTimeout(() => {
+      const shown = serializePluginsFilter(parsePluginsFilter(new URLSearchParams(window.location.search)));
+      if (shown !== serializePluginsFilter(filter)) window.history.replaceState(null, "", window.location.href);
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [filter]);
   const update = useCallback((patch: Partial<PluginsFilter>) => {
     const next = { ...parsePluginsFilter(new URLSearchParams(window.location.search)), ...patch };
     const query = serializePluginsFilter(next);
