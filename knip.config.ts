@@ -21,6 +21,8 @@ const config: KnipConfig = {
     "scripts/screenshots-real-cluster.ts",
     "realcluster/cli.ts",
     "plugin-meter/go-test.ts",
+    // Preloaded into the benchmark's server (`node --import`, bench/stack.ts).
+    "bench/event-loop-probe.mjs",
     // Copied into the image and run by node (scripts/build-standalone.sh, scripts/image/entrypoint.sh).
     "scripts/image/*.mjs",
     // vitest.config.ts aliases `server-only` to it.

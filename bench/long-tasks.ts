@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { ms, type Row } from "./measure";
+import type { ServerStall } from "./stack";
 
 export interface LongTasks {
   /** Tasks of 50 ms or more. */
@@ -47,14 +48,26 @@ export function longTasksRow(page: string, longTasks: LongTasks | undefined): Ro
   };
 }
 
-/** A table row for the server's longest event-loop stall over a stretch of the run (see eventLoopStalls). */
-export function serverStallRow(stretch: string, longestMs: number): Row {
-  return {
-    metric: `Server: longest event-loop stall ${stretch}`,
-    value: Number.isFinite(longestMs) ? ms(longestMs) : "not measured",
-    target: "≤ 50 ms",
-    met: Number.isFinite(longestMs) ? longestMs <= 50 : false,
-  };
+/**
+ * The table's rows for the server's stalls over a stretch of the run (see eventLoopStalls): the longest time the
+ * server itself held its event loop, issue 32's "no server task over 50 ms", and the longest event-loop delay, which
+ * adds the time its thread waited for a core the machine's other processes held.
+ */
+export function serverStallRows(stretch: string, stall: ServerStall): Row[] {
+  return [
+    {
+      metric: `Server: longest hold of the event loop (on a CPU or blocked) ${stretch}`,
+      value: Number.isFinite(stall.heldMs) ? ms(stall.heldMs) : "not measured",
+      target: "≤ 50 ms",
+      met: Number.isFinite(stall.heldMs) ? stall.heldMs <= 50 : false,
+    },
+    {
+      metric: `Server: longest event-loop stall (with waits for a core) ${stretch}`,
+      value: Number.isFinite(stall.longestMs) ? ms(stall.longestMs) : "not measured",
+      target: "",
+      met: null,
+    },
+  ];
 }
 
 /** What a page's performance trace records: the main thread's tasks and V8's sampled JavaScript stacks. */

@@ -1,7 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { eventLoopStalls, readAppCounters } from "./stack";
+import { eventLoopStalls, heldMs, readAppCounters, readLoopTurns } from "./stack";
 
 /** An app's /metrics whose longest event-loop delay (reset on each read, as prom-client's is) and GC counts are set per read. */
 async function fakeMetrics(reads: Array<{ lagMaxSeconds: number; majorOver50: number }>): Promise<{ address: string; server: Server }> {
@@ -40,7 +44,7 @@ describe("the server's longest stall over a stretch of the run", () => {
     const stalls = eventLoopStalls(fake.address);
     await stalls.start();
     await readAppCounters(fake.address);
-    expect(await stalls.stop("under the API load")).toBeCloseTo(300, 5);
+    expect((await stalls.stop("under the API load")).longestMs).toBeCloseTo(300, 5);
     expect(log).toHaveBeenCalledWith(
       expect.stringMatching(
         /^server under the API load: longest stall 300 ms; GC pauses ≥ 50 ms: 1 major \(monotonic clock [\d.]+–[\d.]+ s\)$/,
@@ -58,8 +62,80 @@ describe("the server's longest stall over a stretch of the run", () => {
     server = fake.server;
     const stalls = eventLoopStalls(fake.address);
     await stalls.start();
-    expect(await stalls.stop("over the churn alone")).toBeCloseTo(40, 5);
+    expect((await stalls.stop("over the churn alone")).longestMs).toBeCloseTo(40, 5);
     await readAppCounters(fake.address);
-    expect(await stalls.stop("again")).toBeNaN();
+    expect((await stalls.stop("again")).longestMs).toBeNaN();
+  });
+});
+
+const monotonicMs = () => Number(process.hrtime.bigint() / 1_000n) / 1000;
+
+describe("the server's own share of a stall", () => {
+  it("is the longest turn of the stretch less the time the thread waited for a core", async () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const fake = await fakeMetrics([
+      { lagMaxSeconds: 0, majorOver50: 0 },
+      { lagMaxSeconds: 0.15, majorOver50: 0 },
+    ]);
+    server = fake.server;
+    const loopLog = path.join(mkdtempSync(path.join(tmpdir(), "rollscope-stalls-")), "event-loop.log");
+    const line = (start: number, gap: number, cpu: number, runQueue: number, idle = 0) =>
+      `${start} ${gap} ${cpu} ${runQueue} ${idle} 3.0\n`;
+    appendFileSync(loopLog, line(monotonicMs() - 5_000, 400, 390, 0)); // before the stretch: not counted
+    const stalls = eventLoopStalls(fake.address, loopLog);
+    await stalls.start();
+    const now = monotonicMs();
+    // The longest delay was mostly a wait for a core, another a late wake-up in the wait for I/O; a shorter turn was
+    // the server's own work.
+    appendFileSync(loopLog, line(now, 150, 10, 130) + line(now, 100, 1, 1, 97) + line(now, 70, 60, 2) + "a torn line\n");
+    const stall = await stalls.stop("while the pages took changes");
+    expect(stall.longestMs).toBeCloseTo(150, 5);
+    expect(stall.heldMs).toBeCloseTo(68, 5);
+    expect(log).toHaveBeenCalledWith(
+      "  its longest turn: 150 ms: on a CPU 10, waiting for a core 130, blocked 10 (in the wait for I/O 0); the server's other threads 3 ms of CPU meanwhile",
+    );
+  });
+
+  it("reads a stretch without a logged turn as held under the probe's 20 ms, and one without the probe as not measured", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const fake = await fakeMetrics([{ lagMaxSeconds: 0.01, majorOver50: 0 }]);
+    server = fake.server;
+    const loopLog = path.join(mkdtempSync(path.join(tmpdir(), "rollscope-stalls-")), "event-loop.log");
+    appendFileSync(loopLog, "");
+    const withLog = eventLoopStalls(fake.address, loopLog);
+    await withLog.start();
+    expect((await withLog.stop("quiet")).heldMs).toBe(0);
+    const withoutLog = eventLoopStalls(fake.address, path.join(path.dirname(loopLog), "absent.log"));
+    await withoutLog.start();
+    expect((await withoutLog.stop("no probe")).heldMs).toBeNaN();
+  });
+});
+
+describe.skipIf(process.platform !== "linux")("the event-loop probe (bench/event-loop-probe.mjs)", () => {
+  it("logs a long turn, and tells one that computed from one that slept", () => {
+    const loopLog = path.join(mkdtempSync(path.join(tmpdir(), "rollscope-probe-")), "event-loop.log");
+    // Two long turns: 150 ms of computing, then (after a short pause) 150 ms asleep in a blocking call.
+    const script = `
+      setTimeout(() => {
+        const end = Date.now() + 150;
+        while (Date.now() < end);
+        setTimeout(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150), 50);
+      }, 50);
+      setTimeout(() => {}, 500);`;
+    const probe = path.join(import.meta.dirname, "event-loop-probe.mjs");
+    const result = spawnSync(process.execPath, [`--import=${probe}`, "-e", script], {
+      env: { ...process.env, ROLLSCOPE_BENCH_LOOP_LOG: loopLog },
+      encoding: "utf8",
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const turns = readLoopTurns(loopLog, 0, Number.MAX_SAFE_INTEGER).filter((t) => t.gap >= 140);
+    expect(turns).toHaveLength(2);
+    const [computed, slept] = turns;
+    // However busy the machine, computing is on a CPU or waiting for one; sleeping is neither.
+    expect(computed.cpu + computed.runQueue).toBeGreaterThan(130);
+    expect(slept.cpu).toBeLessThan(40);
+    // A blocking call is not the loop's wait for I/O: it counts as held.
+    expect(slept.idle).toBeLessThan(20);
+    expect(heldMs(slept)).toBeGreaterThan(130);
   });
 });

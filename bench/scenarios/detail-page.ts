@@ -4,7 +4,7 @@
  */
 import { chromium } from "@playwright/test";
 import { CHROMIUM_ARGS } from "../first-row";
-import { longTasksRow, recordLongTasks, traceBrowser, serverStallRow, type LongTasks } from "../long-tasks";
+import { longTasksRow, recordLongTasks, traceBrowser, serverStallRows, type LongTasks } from "../long-tasks";
 import { distribution, ms, sleep, type Distribution, type Row } from "../measure";
 import { createProbes, eventLoopStalls, rolloutsType, startStack, waitForFleet, type BenchRun, type Stack } from "../stack";
 
@@ -103,12 +103,12 @@ export async function addDetailPageRows(run: BenchRun, rows: Row[], figures: Rec
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     await sleep(3_000);
-    const stalls = eventLoopStalls(stack.metricsAddress);
+    const stalls = eventLoopStalls(stack.metricsAddress, stack.loopLog);
     await stalls.start();
     const detail = await measureDetailDomLatency(run, stack, Math.min(P.samples, 60));
-    const serverStallMs = await stalls.stop("while the detail page took changes");
-    rows.push(...detailPageRows(detail), serverStallRow("while the detail page took changes", serverStallMs));
-    Object.assign(figures, { detail, serverStalls: { pages: serverStallMs } });
+    const stall = await stalls.stop("while the detail page took changes");
+    rows.push(...detailPageRows(detail), ...serverStallRows("while the detail page took changes", stall));
+    Object.assign(figures, { detail, serverStalls: { pages: stall.longestMs }, serverHeld: { pages: stall.heldMs } });
   } finally {
     await stack.stop();
   }

@@ -1,6 +1,6 @@
 import { latencyCdfChart } from "../latency-chart";
 import { distribution, mb, ms, readTreeRss, sampled, sleep, type Row } from "../measure";
-import { longTasksRow, serverStallRow } from "../long-tasks";
+import { longTasksRow, serverStallRows } from "../long-tasks";
 import { eventLoopStalls, measureApi, startStack, waitForFleet, type BenchRun } from "../stack";
 import { detailPageRows, measureDetailDomLatency } from "./detail-page";
 import { measureFirstLoad } from "./first-row";
@@ -34,7 +34,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       return { firstRowMs: Number.NaN, jsBytes: Number.NaN };
     });
     // The server's longest event-loop stall over each stretch: the pages taking changes, the API load, the churn alone.
-    const stalls = eventLoopStalls(stack.metricsAddress);
+    const stalls = eventLoopStalls(stack.metricsAddress, stack.loopLog);
     await stalls.start();
     const domLat = await measureDomLatency(run, stack, P.samples).catch((err: unknown) => {
       console.error(`DOM latency not measured: ${String(err).split("\n")[0]}`);
@@ -44,7 +44,8 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       console.error(`detail-page latency not measured: ${String(err).split("\n")[0]}`);
       return { latency: distribution([]), requests: Number.NaN, changes: 0 };
     });
-    const serverStalls = { pages: await stalls.stop("while the pages took changes"), apis: Number.NaN, churn: Number.NaN };
+    const notMeasured = { longestMs: Number.NaN, heldMs: Number.NaN };
+    const stallsOf = { pages: await stalls.stop("while the pages took changes"), apis: notMeasured, churn: notMeasured };
     await stalls.start();
     const api = await measureApi(`${stack.app.url}/api/rollouts`, P.apiSeconds);
     const { pluginHealth, pluginHealthColdMs, pluginHealthComputeMs, pluginHealthSteadyComputeMs } = await measurePluginHealth(
@@ -53,12 +54,14 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       stack.metricsAddress,
       stack.prometheus?.url,
     );
-    serverStalls.apis = await stalls.stop("under the API load");
+    stallsOf.apis = await stalls.stop("under the API load");
 
     console.log(`churn for ${P.churnSeconds} s…`);
     await stalls.start();
     await sleep(P.churnSeconds * 1000);
-    serverStalls.churn = await stalls.stop("over the churn alone");
+    stallsOf.churn = await stalls.stop("over the churn alone");
+    const serverStalls = { pages: stallsOf.pages.longestMs, apis: stallsOf.apis.longestMs, churn: stallsOf.churn.longestMs };
+    const serverHeld = { pages: stallsOf.pages.heldMs, apis: stallsOf.apis.heldMs, churn: stallsOf.churn.heldMs };
     const churnRss = readTreeRss(stack.app.pid()!);
 
     rows.push(
@@ -82,7 +85,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       },
       longTasksRow("Overview page", domLat.longTasks),
       ...detailPageRows(detail),
-      serverStallRow("while the overview and detail pages took changes", serverStalls.pages),
+      ...serverStallRows("while the overview and detail pages took changes", stallsOf.pages),
       {
         metric: "Live overhead over the floor (DOM p95 − watch p95)",
         value: ms(domLat.p95 - floorLat.p95),
@@ -96,8 +99,8 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
         met: api.p95 <= 100 && api.errors === 0,
       },
       ...pluginHealthRows(run, pluginHealth, pluginHealthColdMs, pluginHealthComputeMs),
-      serverStallRow("under the overview and plugin-health API load", serverStalls.apis),
-      serverStallRow(`over ${P.churnSeconds} s of churn alone`, serverStalls.churn),
+      ...serverStallRows("under the overview and plugin-health API load", stallsOf.apis),
+      ...serverStallRows(`over ${P.churnSeconds} s of churn alone`, stallsOf.churn),
       {
         metric: "First load: time to the first rollout row",
         value: Number.isFinite(firstLoad.firstRowMs) ? ms(firstLoad.firstRowMs) : "no row within 60 s",
@@ -136,6 +139,7 @@ export async function measureMainStack(run: BenchRun, rows: Row[], figures: Reco
       pluginHealthComputeMs,
       pluginHealthSteadyComputeMs,
       serverStalls,
+      serverHeld,
       warmRss,
       churnRss,
       baselineRss,
