@@ -92,7 +92,8 @@ function toWhere(filter: AuditFilter): Prisma.AuditEntryWhereInput {
   };
 }
 
-export function createAuditEntryRepository(db: PrismaClient): AuditEntryRepository {
+/** `durable`: resolves once what was committed before survives a power loss (see durableCommit). */
+export function createAuditEntryRepository(db: PrismaClient, durable: () => Promise<void>): AuditEntryRepository {
   return {
     async append(record) {
       // Field by field: a record may carry more than the table has (a caller's spread request context).
@@ -103,6 +104,7 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
         data: { user, groups, cluster, namespace, rollout, action, before, outcome, message, requestId, clientAddress },
         select: { id: true },
       });
+      await durable();
       return row.id;
     },
 
@@ -110,6 +112,7 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
       // A late outcome also replaces "interrupted": the action's own answer is better than the guess.
       const data = { outcome, message, ...(after ? { after: JSON.stringify(after) } : {}) };
       const { count } = await db.auditEntry.updateMany({ where: { id, outcome: { in: ["pending", "interrupted"] } }, data });
+      await durable();
       return count > 0;
     },
 
@@ -118,6 +121,7 @@ export function createAuditEntryRepository(db: PrismaClient): AuditEntryReposito
         where: { outcome: "pending", at: { lt: startedBefore } },
         data: { outcome: "interrupted", message },
       });
+      await durable();
       return count;
     },
 

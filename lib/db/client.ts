@@ -4,7 +4,8 @@ import { databaseDialect, databaseUrl, type DatabaseDialect } from "./database-u
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-postgres/client";
 import { forgetQueryArguments } from "./forget-query-arguments";
-import { createSqliteAdapter } from "./sqlite-adapter";
+import { createSqliteAdapter, sqliteFileOf } from "./sqlite-adapter";
+import { syncWriteAheadLog } from "./sqlite-checkpointer";
 
 const databases = new WeakMap<PrismaClient, { dialect: DatabaseDialect; url: string }>();
 
@@ -33,4 +34,15 @@ export function dialectOf(db: PrismaClient): DatabaseDialect {
 /** The URL a client of {@link createDbClient} was opened with. */
 export function urlOf(db: PrismaClient): string | undefined {
   return databases.get(db)?.url;
+}
+
+/**
+ * What a write that must survive a power loss awaits after it committed (the audit log's): with SQLite, a sync of the
+ * write-ahead log off the event loop (its commits do not sync: see createSqliteAdapter); PostgreSQL's commits are
+ * durable already.
+ */
+export function durableCommit(db: PrismaClient): () => Promise<void> {
+  const known = databases.get(db);
+  const file = known?.dialect === "sqlite" ? sqliteFileOf(known.url) : null;
+  return file === null ? async () => undefined : () => syncWriteAheadLog(file);
 }

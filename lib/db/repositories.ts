@@ -1,7 +1,7 @@
 import "server-only";
 import type { PrismaClient } from "./generated/client";
 import { createActionLocks, type ActionLocks } from "./action-locks";
-import { dialectOf, urlOf } from "./client";
+import { dialectOf, durableCommit, urlOf } from "./client";
 import { createAuditEntryRepository, type AuditEntryRepository } from "./audit-entries";
 import { createMetricSampleRepository, type MetricSampleRepository } from "./metric-samples";
 import type { PendingWrite } from "./pending-write";
@@ -27,13 +27,14 @@ export interface Repositories {
 
 export function createRepositories(db: PrismaClient): Repositories {
   const dialect = dialectOf(db);
+  const durable = durableCommit(db);
   return {
     rolloutSamples: createRolloutSampleRepository(db, dialect),
     rolloutEvents: createRolloutEventRepository(db, dialect),
-    auditEntries: createAuditEntryRepository(db),
+    auditEntries: createAuditEntryRepository(db, durable),
     metricSamples: createMetricSampleRepository(db, dialect),
     schema: createSchemaRepository(db, dialect),
-    sessions: createSessionRepository(db),
+    sessions: createSessionRepository(db, durable),
     actionLocks: createActionLocks(urlOf(db), dialect),
     async transaction(writes) {
       await db.$transaction([...writes]);

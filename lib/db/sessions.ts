@@ -32,7 +32,8 @@ function parseGroups(text: string): string[] {
   }
 }
 
-export function createSessionRepository(db: PrismaClient): SessionRepository {
+/** `durable`: resolves once what was committed before survives a power loss (see durableCommit): a sign-out must. */
+export function createSessionRepository(db: PrismaClient, durable: () => Promise<void>): SessionRepository {
   return {
     async create({ groups, ...record }) {
       await db.session.create({ data: { ...record, groups: JSON.stringify(groups) } });
@@ -45,6 +46,7 @@ export function createSessionRepository(db: PrismaClient): SessionRepository {
 
     async revoke(id, at) {
       await db.session.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: at } });
+      await durable();
     },
 
     async touch(id, at) {

@@ -1,6 +1,7 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import { startSqliteCheckpointer } from "./sqlite-checkpointer";
 
 type SqlDriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type Transaction = Awaited<ReturnType<SqlDriverAdapter["startTransaction"]>>;
@@ -13,34 +14,60 @@ type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
  */
 const BUSY_TIMEOUT_MS = 100;
 
+/** The file a `file:` URL names, as the adapter opens it; null for an in-memory database. */
+export function sqliteFileOf(url: string): string | null {
+  const file = url.replace(/^file:/, "");
+  return file === ":memory:" || file === "" ? null : file;
+}
+
 /**
  * Opens the database the way a server needs it: a short busy timeout, write-ahead logging (readers never wait for a
  * writer, so pages keep reading history while something else writes or holds a write lock; a backup does not block
  * writes) and transactions that always give the connection back (see {@link releasingOnFailedEnd}).
+ *
+ * Nothing that can wait for the disk runs on the event loop where it can run elsewhere (every statement of this
+ * connection does; better-sqlite3 is synchronous):
+ * - checkpoints run on a thread of their own (see startSqliteCheckpointer);
+ * - a commit does not sync the log (`synchronous = NORMAL`, safe with write-ahead logging: a commit survives the
+ *   server's crash, and the next checkpoint, within a second, syncs it against a power loss). The audit log, which
+ *   must survive that too, syncs the log off the event loop after each write (syncWriteAheadLog);
+ * - sorts and temporary tables stay in memory (`temp_store = MEMORY`), not in files under /var/tmp.
  */
 export function createSqliteAdapter(url: string): SqlDriverAdapterFactory {
   const inner = new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS });
+  const file = sqliteFileOf(url);
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
     async connect() {
       const adapter = await inner.connect();
-      await enableWriteAheadLog(adapter);
-      return withReleasingTransactions(adapter);
+      await adapter.executeScript("PRAGMA temp_store = MEMORY");
+      if (file === null || !(await enableWriteAheadLog(adapter))) return withReleasingTransactions(adapter, async () => undefined);
+      // The log file shrinks back to this after a checkpoint, should it have grown while checkpoints could not run.
+      await adapter.executeScript("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864; PRAGMA wal_autocheckpoint = 0");
+      const checkpointer = startSqliteCheckpointer(file, (err) => {
+        console.warn("database: checkpoints are back on the server's connection; the checkpointer's thread failed:", err);
+        adapter.executeScript("PRAGMA wal_autocheckpoint = 1000").catch(() => undefined);
+      });
+      return withReleasingTransactions(adapter, () => checkpointer.stop());
     },
   };
 }
 
-async function enableWriteAheadLog(adapter: SqlDriverAdapter): Promise<void> {
+/** Whether the database now logs ahead (the mode is kept in the file; switching needs a moment without other locks). */
+async function enableWriteAheadLog(adapter: SqlDriverAdapter): Promise<boolean> {
   try {
-    // Persistent in the file; a no-op once set. Switching needs a moment without other connections' locks.
-    await adapter.executeScript("PRAGMA journal_mode = WAL");
+    const result = await adapter.queryRaw({ sql: "PRAGMA journal_mode = WAL", args: [], argTypes: [] });
+    if (String(result.rows[0]?.[0]).toLowerCase() === "wal") return true;
   } catch (err) {
     console.warn("database: could not switch to write-ahead logging; readers will wait for writers", err);
+    return false;
   }
+  console.warn("database: could not switch to write-ahead logging; readers will wait for writers");
+  return false;
 }
 
-function withReleasingTransactions(adapter: SqlDriverAdapter): SqlDriverAdapter {
+function withReleasingTransactions(adapter: SqlDriverAdapter, beforeDispose: () => Promise<void>): SqlDriverAdapter {
   // The adapter's methods live on its prototype: delegate explicitly rather than spread.
   return {
     provider: adapter.provider,
@@ -49,7 +76,10 @@ function withReleasingTransactions(adapter: SqlDriverAdapter): SqlDriverAdapter 
     executeRaw: (query) => adapter.executeRaw(query),
     executeScript: (script) => adapter.executeScript(script),
     getConnectionInfo: adapter.getConnectionInfo ? () => adapter.getConnectionInfo!() : undefined,
-    dispose: () => adapter.dispose(),
+    dispose: async () => {
+      await beforeDispose();
+      await adapter.dispose();
+    },
     startTransaction: async (isolationLevel) => releasingOnFailedEnd(await adapter.startTransaction(isolationLevel)),
   };
 }

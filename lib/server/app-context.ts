@@ -3,7 +3,7 @@ import { RolloutActionGuard } from "@/lib/actions/action-guard";
 import { SessionStore } from "@/lib/auth/session-store";
 import { getConfig } from "@/lib/config/current";
 import type { RollscopeConfig } from "@/lib/config/schema";
-import { createDbClient } from "@/lib/db/client";
+import { createDbClient, durableCommit } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRecorderLeadership, type RecorderLeadership } from "@/lib/db/recorder-leadership";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
@@ -108,7 +108,7 @@ function getProcessDb(): PrismaClient {
 
 /** The process's session store, for authenticating a request; like the database client, it starts nothing else. */
 export function getSessionStore(): SessionStore {
-  processState.sessions ??= new SessionStore(createSessionRepository(getProcessDb()));
+  processState.sessions ??= new SessionStore(createSessionRepository(getProcessDb(), durableCommit(getProcessDb())));
   return processState.sessions;
 }
 
