@@ -131,6 +131,17 @@ describe("buildGroupedIncreaseQuery", () => {
     expect(checkPromqlSyntax(query!)).toBeNull();
   });
 
+  it("adds the configured label matchers to every selector, as the grammar would find them, without parsing the query", () => {
+    const labelMatchers = ' cluster="prod-eu", region=~"eu-.*" ';
+    const input = { parts, groups, windowSeconds: 300, groupLabel: "g", partLabel: "p" };
+    const query = buildGroupedIncreaseQuery({ ...input, labelMatchers })!;
+    expect(query).toBe(injectLabelMatchers(buildGroupedIncreaseQuery(input)!, labelMatchers));
+    expect(query).toContain(
+      'rollout_events_total{cluster="prod-eu", region=~"eu-.*", reason=~"TrafficRoutingError|WeightVerifyError", namespace="shop"',
+    );
+    expect(checkPromqlSyntax(query)).toBeNull();
+  });
+
   it("keeps each part's filter and `by` labels, and asks nothing when no group has a Rollout", () => {
     const query = buildGroupedIncreaseQuery({ parts, groups, windowSeconds: 3600, groupLabel: "g", partLabel: "p" })!;
     expect(query.startsWith("sum by (g, p, reason) (")).toBe(true);

@@ -179,13 +179,23 @@ export interface GroupedIncreasePart {
   by: readonly string[];
 }
 
-/** `metric{filter, namespace="ns", name=~"a|b"}` selectors of a group's Rollouts, one per namespace. */
-function groupSelectors(part: GroupedIncreasePart, rollouts: ReadonlyArray<{ namespace: string; name: string }>): string[] {
+/**
+ * `metric{matchers, filter, namespace="ns", name=~"a|b"}` selectors of a group's Rollouts, one per namespace, with the
+ * configured label matchers first, as injectLabelMatchers would add them: the selectors are built here, so the query
+ * need not be parsed to find them (at 250 Rollouts a cluster the grammar took about 30 ms a query, on the event loop).
+ */
+function groupSelectors(
+  part: GroupedIncreasePart,
+  rollouts: ReadonlyArray<{ namespace: string; name: string }>,
+  labelMatchers: string | undefined,
+): string[] {
   const namesByNamespace = new Map<string, Set<string>>();
   for (const r of rollouts) namesByNamespace.set(r.namespace, (namesByNamespace.get(r.namespace) ?? new Set()).add(r.name));
-  return [...namesByNamespace].map(
-    ([namespace, names]) => `${part.metric}${formatLabelFilter({ ...part.filter, namespace, name: [...names] })}`,
-  );
+  const extra = labelMatchers?.trim();
+  return [...namesByNamespace].map(([namespace, names]) => {
+    const filter = formatLabelFilter({ ...part.filter, namespace, name: [...names] });
+    return `${part.metric}${extra ? `{${extra}, ${filter.slice(1)}` : filter}`;
+  });
 }
 
 /**
@@ -207,7 +217,7 @@ export function buildGroupedIncreaseQuery(input: {
   const terms: string[] = [];
   input.parts.forEach((part, index) => {
     for (const group of input.groups) {
-      const selectors = groupSelectors(part, group.rollouts);
+      const selectors = groupSelectors(part, group.rollouts, input.labelMatchers);
       if (selectors.length === 0) continue;
       const increases = selectors.map((selector) => `increase(${selector}[${window}])`).join(" or ");
       // Summed inside the term, before the tags and the `or` between terms: each `or` and the outer sum then take a
@@ -219,6 +229,5 @@ export function buildGroupedIncreaseQuery(input: {
   });
   if (terms.length === 0) return null;
   const by = [...new Set([input.groupLabel, input.partLabel, ...input.parts.flatMap((p) => p.by)])];
-  const query = `sum by (${by.join(", ")}) (${terms.join(" or ")})`;
-  return injectLabelMatchers(query, input.labelMatchers);
+  return `sum by (${by.join(", ")}) (${terms.join(" or ")})`;
 }

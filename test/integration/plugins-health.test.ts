@@ -387,6 +387,38 @@ describe("plugin health against the demo simulator and a real Prometheus", () =>
     expect(contour.latency.data!.p95).not.toBeNull();
   });
 
+  it("sends each cluster's queries in a turn of the event loop of its own, so streams and timers run in between", async () => {
+    // The loop's turns, counted by an immediate that queues the next: one that is queued while immediates run waits
+    // for the next turn, so the count goes up by one a turn.
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const firstQueryTurn = new Map<string, number>();
+    const recording = (cluster: string): MetricsSource => {
+      const prom = promApp.metricsSource(cluster);
+      return {
+        ...prom,
+        increaseByGroup: (query, range) => {
+          if (!firstQueryTurn.has(cluster)) firstQueryTurn.set(cluster, turn);
+          return prom.increaseByGroup(query, range);
+        },
+      };
+    };
+    const app: AppContext = { ...promApp, serviceState: new ServiceState(), metricsSource: recording };
+    try {
+      await getPluginHealth(app, { range: "15m" });
+    } finally {
+      counting = false;
+    }
+    expect(firstQueryTurn.size).toBeGreaterThan(1);
+    // No two clusters' queries were built and sent in the same turn.
+    expect(new Set(firstQueryTurn.values()).size).toBe(firstQueryTurn.size);
+  });
+
   it("shows a measured canary share for every routed demo Rollout, each read from its own router's exporter family", async () => {
     const now = Date.now();
     const measuredApp = { ...promApp, now: () => now };
