@@ -1,8 +1,20 @@
 import { createServer } from "node:net";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ephemeralRangeStart, freePort } from "./net";
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe("freePort", () => {
+  it("never returns a port twice, though the first is still free when the second is chosen", async () => {
+    // Every random draw picks the same port: the second call must not hand it out again.
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+    const first = await freePort();
+    const second = await freePort();
+    expect(second).not.toBe(first);
+  });
+
   it("picks a free loopback port below the kernel's ephemeral range, where no outgoing connection takes it meanwhile", async () => {
     const ports = await Promise.all(Array.from({ length: 5 }, () => freePort()));
     for (const port of ports) {
