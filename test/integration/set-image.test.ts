@@ -111,9 +111,16 @@ describe("set image", () => {
   }, 60_000);
 
   it("refuses a container the template does not have with upstream's message, audited as a conflict", async () => {
-    const res = await post({ action: "set-image", expected: (await view()).expected, container: "sidecar", image: "nginx" });
-    expect(res.status).toBe(409);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toBe('unable to find container named "sidecar"');
+    // The new revision of the test before is still moving through its steps: a request the controller overtook is
+    // refused as stale ("the rollout changed — review and retry"), and is sent again on a fresh view, as a person would.
+    let message = "";
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const res = await post({ action: "set-image", expected: (await view()).expected, container: "sidecar", image: "nginx" });
+      expect(res.status).toBe(409);
+      message = ((await res.json()) as { error: { message: string } }).error.message;
+      if (!message.startsWith("the rollout changed")) break;
+    }
+    expect(message).toBe('unable to find container named "sidecar"');
     const [entry] = await auditEntries();
     expect(entry).toMatchObject({ action: "set-image", outcome: "conflict", message: 'unable to find container named "sidecar"' });
   });
