@@ -56,14 +56,12 @@ export function createSqliteAdapter(url: string): SqlDriverAdapterFactory {
 
 /** Whether the database now logs ahead (the mode is kept in the file; switching needs a moment without other locks). */
 async function enableWriteAheadLog(adapter: SqlDriverAdapter): Promise<boolean> {
-  try {
-    const result = await adapter.queryRaw({ sql: "PRAGMA journal_mode = WAL", args: [], argTypes: [] });
-    if (String(result.rows[0]?.[0]).toLowerCase() === "wal") return true;
-  } catch (err) {
-    console.warn("database: could not switch to write-ahead logging; readers will wait for writers", err);
-    return false;
-  }
-  console.warn("database: could not switch to write-ahead logging; readers will wait for writers");
+  const mode = await adapter
+    .queryRaw({ sql: "PRAGMA journal_mode = WAL", args: [], argTypes: [] })
+    .then((result) => String(result.rows[0]?.[0]).toLowerCase())
+    .catch((err: unknown) => String(err));
+  if (mode === "wal") return true;
+  console.warn(`database: could not switch to write-ahead logging (${mode}); readers will wait for writers`);
   return false;
 }
 
