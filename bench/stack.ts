@@ -16,6 +16,7 @@ import { findFreePort } from "../test/harness/free-port";
 import { sumOf } from "../test/harness/metrics-text";
 import { startPrometheus, type PrometheusHandle } from "../test/harness/prometheus";
 import { distribution, sleep, type Distribution } from "./measure";
+import { helperThreads, sampleThreads, threadTimeBetween, type ThreadSample } from "./thread-times";
 
 export const rolloutsType = findResourceType("argoproj.io", "v1alpha1", "rollouts")!;
 
@@ -314,6 +315,17 @@ export function readLoopTurns(file: string, fromMs: number, toMs: number): LoopT
  */
 export const heldMs = (turn: LoopTurn) => Math.max(0, Math.min(turn.gap - turn.runQueue, turn.gap - turn.idle));
 
+/**
+ * A turn's hold less the part of its blocked time a helper thread of the server (libuv's pool, V8's platform workers)
+ * spent waiting for a core meanwhile (`helperWaitMs`, the longest one thread waited): the event loop blocks in glibc's
+ * `pthread_cond_signal` until the helpers it woke before have run (perf trace; BENCHMARKS.md), so that part is the
+ * machine's wait for a core, one thread removed. Never less than the turn's time on a CPU.
+ */
+export function heldOwnMs(turn: LoopTurn, helperWaitMs: number): number {
+  const held = heldMs(turn);
+  return held - Math.min(Math.max(0, held - turn.cpu), helperWaitMs);
+}
+
 /** A stretch's stalls: the longest event-loop delay, and the longest the server itself held the loop. */
 export interface ServerStall {
   /** The longest event-loop delay (the app's /metrics), in milliseconds; NaN when it could not be read. */
@@ -323,6 +335,11 @@ export interface ServerStall {
    * ready but the machine's two cores ran Chromium, the simulator or Prometheus); NaN without the probe's log.
    */
   heldMs: number;
+  /**
+   * The longest hold less the blocked time one of the server's helper threads waited for a core (see heldOwnMs); NaN
+   * without the probe's log or the helpers' samples.
+   */
+  heldOwnMs: number;
 }
 
 const describeTurn = (t: LoopTurn) =>
@@ -343,8 +360,13 @@ const describeTurn = (t: LoopTurn) =>
  * server task that holds the event loop for more than 50 ms". It prints both turns, the garbage collections of 50 ms or more, and when the
  * stretch ran on CLOCK_MONOTONIC, to find it in a CPU profile (`--cpu-prof`, the same clock).
  */
-export function eventLoopStalls(address: string, loopLog?: string): { start(): Promise<void>; stop(label: string): Promise<ServerStall> } {
+export function eventLoopStalls(
+  address: string,
+  loopLog?: string,
+  serverPid?: number,
+): { start(): Promise<void>; stop(label: string): Promise<ServerStall> } {
   let stretch: { lagMaxSeconds: number } | null = null;
+  let helpers: { stop(): Promise<ThreadSample[][]> } | null = null;
   let gcBefore: Record<string, number> | null = null;
   // CLOCK_MONOTONIC, the clock of a CPU profile's timestamps (`--cpu-prof`) and of the probe's log.
   const monotonicMs = () => Number(process.hrtime.bigint() / 1_000n) / 1000;
@@ -356,21 +378,38 @@ export function eventLoopStalls(address: string, loopLog?: string): { start(): P
       gcBefore = counters?.gcPausesOver50ms ?? null;
       stretch = { lagMaxSeconds: 0 };
       stretches().add(stretch);
+      // The server's helper threads, sampled from here (not from the server, whose loop is what is measured).
+      const threads = loopLog && serverPid !== undefined ? helperThreads(serverPid) : [];
+      helpers = threads.length ? await sampleThreads(threads, { clock: "monotonic", intervalMs: 5 }) : null;
       startedAt = monotonicMs();
     },
     async stop(label) {
       const counters = await readAppCounters(address).catch(() => null);
       const stoppedAt = monotonicMs();
+      const helperSamples = helpers ? await helpers.stop() : null;
+      helpers = null;
       const measured = stretch;
       if (measured) stretches().delete(measured);
       stretch = null;
-      if (!counters || !measured) return { longestMs: Number.NaN, heldMs: Number.NaN };
+      if (!counters || !measured) return { longestMs: Number.NaN, heldMs: Number.NaN, heldOwnMs: Number.NaN };
       const turns = loopLog ? readLoopTurns(loopLog, startedAt, stoppedAt) : [];
       const longest = turns.reduce<LoopTurn | null>((a, t) => (a && a.gap >= t.gap ? a : t), null);
       const held = turns.reduce<LoopTurn | null>((a, t) => (a && heldMs(a) >= heldMs(t) ? a : t), null);
       const longestMs = measured.lagMaxSeconds * 1000;
       // No logged turn (all shorter than the probe's 20 ms) is a hold under 20 ms; no log at all is not measured.
       const heldLongestMs = loopLog && existsSync(loopLog) ? (held ? heldMs(held) : 0) : Number.NaN;
+      // The longest one helper thread waited for a core during a turn.
+      const helperWait = (t: LoopTurn) =>
+        (helperSamples ?? []).reduce(
+          (most, samples) => Math.max(most, threadTimeBetween(samples, t.start, t.start + t.gap)?.runQueueMs ?? 0),
+          0,
+        );
+      const own = turns.reduce<{ turn: LoopTurn; ownMs: number; waitMs: number } | null>((a, turn) => {
+        const waitMs = helperWait(turn);
+        const ownMs = heldOwnMs(turn, waitMs);
+        return a && a.ownMs >= ownMs ? a : { turn, ownMs, waitMs };
+      }, null);
+      const heldOwnLongestMs = Number.isFinite(heldLongestMs) && helperSamples ? (own?.ownMs ?? 0) : Number.NaN;
       if (gcBefore) {
         const before = gcBefore;
         const pauses = Object.entries(counters.gcPausesOver50ms)
@@ -381,8 +420,13 @@ export function eventLoopStalls(address: string, loopLog?: string): { start(): P
         console.log(`server ${label}: longest stall ${Math.round(longestMs)} ms; GC pauses ≥ 50 ms: ${text} (${span})`);
         if (longest) console.log(`  its longest turn: ${describeTurn(longest)}`);
         if (held) console.log(`  the longest the server held the loop: ${Math.round(heldMs(held))} ms, a turn of ${describeTurn(held)}`);
+        if (own && helperSamples)
+          console.log(
+            `  less the waits of its pool and V8 threads for a core: ${Math.round(own.ownMs)} ms at the longest ` +
+              `(a pool or V8 thread waited ${Math.round(own.waitMs)} ms for a core), a turn of ${describeTurn(own.turn)}`,
+          );
       }
-      return { longestMs, heldMs: heldLongestMs };
+      return { longestMs, heldMs: heldLongestMs, heldOwnMs: heldOwnLongestMs };
     },
   };
 }

@@ -1,11 +1,12 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { eventLoopStalls, heldMs, readAppCounters, readLoopTurns } from "./stack";
+import { eventLoopStalls, heldMs, heldOwnMs, readAppCounters, readLoopTurns } from "./stack";
+import { helperThreads } from "./thread-times";
 
 /** An app's /metrics whose longest event-loop delay (reset on each read, as prom-client's is) and GC counts are set per read. */
 async function fakeMetrics(reads: Array<{ lagMaxSeconds: number; majorOver50: number }>): Promise<{ address: string; server: Server }> {
@@ -94,6 +95,40 @@ describe("the server's own share of a stall", () => {
     expect(log).toHaveBeenCalledWith(
       "  its longest turn: 150 ms: on a CPU 10, waiting for a core 130, blocked 10 (in the wait for I/O 0); the server's other threads 3 ms of CPU meanwhile",
     );
+  });
+
+  it("takes off a turn's blocked time that one of the server's helper threads spent waiting for a core, never its CPU", () => {
+    // 100 ms: 10 on a CPU, 20 waiting for a core, 70 blocked (signalling a helper thread it had woken before).
+    const turn = { start: 0, gap: 100, cpu: 10, runQueue: 20, idle: 0, otherThreads: 1 };
+    expect(heldMs(turn)).toBe(80);
+    expect(heldOwnMs(turn, 0)).toBe(80);
+    expect(heldOwnMs(turn, 50)).toBe(30);
+    expect(heldOwnMs(turn, 500)).toBe(10);
+  });
+
+  it.runIf(process.platform === "linux")("samples the server's pool and V8 threads over the stretch", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => undefined);
+    const fake = await fakeMetrics([{ lagMaxSeconds: 0.03, majorOver50: 0 }]);
+    server = fake.server;
+    const loopLog = path.join(mkdtempSync(path.join(tmpdir(), "rollscope-stalls-")), "event-loop.log");
+    // A Node process that has used its pool (libuv starts it on first use) and idles.
+    const child = spawn(process.execPath, ["-e", "require('fs').readFile('/proc/self/stat', () => {}); setTimeout(() => {}, 20000)"]);
+    try {
+      await vi.waitFor(() => expect(helperThreads(child.pid!).length).toBeGreaterThanOrEqual(4), { timeout: 10_000 });
+      const stalls = eventLoopStalls(fake.address, loopLog, child.pid);
+      await stalls.start();
+      appendFileSync(loopLog, `${monotonicMs()} 60 5 5 0 1.0\n`); // blocked 50 ms while the helpers were idle
+      await new Promise((resolve) => setTimeout(resolve, 80)); // past the turn's end, so the samples cover it
+      const stall = await stalls.stop("sampled");
+      expect(stall.heldMs).toBeCloseTo(55, 5);
+      expect(stall.heldOwnMs).toBeCloseTo(55, 5);
+      // Without the server's process the helpers' share is not measured.
+      const unsampled = eventLoopStalls(fake.address, loopLog);
+      await unsampled.start();
+      expect((await unsampled.stop("unsampled")).heldOwnMs).toBeNaN();
+    } finally {
+      child.kill();
+    }
   });
 
   it("reads a stretch without a logged turn as held under the probe's 20 ms, and one without the probe as not measured", async () => {

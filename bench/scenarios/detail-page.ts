@@ -92,7 +92,7 @@ export function detailPageRows(detail: DetailPageFigures): Row[] {
       target: "",
       met: null,
     },
-    longTasksRow("Detail page", detail.longTasks),
+    ...longTasksRow("Detail page", detail.longTasks),
   ];
 }
 
@@ -103,12 +103,17 @@ export async function addDetailPageRows(run: BenchRun, rows: Row[], figures: Rec
   try {
     await waitForFleet(stack.app, P.clusters * P.rollouts);
     await sleep(3_000);
-    const stalls = eventLoopStalls(stack.metricsAddress, stack.loopLog);
+    const stalls = eventLoopStalls(stack.metricsAddress, stack.loopLog, stack.app.pid());
     await stalls.start();
     const detail = await measureDetailDomLatency(run, stack, Math.min(P.samples, 60));
     const stall = await stalls.stop("while the detail page took changes");
     rows.push(...detailPageRows(detail), ...serverStallRows("while the detail page took changes", stall));
-    Object.assign(figures, { detail, serverStalls: { pages: stall.longestMs }, serverHeld: { pages: stall.heldMs } });
+    Object.assign(figures, {
+      detail,
+      serverStalls: { pages: stall.longestMs },
+      serverHeld: { pages: stall.heldMs },
+      serverHeldOwn: { pages: stall.heldOwnMs },
+    });
   } finally {
     await stack.stop();
   }
