@@ -1,7 +1,9 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
+import type BetterSqlite3 from "better-sqlite3";
 import { startSqliteCheckpointer } from "./sqlite-checkpointer";
+import { reusePreparedStatements } from "./sqlite-statements";
 
 type SqlDriverAdapter = Awaited<ReturnType<SqlDriverAdapterFactory["connect"]>>;
 type Transaction = Awaited<ReturnType<SqlDriverAdapter["startTransaction"]>>;
@@ -31,7 +33,8 @@ export function sqliteFileOf(url: string): string | null {
  * - a commit does not sync the log (`synchronous = NORMAL`, safe with write-ahead logging: a commit survives the
  *   server's crash, and the next checkpoint, within a second, syncs it against a power loss). The audit log, which
  *   must survive that too, syncs the log off the event loop after each write (syncWriteAheadLog);
- * - sorts and temporary tables stay in memory (`temp_store = MEMORY`), not in files under /var/tmp.
+ * - sorts and temporary tables stay in memory (`temp_store = MEMORY`), not in files under /var/tmp;
+ * - statements are compiled once and kept (reusePreparedStatements), not at every run.
  */
 export function createSqliteAdapter(url: string): SqlDriverAdapterFactory {
   const inner = new PrismaBetterSQLite3({ url, timeout: BUSY_TIMEOUT_MS });
@@ -41,6 +44,7 @@ export function createSqliteAdapter(url: string): SqlDriverAdapterFactory {
     adapterName: inner.adapterName,
     async connect() {
       const adapter = await inner.connect();
+      keepPreparedStatements(adapter);
       await adapter.executeScript("PRAGMA temp_store = MEMORY");
       if (file === null || !(await enableWriteAheadLog(adapter))) return withReleasingTransactions(adapter, async () => undefined);
       // The log file shrinks back to this after a checkpoint, should it have grown while checkpoints could not run.
@@ -52,6 +56,13 @@ export function createSqliteAdapter(url: string): SqlDriverAdapterFactory {
       return withReleasingTransactions(adapter, () => checkpointer.stop());
     },
   };
+}
+
+/** The adapter's connection (its `client`) reuses its prepared statements (see reusePreparedStatements). */
+function keepPreparedStatements(adapter: SqlDriverAdapter): void {
+  const client = (adapter as unknown as { client?: Partial<BetterSqlite3.Database> }).client;
+  if (typeof client?.prepare === "function" && typeof client.exec === "function") reusePreparedStatements(client as BetterSqlite3.Database);
+  else console.warn("database: the SQLite adapter's connection was not found; every statement is prepared again");
 }
 
 /** Whether the database now logs ahead (the mode is kept in the file; switching needs a moment without other locks). */
