@@ -18,9 +18,6 @@ export async function kubeFetchOptions(kubeConfig: KubeConfig): Promise<RequestI
  */
 const IDLE_CONNECTION_MS = 30_000;
 
-/** The TLS settings of an agent client-node builds: who the cluster is and who Rollscope is to it. */
-const AGENT_TLS_OPTIONS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized", "servername", "timeout"] as const;
-
 /**
  * The keep-alive agent kubeRequest uses for a kubeconfig. client-node builds a new agent for every request, so each one
  * opened its own TLS connection: a handshake and a secure context built from the CA and client certificate, 4–6 ms of
@@ -32,11 +29,12 @@ const AGENT_TLS_OPTIONS = ["ca", "cert", "key", "pfx", "passphrase", "rejectUnau
  */
 const reusedAgents = new WeakMap<KubeConfig, { options: AgentTlsOptions; agent: https.Agent }>();
 
-type AgentTlsOptions = Partial<Record<(typeof AGENT_TLS_OPTIONS)[number], unknown>>;
+/** The options client-node built an agent with: who the cluster is and who Rollscope is to it (CA, client certificate). */
+type AgentTlsOptions = Record<string, unknown>;
 
 function reusedAgent(kubeConfig: KubeConfig, built: RequestInit["agent"]): RequestInit["agent"] {
   if (!(built instanceof https.Agent) || Object.getPrototypeOf(built) !== https.Agent.prototype) return built;
-  const options: AgentTlsOptions = Object.fromEntries(AGENT_TLS_OPTIONS.map((name) => [name, built.options[name]]));
+  const options: AgentTlsOptions = { ...built.options };
   const kept = reusedAgents.get(kubeConfig);
   if (kept && sameTlsOptions(kept.options, options)) return kept.agent;
   // Idle connections close now; busy ones when their request ends (the replaced agent keeps no free connection).
@@ -51,12 +49,12 @@ function retireAgent(agent: https.Agent): void {
   for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
-/** Whether two agents' TLS settings are the same (certificates as strings or buffers, or lists of them). */
+/** Whether two agents' options are the same, each of them (certificates as strings or buffers, or lists of them). */
 export function sameTlsOptions(a: AgentTlsOptions, b: AgentTlsOptions): boolean {
   const same = (x: unknown, y: unknown): boolean => {
     if (Buffer.isBuffer(x) && Buffer.isBuffer(y)) return x.equals(y);
     if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((item, i) => same(item, y[i]));
     return x === y;
   };
-  return AGENT_TLS_OPTIONS.every((name) => same(a[name], b[name]));
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((name) => same(a[name], b[name]));
 }
