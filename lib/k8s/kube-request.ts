@@ -2,7 +2,6 @@ import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import fetch, { Headers, type RequestInit } from "node-fetch";
 import { redactErrorText } from "@/lib/errors/known-secrets";
-import { kubeFetchOptions } from "@/lib/net/kube-transport";
 import { ROLLSCOPE_FIELD_MANAGER } from "@/lib/rollouts/field-manager";
 
 /** A Kubernetes API failure with the Status body the server sent; the message is safe to show (redacted). */
@@ -38,7 +37,7 @@ export async function kubeRequest<T>(kubeConfig: KubeConfig, path: string, opts:
   // Rollscope's writes carry its own field manager (as kubectl's carry kubectl-patch), not the HTTP client's user agent.
   if (opts.method === "PATCH" || opts.method === "PUT") url.searchParams.set("fieldManager", ROLLSCOPE_FIELD_MANAGER);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
-  const base = await kubeFetchOptions(kubeConfig);
+  const base = (await kubeConfig.applyToFetchOptions({})) as RequestInit;
   // client-node hands back a node-fetch Headers (Authorization lives there); spreading it into an object would drop it.
   const headers = new Headers(base.headers);
   headers.set("accept", "application/json");

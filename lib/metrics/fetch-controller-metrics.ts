@@ -2,7 +2,6 @@ import "server-only";
 import type { KubeConfig } from "@kubernetes/client-node";
 import fetch, { Headers, type RequestInit } from "node-fetch";
 import { redactErrorText } from "@/lib/errors/known-secrets";
-import { kubeFetchOptions } from "@/lib/net/kube-transport";
 
 /** The service-proxy path of the controller's metrics Service (`/api/v1/namespaces/{ns}/services/{svc}:{port}/proxy/metrics`). */
 function controllerMetricsProxyPath(namespace: string, service: string): string {
@@ -22,7 +21,7 @@ export async function fetchControllerMetrics(
   const server = kubeConfig.getCurrentCluster()?.server;
   if (!server) throw new Error("the kubeconfig context has no server");
   const url = server.replace(/\/$/, "") + controllerMetricsProxyPath(namespace, service);
-  const base = await kubeFetchOptions(kubeConfig);
+  const base = (await kubeConfig.applyToFetchOptions({})) as RequestInit;
   // client-node hands back a Headers object (Authorization lives there); spreading it would drop the credentials.
   const headers = new Headers(base.headers);
   headers.set("accept", "text/plain;version=0.0.4");
