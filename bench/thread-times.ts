@@ -66,14 +66,11 @@ export async function findPageRendererThread(page: Page): Promise<ThreadRef | nu
     const until = performance.now() + busyMs;
     while (performance.now() < until);
   }, BUSY_MS);
-  let best: { thread: ThreadRef; cpuMs: number } | null = null;
-  candidates.forEach((thread, i) => {
+  let found: { thread: ThreadRef; cpuMs: number } | null = null;
+  for (const [i, thread] of candidates.entries()) {
     const [start, end] = [before[i], readThreadTimes(thread)];
-    if (!start || !end) return;
-    const cpuMs = end.cpuMs - start.cpuMs;
-    if (!best || cpuMs > best.cpuMs) best = { thread, cpuMs };
-  });
-  const found = best as { thread: ThreadRef; cpuMs: number } | null;
+    if (start && end && (!found || end.cpuMs - start.cpuMs > found.cpuMs)) found = { thread, cpuMs: end.cpuMs - start.cpuMs };
+  }
   // The loop ran BUSY_MS of wall-clock time; a loaded machine gives it less of a CPU, but not less than a third.
   return found && found.cpuMs >= BUSY_MS / 3 ? found.thread : null;
 }
@@ -157,29 +154,34 @@ export function helperThreads(pid: number): ThreadRef[] {
   });
 }
 
-/** A counter's value at an instant, interpolated between the samples around it; null outside the samples. */
-function valueAt(samples: readonly ThreadSample[], atMs: number, field: "cpuMs" | "runQueueMs"): number | null {
-  if (samples.length === 0 || atMs < samples[0].atMs || atMs > samples[samples.length - 1].atMs) return null;
-  let i = 1;
-  while (i < samples.length - 1 && samples[i].atMs < atMs) i++;
-  const [a, b] = [samples[i - 1], samples[i]];
-  const span = b.atMs - a.atMs;
-  return span > 0 ? a[field] + ((b[field] - a[field]) * (atMs - a.atMs)) / span : b[field];
-}
-
 /**
  * The thread's time on a CPU and waiting for one between two instants (epoch milliseconds), from the samples; null
- * when the samples do not cover the stretch. Each end is interpolated, so a figure is good to about the sampling
- * interval.
+ * when the samples do not cover the stretch. Each end is interpolated between the samples around it (found by binary
+ * search: the bench asks this for every long turn and every helper thread of a stretch), so a figure is good to about
+ * the sampling interval.
  */
 export function threadTimeBetween(
   samples: readonly ThreadSample[],
   fromMs: number,
   toMs: number,
 ): { cpuMs: number; runQueueMs: number } | null {
-  const times = (["cpuMs", "runQueueMs"] as const).map((field) => {
-    const [start, end] = [valueAt(samples, fromMs, field), valueAt(samples, toMs, field)];
-    return start === null || end === null ? null : Math.max(0, end - start);
-  });
-  return times[0] === null || times[1] === null ? null : { cpuMs: times[0], runQueueMs: times[1] };
+  const [start, end] = [countersAt(samples, fromMs), countersAt(samples, toMs)];
+  if (!start || !end) return null;
+  return { cpuMs: Math.max(0, end.cpuMs - start.cpuMs), runQueueMs: Math.max(0, end.runQueueMs - start.runQueueMs) };
+}
+
+/** Both counters at an instant, interpolated between the samples around it; null outside the samples. */
+function countersAt(samples: readonly ThreadSample[], atMs: number): { cpuMs: number; runQueueMs: number } | null {
+  if (samples.length === 0 || atMs < samples[0].atMs || atMs > samples[samples.length - 1].atMs) return null;
+  // The first sample at or after the instant (past the first one).
+  let [lo, hi] = [1, samples.length - 1];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (samples[mid].atMs < atMs) lo = mid + 1;
+    else hi = mid;
+  }
+  const [a, b] = [samples[Math.max(0, lo - 1)], samples[lo] ?? samples[0]];
+  const span = b.atMs - a.atMs;
+  const at = (field: "cpuMs" | "runQueueMs") => (span > 0 ? a[field] + ((b[field] - a[field]) * (atMs - a.atMs)) / span : b[field]);
+  return { cpuMs: at("cpuMs"), runQueueMs: at("runQueueMs") };
 }
