@@ -134,14 +134,49 @@ export async function addPluginHealthRows(run: BenchRun, rows: Row[], figures: R
       target: "",
       met: null,
     });
+    const stuckRouterCheck = await measureStuckRouterCheck(stack.app, stack.metricsAddress);
+    rows.push({
+      metric: `Plugins page: its stuck-router check of ${P.clusters} clusters (up to 200 Rollouts each), cold — time; Prometheus requests and the app's CPU meanwhile`,
+      value: stuckRouterCheck
+        ? `${ms(stuckRouterCheck.ms)}; ${stuckRouterCheck.prometheusRequests}; ${stuckRouterCheck.cpuSeconds.toFixed(1)} s`
+        : "failed",
+      target: "",
+      met: null,
+    });
     Object.assign(figures, {
       pluginHealth,
       pluginHealthColdMs,
       pluginHealthComputeMs,
       pluginHealthSteadyComputeMs,
       pluginHealthCost: cost,
+      stuckRouterCheck,
     });
   } finally {
     await stack.stop();
   }
+}
+
+/**
+ * The plugins page's first answer once its kept findings are older than 40 s (a minute and more after the start-up
+ * warm-up asked for them): every cluster's stuck-router check runs while the request waits. How long it took, the
+ * requests it sent Prometheus (measured traffic of up to 200 Rollouts per cluster) and the app's CPU meanwhile.
+ */
+async function measureStuckRouterCheck(
+  app: AppProcess,
+  metricsAddress: string,
+): Promise<{ ms: number; prometheusRequests: number; cpuSeconds: number } | null> {
+  const before = await readAppCounters(metricsAddress);
+  const startedAt = performance.now();
+  const res = await fetch(`${app.url}/api/plugins`, { signal: AbortSignal.timeout(180_000) }).catch(() => null);
+  if (!res?.ok) return null;
+  const overview = (await res.json()) as { clusters?: Array<{ errors?: string[] }> };
+  const elapsed = performance.now() - startedAt;
+  const after = await readAppCounters(metricsAddress);
+  const problems = (overview.clusters ?? []).flatMap((c) => c.errors ?? []).filter((e) => e.startsWith("stuck-router check"));
+  if (problems.length > 0) console.log(`plugins page: ${problems.length} stuck-router problem(s), first: ${problems[0]}`);
+  return {
+    ms: elapsed,
+    prometheusRequests: after.prometheusQueries - before.prometheusQueries,
+    cpuSeconds: after.cpuSeconds - before.cpuSeconds,
+  };
 }

@@ -24,6 +24,16 @@ export interface RolloutSampleRepository {
   /** A Rollout's samples in time order; with `from`, those since then preceded by the one in force at `from`. */
   listForRollout(rollout: RolloutRef, from?: Date): Promise<StoredSample[]>;
   /**
+   * The applied weights of several Rollouts of one cluster (the stuck-router check's): per Rollout, keyed
+   * `namespace/name`, its samples' canary and max weight since `from` in time order, preceded by the one in force at
+   * `from`. A Rollout never recorded has no entry. Three statements however many Rollouts are asked for.
+   */
+  listWeightsSince(
+    cluster: string,
+    rollouts: ReadonlyArray<{ namespace: string; name: string }>,
+    from: Date,
+  ): Promise<Map<string, WeightRow[]>>;
+  /**
    * Every Rollout's samples observed in [from, to], in time order per Rollout, each Rollout's list preceded by its
    * sample in force at `from` (what the first change in the window changed from); at most `limit` in the window.
    */
@@ -38,6 +48,13 @@ export interface RolloutSampleRepository {
    * and so does each Rollout's newest sample before `cutoff` (the state in force then). How many were deleted.
    */
   compactBefore(cutoff: Date): Promise<number>;
+}
+
+/** A recorded sample's applied weights (listWeightsSince). */
+export interface WeightRow {
+  atMs: number;
+  canaryWeight: number | null;
+  maxWeight: number;
 }
 
 type StoredFlags = { verified: number | boolean | null; aborted: number | boolean; paused: number | boolean };
@@ -263,6 +280,40 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
         select: STORED_SELECT,
       });
       return (before ? [before, ...rows] : rows).map(toStored);
+    },
+
+    async listWeightsSince(cluster, rollouts, from) {
+      const out = new Map<string, WeightRow[]>();
+      const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
+      if (wanted.size === 0) return out;
+      const keys = await db.rolloutKey.findMany({
+        where: { cluster, name: { in: [...new Set(rollouts.map((r) => r.name))] } },
+        select: { id: true, namespace: true, name: true },
+      });
+      const keyOf = new Map<number, string>();
+      for (const k of keys) if (wanted.has(`${k.namespace}/${k.name}`)) keyOf.set(k.id, `${k.namespace}/${k.name}`);
+      if (keyOf.size === 0) return out;
+      const ids = [...keyOf.keys()];
+      const fromMs = BigInt(from.getTime());
+      type RawWeight = { rolloutId: number | bigint; atMs: number | bigint; canaryWeight: number | null; maxWeight: number | bigint };
+      // The one in force at `from`: each Rollout's newest sample before it, by an index seek per Rollout.
+      const before = await db.$queryRaw<RawWeight[]>`
+        SELECT s."rolloutId", s."atMs", s."canaryWeight", s."maxWeight" FROM "RolloutSample" s WHERE s."id" IN (
+          SELECT (SELECT b."id" FROM "RolloutSample" b WHERE b."rolloutId" = k."id" AND b."atMs" < ${fromMs} ORDER BY b."atMs" DESC, b."id" DESC LIMIT 1)
+          FROM "RolloutKey" k WHERE k."id" IN (${Prisma.join(ids)}))`;
+      const since = await db.rolloutSample.findMany({
+        where: { rolloutId: { in: ids }, atMs: { gte: fromMs } },
+        orderBy: [{ atMs: "asc" }, { id: "asc" }],
+        select: { rolloutId: true, atMs: true, canaryWeight: true, maxWeight: true },
+      });
+      for (const row of [...before, ...since]) {
+        const key = keyOf.get(Number(row.rolloutId));
+        if (key === undefined) continue;
+        let list = out.get(key);
+        if (!list) out.set(key, (list = []));
+        list.push({ atMs: Number(row.atMs), canaryWeight: row.canaryWeight, maxWeight: Number(row.maxWeight) });
+      }
+      return out;
     },
 
     async listRecentVerification(rollout, limit) {

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { IncreaseSeries } from "@/lib/metrics/types";
 import { FIXTURE_NOW, loadRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { resolvePluginSettings } from "./effective-settings";
-import { chooseStepSeconds, measureCanaryShare, planMeasuredTraffic, type MeasuredRollout } from "./measured-traffic-query";
+import {
+  batchMeasuredTraffic,
+  buildMeasuredTrafficBatch,
+  chooseStepSeconds,
+  measureCanaryShare,
+  planMeasuredTraffic,
+  splitMeasuredTrafficBatch,
+  type MeasuredRollout,
+} from "./measured-traffic-query";
 
 // storefront routes through Istio (listed first, so its template wins) and two plugins.
 const storefront: MeasuredRollout = toRolloutView(loadRolloutFixture("plugin-and-builtin-router"), FIXTURE_NOW);
@@ -89,5 +98,50 @@ describe("chooseStepSeconds", () => {
     expect(chooseStepSeconds(5 * 60_000)).toBe(15);
     expect(chooseStepSeconds(3_600_000)).toBe(30);
     expect(chooseStepSeconds(7 * 24 * 3_600_000)).toBe(3600);
+  });
+});
+
+describe("batches of measured-traffic queries", () => {
+  const queries = (n: number, length = 100) =>
+    Array.from({ length: n }, (_, i) => ({ canary: `c${i}`.padEnd(length, "x"), total: `t${i}`.padEnd(length, "x") }));
+
+  it("hold at most so many Rollouts and about so much PromQL, a Rollout longer than that alone", () => {
+    expect(batchMeasuredTraffic(queries(5), 2, 100_000)).toEqual([[0, 1], [2, 3], [4]]);
+    // Each Rollout is 2 × (100 + 90) characters with its tags: two fit in 800, not three.
+    expect(batchMeasuredTraffic(queries(5), 40, 800)).toEqual([[0, 1], [2, 3], [4]]);
+    expect(batchMeasuredTraffic(queries(2, 5_000), 40, 800)).toEqual([[0], [1]]);
+    expect(batchMeasuredTraffic([], 40, 800)).toEqual([]);
+  });
+
+  it("tag every answer with its Rollout and query, and sort the answer back without the tags", () => {
+    const promql = buildMeasuredTrafficBatch([
+      { canary: 'sum(rate(a{svc="x-canary"}[1m]))', total: "sum(rate(a[1m]))" },
+      { canary: "scalar(b)", total: "sum(b)" },
+    ]);
+    expect(promql).toBe(
+      'label_replace(label_replace(sum(rate(a{svc="x-canary"}[1m])), "rollscope_part", "canary", "", ""), "rollscope_group", "0", "", "") or ' +
+        'label_replace(label_replace(sum(rate(a[1m])), "rollscope_part", "total", "", ""), "rollscope_group", "0", "", "") or ' +
+        'label_replace(label_replace(scalar(b), "rollscope_part", "canary", "", ""), "rollscope_group", "1", "", "") or ' +
+        'label_replace(label_replace(sum(b), "rollscope_part", "total", "", ""), "rollscope_group", "1", "", "")',
+    );
+    const answer: IncreaseSeries[] = [
+      { labels: { rollscope_group: "1", rollscope_part: "total" }, values: [4] },
+      { labels: { rollscope_group: "0", rollscope_part: "canary", pod: "a" }, values: [1] },
+      { labels: { rollscope_group: "0", rollscope_part: "canary", pod: "b" }, values: [2] },
+      { labels: { rollscope_group: "0", rollscope_part: "total" }, values: [10] },
+      // Not an answer of this batch: left out.
+      { labels: { rollscope_group: "7", rollscope_part: "total" }, values: [99] },
+      { labels: { rollscope_group: "x", rollscope_part: "total" }, values: [99] },
+    ];
+    expect(splitMeasuredTrafficBatch(answer, 2)).toEqual([
+      {
+        canary: [
+          { labels: { pod: "a" }, values: [1] },
+          { labels: { pod: "b" }, values: [2] },
+        ],
+        total: [{ labels: {}, values: [10] }],
+      },
+      { canary: [], total: [{ labels: {}, values: [4] }] },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { addValues } from "@/lib/metrics/counter-math";
-import type { IncreaseSeries } from "@/lib/metrics/types";
-import { checkPromqlSyntax, renderPromqlTemplate } from "@/lib/prometheus/promql";
+import { GROUP_LABEL, PART_LABEL, type IncreaseSeries } from "@/lib/metrics/types";
+import { checkPromqlSyntax, labelEverySeries, renderPromqlTemplate } from "@/lib/prometheus/promql";
 import type { RolloutView } from "@/lib/rollouts/view-model";
 import type { EffectivePluginSettings } from "./effective-settings";
 import { computeMeasuredShare, selectMeasuredTrafficTemplate, type MeasuredPoint, type ResolvedTemplate } from "./measured-traffic";
@@ -118,4 +118,61 @@ export function measureCanaryShare(
       Array.from({ length: timestamps.length }, () => null),
     );
   return computeMeasuredShare(timestamps, sum(canary), sum(total));
+}
+
+/** The two rendered queries of one Rollout's measured traffic. */
+export interface MeasuredTrafficQueries {
+  canary: string;
+  total: string;
+}
+
+/**
+ * Many Rollouts' measured-traffic queries in batches for one request each: at most `maxRollouts` Rollouts and about
+ * `maxChars` of PromQL (a single Rollout longer than that is a batch of its own). Indexes into `queries`, in order.
+ */
+export function batchMeasuredTraffic(queries: readonly MeasuredTrafficQueries[], maxRollouts: number, maxChars: number): number[][] {
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let chars = 0;
+  queries.forEach((q, index) => {
+    const size = q.canary.length + q.total.length + 2 * BATCH_TAG_CHARS;
+    if (current.length > 0 && (current.length >= maxRollouts || chars + size > maxChars)) {
+      batches.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(index);
+    chars += size;
+  });
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** What tagging one query adds to its text, about (two label_replace calls and ` or `). */
+const BATCH_TAG_CHARS = 90;
+
+/**
+ * One PromQL query for several Rollouts: each one's canary and total query, `or`ed, every series of an answer tagged
+ * with its Rollout's position in `queries` (GROUP_LABEL) and which query it answers (PART_LABEL). The tags keep the
+ * answers apart, so Prometheus evaluates them all in one request; {@link splitMeasuredTrafficBatch} sorts them back.
+ */
+export function buildMeasuredTrafficBatch(queries: readonly MeasuredTrafficQueries[]): string {
+  const tag = (promql: string, index: number, part: "canary" | "total") =>
+    labelEverySeries(labelEverySeries(promql, PART_LABEL, part), GROUP_LABEL, String(index));
+  return queries.flatMap((q, index) => [tag(q.canary, index, "canary"), tag(q.total, index, "total")]).join(" or ");
+}
+
+/** A batch's answer per Rollout (as many as the batch had), each series without the batch's tags. */
+export function splitMeasuredTrafficBatch(
+  series: readonly IncreaseSeries[],
+  count: number,
+): Array<{ canary: IncreaseSeries[]; total: IncreaseSeries[] }> {
+  const out = Array.from({ length: count }, () => ({ canary: [] as IncreaseSeries[], total: [] as IncreaseSeries[] }));
+  for (const s of series) {
+    const { [GROUP_LABEL]: group, [PART_LABEL]: part, ...labels } = s.labels;
+    const entry = out[Number(group)];
+    if (!entry || !/^\d+$/.test(group ?? "") || (part !== "canary" && part !== "total")) continue;
+    entry[part].push({ labels, values: s.values });
+  }
+  return out;
 }

@@ -86,6 +86,14 @@ function escapePromqlRegex(value: string): string {
   return escapePromqlString(value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
 }
 
+/**
+ * `promql` with every series of its answer labelled `label="value"`: `label_replace` from the empty source label, whose
+ * empty value always matches the empty regex. Lets one query carry several (`a or b`) whose answers stay apart.
+ */
+export function labelEverySeries(promql: string, label: string, value: string): string {
+  return `label_replace(${promql}, "${label}", "${escapePromqlString(value)}", "", "")`;
+}
+
 export type TemplateRender = { ok: true; promql: string } | { ok: false; missing: string[] };
 
 /**

@@ -87,6 +87,51 @@ describe("recorder batch writes", () => {
     expect(await read("checkout", new Date(at.getTime() + 1))).toEqual(await read("checkout"));
   });
 
+  it("give several Rollouts' applied weights in one read: each one's since a time, after the one in force then", async () => {
+    const t = Date.parse("2026-11-30T05:00:00Z");
+    const at = (seconds: number) => new Date(t + seconds * 1000);
+    let version = 5000;
+    const weight = (name: string, seconds: number, canaryWeight: number | null, over: Partial<RolloutSampleInput> = {}) =>
+      sample(name, at(seconds), { canaryWeight, resourceVersion: String(version++), ...over });
+    await repos.transaction(
+      batchWrites(
+        repos,
+        [
+          weight("w-a", -600, 0),
+          weight("w-a", -300, 10),
+          weight("w-a", 30, 20),
+          weight("w-a", 60, 40),
+          weight("w-b", -60, 50, { maxWeight: 200 }),
+          weight("w-c", 10, null),
+          // Same name, other namespace and cluster: not the Rollouts asked for.
+          weight("w-a", 45, 90, { namespace: "other" }),
+          weight("w-a", 50, 90, { cluster: "staging" }),
+        ],
+        [],
+      ),
+    );
+    const read = await repos.rolloutSamples.listWeightsSince(
+      "prod",
+      [
+        { namespace: "shop", name: "w-a" },
+        { namespace: "shop", name: "w-b" },
+        { namespace: "shop", name: "w-c" },
+        { namespace: "shop", name: "never-recorded" },
+      ],
+      at(0),
+    );
+    expect(Object.fromEntries(read)).toEqual({
+      "shop/w-a": [
+        { atMs: t - 300_000, canaryWeight: 10, maxWeight: 100 },
+        { atMs: t + 30_000, canaryWeight: 20, maxWeight: 100 },
+        { atMs: t + 60_000, canaryWeight: 40, maxWeight: 100 },
+      ],
+      "shop/w-b": [{ atMs: t - 60_000, canaryWeight: 50, maxWeight: 200 }],
+      "shop/w-c": [{ atMs: t + 10_000, canaryWeight: null, maxWeight: 100 }],
+    });
+    expect(await repos.rolloutSamples.listWeightsSince("prod", [], at(0))).toEqual(new Map());
+  });
+
   it("keep a long message to its first 600 characters", async () => {
     const long = "é".repeat(3_000);
     await repos.transaction(batchWrites(repos, [sample("long-message", new Date("2026-11-30T03:56:00Z"), { message: long })], []));
