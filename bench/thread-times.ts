@@ -35,21 +35,26 @@ export function readThreadTimes({ pid, tid }: ThreadRef): { cpuMs: number; runQu
   }
 }
 
-/** The main thread of every process on the machine whose name (Linux's 15-character `comm`) matches. */
-function findMainThreads(name: RegExp): ThreadRef[] {
-  let pids: string[];
+/** The numbered entries of a /proc directory whose `comm` (a process's or a thread's name) matches; [] when unreadable. */
+function procEntriesNamed(dir: string, name: RegExp): number[] {
+  let entries: string[];
   try {
-    pids = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+    entries = readdirSync(dir).filter((entry) => /^\d+$/.test(entry));
   } catch {
     return [];
   }
-  return pids.flatMap((pid) => {
+  return entries.flatMap((entry) => {
     try {
-      return name.test(readFileSync(`/proc/${pid}/comm`, "utf8").trim()) ? [{ pid: Number(pid), tid: Number(pid) }] : [];
+      return name.test(readFileSync(`${dir}/${entry}/comm`, "utf8").trim()) ? [Number(entry)] : [];
     } catch {
-      return []; // the process ended meanwhile
+      return []; // the process or thread ended meanwhile
     }
   });
+}
+
+/** The main thread of every process on the machine whose name (Linux's 15-character `comm`) matches. */
+function findMainThreads(name: RegExp): ThreadRef[] {
+  return procEntriesNamed("/proc", name).map((pid) => ({ pid, tid: pid }));
 }
 
 /**
@@ -138,20 +143,7 @@ export async function sampleThreads(
  * DNS) and V8's platform workers (garbage collection, compilation). Node names them `libuv-worker` and `V8Worker`.
  */
 export function helperThreads(pid: number): ThreadRef[] {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tids.flatMap((tid) => {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
-      return name === "libuv-worker" || name === "V8Worker" ? [{ pid, tid: Number(tid) }] : [];
-    } catch {
-      return [];
-    }
-  });
+  return procEntriesNamed(`/proc/${pid}/task`, /^(libuv-worker|V8Worker)$/).map((tid) => ({ pid, tid }));
 }
 
 /**
