@@ -1,10 +1,10 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseDialect, databaseUrl, type DatabaseDialect } from "./database-url";
+import { databaseDialect, databaseUrl, sqliteFileOf, type DatabaseDialect } from "./database-url";
 import { PrismaClient } from "./generated/client";
 import { PrismaClient as PostgresPrismaClient } from "./generated-postgres/client";
 import { forgetQueryArguments } from "./forget-query-arguments";
-import { createSqliteAdapter, sqliteFileOf } from "./sqlite-adapter";
+import { createSqliteAdapter } from "./sqlite-adapter";
 import { syncWriteAheadLog } from "./sqlite-checkpointer";
 
 const databases = new WeakMap<PrismaClient, { dialect: DatabaseDialect; url: string }>();

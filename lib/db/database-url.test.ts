@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatabaseUrlError, databaseDialect } from "./database-url";
+import { DatabaseUrlError, databaseDialect, sqliteFileOf } from "./database-url";
 
 describe("databaseDialect", () => {
   it("names SQLite for file: URLs and PostgreSQL for postgres(ql):// URLs", () => {
@@ -15,5 +15,14 @@ describe("databaseDialect", () => {
     );
     expect(() => databaseDialect("mysql://root:hunter2@db/rollscope")).not.toThrow(/hunter2/);
     expect(() => databaseDialect("rollscope.db")).toThrow(/DATABASE_URL: not a URL/);
+  });
+});
+
+describe("sqliteFileOf", () => {
+  it("gives the file a SQLite URL names, and no file for an in-memory database", () => {
+    expect(sqliteFileOf("file:./data/rollscope.db")).toBe("./data/rollscope.db");
+    expect(sqliteFileOf("file:/var/lib/rollscope/rollscope.db")).toBe("/var/lib/rollscope/rollscope.db");
+    expect(sqliteFileOf("file::memory:")).toBeNull();
+    expect(sqliteFileOf("file:")).toBeNull();
   });
 });

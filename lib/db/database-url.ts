@@ -17,9 +17,16 @@ export function databaseDialect(url: string): DatabaseDialect {
   );
 }
 
+/** The file a SQLite URL (`file:<path>`) names; null for an in-memory database. */
+export function sqliteFileOf(url: string): string | null {
+  const file = url.replace(/^file:/, "");
+  return file === ":memory:" || file === "" ? null : file;
+}
+
 /** The database the app and `prisma migrate deploy` share; DATABASE_URL overrides the SQLite file. */
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL ?? "file:./data/rollscope.db";
-  if (databaseDialect(url) === "sqlite") mkdirSync(path.dirname(path.resolve(url.slice("file:".length))), { recursive: true });
+  const file = databaseDialect(url) === "sqlite" ? sqliteFileOf(url) : null;
+  if (file !== null) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   return url;
 }

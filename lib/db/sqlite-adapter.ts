@@ -2,6 +2,7 @@ import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapterFactory } from "@prisma/client/runtime/client";
 import type BetterSqlite3 from "better-sqlite3";
+import { sqliteFileOf } from "./database-url";
 import { startSqliteCheckpointer } from "./sqlite-checkpointer";
 import { reusePreparedStatements } from "./sqlite-statements";
 
@@ -15,12 +16,6 @@ type SqlQuery = Parameters<Transaction["executeRaw"]>[0];
  * request and stream — waits with it: keep it short and let writers retry (the recorder backs off and catches up).
  */
 const BUSY_TIMEOUT_MS = 100;
-
-/** The file a `file:` URL names, as the adapter opens it; null for an in-memory database. */
-export function sqliteFileOf(url: string): string | null {
-  const file = url.replace(/^file:/, "");
-  return file === ":memory:" || file === "" ? null : file;
-}
 
 /**
  * Opens the database the way a server needs it: a short busy timeout, write-ahead logging (readers never wait for a

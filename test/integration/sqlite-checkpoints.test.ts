@@ -4,7 +4,7 @@ import { createDbClient } from "@/lib/db/client";
 import type { PrismaClient } from "@/lib/db/generated/client";
 import { createRepositories, type Repositories } from "@/lib/db/repositories";
 import type { RolloutEventRow } from "@/lib/db/rollout-events";
-import { sqliteFileOf } from "@/lib/db/sqlite-adapter";
+import { sqliteFileOf } from "@/lib/db/database-url";
 import { startSqliteCheckpointer } from "@/lib/db/sqlite-checkpointer";
 import { batchWrites } from "@/lib/recorder/batch-writes";
 import { waitFor } from "../harness/free-port";
