@@ -128,6 +128,16 @@ function storedMessage(message: string | null): string | null {
 /** Rollouts thinned per statement by compactBefore. */
 const COMPACT_ROLLOUTS_PER_STATEMENT = 100;
 
+/**
+ * A list for `IN (…)` padded with `filler` (a value no row has) to the next power of two, at least 8: a statement per
+ * list length would push the server's hot statements out of the SQLite connection's kept ones (sqlite-statements.ts).
+ */
+function padToListSize<T>(items: T[], filler: T): T[] {
+  let size = 8;
+  while (size < items.length) size *= 2;
+  return items.length === size ? items : [...items, ...Array.from({ length: size - items.length }, () => filler)];
+}
+
 function uniqueRows<T>(items: readonly T[], row: (item: T) => Array<string | null>): Array<Array<string | null>> {
   const seen = new Map<string, Array<string | null>>();
   for (const item of items) {
@@ -287,16 +297,17 @@ export function createRolloutSampleRepository(db: PrismaClient, dialect: Databas
       const wanted = new Set(rollouts.map((r) => `${r.namespace}/${r.name}`));
       if (wanted.size === 0) return out;
       const keys = await db.rolloutKey.findMany({
-        where: { cluster, name: { in: [...new Set(rollouts.map((r) => r.name))] } },
+        where: { cluster, name: { in: padToListSize([...new Set(rollouts.map((r) => r.name))], "") } },
         select: { id: true, namespace: true, name: true },
       });
       const keyOf = new Map<number, string>();
       for (const k of keys) if (wanted.has(`${k.namespace}/${k.name}`)) keyOf.set(k.id, `${k.namespace}/${k.name}`);
       if (keyOf.size === 0) return out;
-      const ids = [...keyOf.keys()];
+      // Never an id (they count from 1); the lists are padded so their statements are few and stay prepared.
+      const ids = padToListSize([...keyOf.keys()], -1);
       const fromMs = BigInt(from.getTime());
       type RawWeight = { rolloutId: number | bigint; atMs: number | bigint; canaryWeight: number | null; maxWeight: number | bigint };
-      // The one in force at `from`: each Rollout's newest sample before it, by an index seek per Rollout.
+      // The one in force at `from`: each Rollout's newest sample before it, found on the (rolloutId, …) index.
       const before = await db.$queryRaw<RawWeight[]>`
         SELECT s."rolloutId", s."atMs", s."canaryWeight", s."maxWeight" FROM "RolloutSample" s WHERE s."id" IN (
           SELECT (SELECT b."id" FROM "RolloutSample" b WHERE b."rolloutId" = k."id" AND b."atMs" < ${fromMs} ORDER BY b."atMs" DESC, b."id" DESC LIMIT 1)

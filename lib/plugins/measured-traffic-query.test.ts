@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IncreaseSeries } from "@/lib/metrics/types";
+import { checkPromqlSyntax, listSelectedMetrics } from "@/lib/prometheus/promql";
 import { FIXTURE_NOW, loadRolloutFixture } from "@/lib/rollouts/fixtures.test-helper";
 import { toRolloutView } from "@/lib/rollouts/view-model";
 import { resolvePluginSettings } from "./effective-settings";
@@ -113,17 +114,27 @@ describe("batches of measured-traffic queries", () => {
     expect(batchMeasuredTraffic([], 40, 800)).toEqual([]);
   });
 
+  it("stay one valid query when a template ends in a comment", () => {
+    const promql = buildMeasuredTrafficBatch([
+      { canary: "sum(rate(a_canary[1m])) # the canary's pods", total: "sum(rate(a_total[1m]))" },
+      { canary: "sum(rate(b_canary[1m]))", total: "sum(rate(b_total[1m])) # every pod" },
+    ]);
+    expect(checkPromqlSyntax(promql)).toBeNull();
+    expect(listSelectedMetrics(promql).sort()).toEqual(["a_canary", "a_total", "b_canary", "b_total"]);
+  });
+
   it("tag every answer with its Rollout and query, and sort the answer back without the tags", () => {
     const promql = buildMeasuredTrafficBatch([
       { canary: 'sum(rate(a{svc="x-canary"}[1m]))', total: "sum(rate(a[1m]))" },
-      { canary: "scalar(b)", total: "sum(b)" },
+      { canary: "sum(rate(b[1m]))", total: "sum(b)" },
     ]);
     expect(promql).toBe(
-      'label_replace(label_replace(sum(rate(a{svc="x-canary"}[1m])), "rollscope_part", "canary", "", ""), "rollscope_group", "0", "", "") or ' +
-        'label_replace(label_replace(sum(rate(a[1m])), "rollscope_part", "total", "", ""), "rollscope_group", "0", "", "") or ' +
-        'label_replace(label_replace(scalar(b), "rollscope_part", "canary", "", ""), "rollscope_group", "1", "", "") or ' +
-        'label_replace(label_replace(sum(b), "rollscope_part", "total", "", ""), "rollscope_group", "1", "", "")',
+      'label_replace(label_replace(sum(rate(a{svc="x-canary"}[1m]))\n, "rollscope_part", "canary", "", "")\n, "rollscope_group", "0", "", "") or ' +
+        'label_replace(label_replace(sum(rate(a[1m]))\n, "rollscope_part", "total", "", "")\n, "rollscope_group", "0", "", "") or ' +
+        'label_replace(label_replace(sum(rate(b[1m]))\n, "rollscope_part", "canary", "", "")\n, "rollscope_group", "1", "", "") or ' +
+        'label_replace(label_replace(sum(b)\n, "rollscope_part", "total", "", "")\n, "rollscope_group", "1", "", "")',
     );
+    expect(checkPromqlSyntax(promql)).toBeNull();
     const answer: IncreaseSeries[] = [
       { labels: { rollscope_group: "1", rollscope_part: "total" }, values: [4] },
       { labels: { rollscope_group: "0", rollscope_part: "canary", pod: "a" }, values: [1] },

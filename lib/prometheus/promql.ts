@@ -88,10 +88,11 @@ function escapePromqlRegex(value: string): string {
 
 /**
  * `promql` with every series of its answer labelled `label="value"`: `label_replace` from the empty source label, whose
- * empty value always matches the empty regex. Lets one query carry several (`a or b`) whose answers stay apart.
+ * empty value always matches the empty regex. Lets one query carry several (`a or b`) whose answers stay apart. The
+ * query ends its own line: a `# comment` at its end (valid PromQL) must not swallow what follows.
  */
 export function labelEverySeries(promql: string, label: string, value: string): string {
-  return `label_replace(${promql}, "${label}", "${escapePromqlString(value)}", "", "")`;
+  return `label_replace(${promql}\n, "${label}", "${escapePromqlString(value)}", "", "")`;
 }
 
 export type TemplateRender = { ok: true; promql: string } | { ok: false; missing: string[] };

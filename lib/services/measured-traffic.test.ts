@@ -45,7 +45,7 @@ function fakePrometheus(stuck: ReadonlySet<string>, fail?: (promql: string) => E
     if (error) throw error;
     const arms = [
       ...promql.matchAll(
-        /label_replace\(label_replace\((.+?), "rollscope_part", "(canary|total)", "", ""\), "rollscope_group", "(\d+)", "", ""\)/g,
+        /label_replace\(label_replace\((.+?)\n, "rollscope_part", "(canary|total)", "", ""\)\n, "rollscope_group", "(\d+)", "", ""\)/g,
       ),
     ];
     if (arms.length === 0) return answer(promql, range);
@@ -97,8 +97,8 @@ describe("the stuck-router check", () => {
     expect(result.problems).toEqual([]);
     expect(result.findings.map((f) => f.affected[0].name)).toEqual(["r37"]);
     expect(result.findings[0].title + result.findings[0].detail).toMatch(/20 %.*measured canary share 0\.0 %/s);
-    // 100 Rollouts, two queries each: three requests of at most 40 Rollouts, not 200.
-    expect(prometheus.requests).toHaveLength(3);
+    // 100 Rollouts, two queries each: five requests of at most 20 Rollouts, not 200.
+    expect(prometheus.requests).toHaveLength(5);
     // The applied-weight history of every measured Rollout in one read.
     expect(weightReads).toEqual([fleet.map((r) => r.name)]);
   });
@@ -121,20 +121,44 @@ describe("the stuck-router check", () => {
     expect(result.findings.map((f) => f.affected[0].name)).toEqual(["r37"]);
   });
 
-  it("asks again Rollout by Rollout when Prometheus refuses a batch as a query, and names the one that still fails", async () => {
-    const prometheus = fakePrometheus(new Set(["r37"]), (promql) => {
-      if (promql.includes("label_replace"))
-        return new PrometheusError("bad_query", 'bad_data: expected type instant vector in call to function "label_replace", got scalar');
-      if (promql.includes('"r5-canary"')) return new PrometheusError("upstream_error", "execution: many-to-many matching not allowed");
-      return null;
-    });
+  it("asks Rollout by Rollout when Prometheus refuses a batch as a bad query (a scalar template cannot be tagged)", async () => {
+    const prometheus = fakePrometheus(new Set(["r37"]), (promql) =>
+      promql.includes("label_replace")
+        ? new PrometheusError("bad_query", 'bad_data: expected type instant vector in call to function "label_replace", got scalar')
+        : null,
+    );
+    const { app } = appWith(fleet, prometheus.queryRange);
+    const result = await findStuckRouters(app, app.fleet.clusterOrThrow("prod-eu"));
+    expect(result.findings.map((f) => f.affected[0].name)).toEqual(["r37"]);
+    expect(result.problems).toEqual([]);
+    expect(prometheus.requests).toHaveLength(5 + 2 * 100);
+  });
+
+  it("narrows an error one Rollout's query causes down to that Rollout, measuring the rest", async () => {
+    const prometheus = fakePrometheus(new Set(["r37"]), (promql) =>
+      promql.includes('"r5-canary"') ? new PrometheusError("upstream_error", "execution: many-to-many matching not allowed") : null,
+    );
     const { app } = appWith(fleet, prometheus.queryRange);
     const result = await findStuckRouters(app, app.fleet.clusterOrThrow("prod-eu"));
     expect(result.findings.map((f) => f.affected[0].name)).toEqual(["r37"]);
     expect(result.problems).toEqual([
       "stuck-router check: 1 Rollout could not be measured (shop/r5: Prometheus query for template Istio (default) for router Istio failed: execution: many-to-many matching not allowed)",
     ]);
-    expect(prometheus.requests).toHaveLength(3 + 2 * 100);
+    // The batch of r0–r19 halved down to r5 (20, 10, 5, 3, 2, 1): a few requests more, not one per Rollout.
+    expect(prometheus.requests.length).toBeLessThan(30);
+  });
+
+  it("asks again in halves when a batch times out, down to five Rollouts", async () => {
+    const rolloutsIn = (promql: string) => (promql.split('"rollscope_group"').length - 1) / 2;
+    const prometheus = fakePrometheus(new Set(["r37"]), (promql) =>
+      rolloutsIn(promql) > 5 ? new PrometheusError("timeout", "Prometheus http://prom:9090 did not answer within 10000 ms") : null,
+    );
+    const { app } = appWith(fleet, prometheus.queryRange);
+    const result = await findStuckRouters(app, app.fleet.clusterOrThrow("prod-eu"));
+    expect(result.problems).toEqual([]);
+    expect(result.findings.map((f) => f.affected[0].name)).toEqual(["r37"]);
+    // Each batch of 20: itself, its halves of 10, their halves of 5.
+    expect(prometheus.requests).toHaveLength(5 * 7);
   });
 
   it("when Prometheus does not answer, says how many Rollouts went unmeasured, without a request per Rollout", async () => {
@@ -148,7 +172,21 @@ describe("the stuck-router check", () => {
     expect(result.problems).toEqual([
       "stuck-router check: 100 Rollouts could not be measured (shop/r0: Prometheus query for template Istio (default) for router Istio failed: Prometheus http://prom:9090 did not answer within 10000 ms)",
     ]);
-    expect(prometheus.requests).toHaveLength(3);
+    // Each batch of 20, its halves and their halves: no Rollout asked alone.
+    expect(prometheus.requests).toHaveLength(5 * 7);
     expect(weightReads).toEqual([[]]);
+  });
+
+  it("when Prometheus is unreachable, fails every Rollout with one request per batch", async () => {
+    const prometheus = fakePrometheus(
+      new Set(),
+      () => new PrometheusError("unreachable", "Prometheus http://prom:9090 is unreachable (ECONNREFUSED)"),
+    );
+    const { app } = appWith(fleet, prometheus.queryRange);
+    const result = await findStuckRouters(app, app.fleet.clusterOrThrow("prod-eu"));
+    expect(result.problems).toEqual([
+      "stuck-router check: 100 Rollouts could not be measured (shop/r0: Prometheus query for template Istio (default) for router Istio failed: Prometheus http://prom:9090 is unreachable (ECONNREFUSED))",
+    ]);
+    expect(prometheus.requests).toHaveLength(5);
   });
 });

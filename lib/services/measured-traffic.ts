@@ -111,40 +111,57 @@ function describeQueryFailure(plan: QueryablePlan, err: unknown): string {
  * Rollouts measured per request by the stuck-router check, the PromQL one request carries at most (about; a form
  * body far below Prometheus' limits), and the requests in flight per cluster. One request per Rollout and query
  * was 8,000 requests a pass at 5,000 Rollouts (20 clusters of 200 checked), about 25 s of Prometheus answering.
+ * Prometheus evaluates a batch's queries one after the other within one request's timeout: 20 Rollouts (40 queries)
+ * keep a batch far from it at this size, and a batch that times out is split (MIN_ROLLOUTS_SPLIT_ON_TIMEOUT).
  */
-const MEASURE_BATCH_ROLLOUTS = 40;
+const MEASURE_BATCH_ROLLOUTS = 20;
 const MEASURE_BATCH_CHARS = 48_000;
 const MEASURE_BATCH_CONCURRENCY = 2;
+/** A batch of more Rollouts than this that times out is asked again in halves; a smaller one fails. */
+const MIN_ROLLOUTS_SPLIT_ON_TIMEOUT = 5;
 
 /**
  * Several Rollouts' measured traffic, in batches of one request each (see buildMeasuredTrafficBatch), in `plans`'
- * order. A batch Prometheus refuses as a bad query (a template that answers a scalar, which cannot be tagged, or one
- * Rollout's rendered values) is asked again Rollout by Rollout, so each gets its own answer or error; any other
- * failure (Prometheus down, slow, failing or refusing the credentials) fails the batch's Rollouts alike, without one
- * more request each.
+ * order. When Prometheus cannot answer a batch, what it says decides what follows, so that one Rollout's query never
+ * costs the others their measurement:
+ * - refused as a bad query (a template that answers a scalar cannot be tagged, so every batch of it is): each Rollout
+ *   is asked alone;
+ * - an error while evaluating (a join of one Rollout's series that matches many-to-many, say): the batch is asked
+ *   again in halves, down to the Rollout at fault, which gets the error;
+ * - a timeout: in halves while a half holds more than MIN_ROLLOUTS_SPLIT_ON_TIMEOUT Rollouts, then the batch fails;
+ * - unreachable or refusing the credentials: the batch's Rollouts fail alike, without one more request each.
  */
 async function measureInBatches(queryRange: QueryRange, plans: readonly QueryablePlan[], range: RangeSpec): Promise<Measurement[]> {
   const results: Measurement[] = plans.map(() => ({ points: [], error: null }));
   const timestamps = rangeTimestamps(range);
   const queue = batchMeasuredTraffic(plans, MEASURE_BATCH_ROLLOUTS, MEASURE_BATCH_CHARS);
-  const worker = async () => {
-    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
-      const batchPlans = batch.map((index) => plans[index]);
-      try {
-        const answers = splitMeasuredTrafficBatch(await queryRange(buildMeasuredTrafficBatch(batchPlans), range), batch.length);
-        batch.forEach((index, k) => {
-          results[index] = { points: measureCanaryShare(timestamps, answers[k].canary, answers[k].total), error: null };
-        });
-      } catch (err) {
-        const refused = err instanceof PrometheusError && err.kind === "bad_query";
-        for (const index of batch) {
-          results[index] =
-            refused && batch.length > 1
-              ? await measureOne(queryRange, plans[index], range)
-              : { points: [], error: describeQueryFailure(plans[index], err) };
-        }
+  const measureBatch = async (batch: number[]): Promise<void> => {
+    if (batch.length === 1) {
+      results[batch[0]] = await measureOne(queryRange, plans[batch[0]], range);
+      return;
+    }
+    try {
+      const answers = splitMeasuredTrafficBatch(
+        await queryRange(buildMeasuredTrafficBatch(batch.map((index) => plans[index])), range),
+        batch.length,
+      );
+      batch.forEach((index, k) => {
+        results[index] = { points: measureCanaryShare(timestamps, answers[k].canary, answers[k].total), error: null };
+      });
+    } catch (err) {
+      const kind = err instanceof PrometheusError ? err.kind : "upstream_error";
+      if (kind === "bad_query") {
+        queue.unshift(...batch.map((index) => [index]));
+      } else if (kind === "upstream_error" || (kind === "timeout" && batch.length > MIN_ROLLOUTS_SPLIT_ON_TIMEOUT)) {
+        const half = Math.ceil(batch.length / 2);
+        queue.unshift(batch.slice(0, half), batch.slice(half));
+      } else {
+        for (const index of batch) results[index] = { points: [], error: describeQueryFailure(plans[index], err) };
       }
     }
+  };
+  const worker = async () => {
+    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) await measureBatch(batch);
   };
   await Promise.all(Array.from({ length: MEASURE_BATCH_CONCURRENCY }, worker));
   return results;

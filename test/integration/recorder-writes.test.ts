@@ -101,8 +101,12 @@ describe("recorder batch writes", () => {
           weight("w-a", -300, 10),
           weight("w-a", 30, 20),
           weight("w-a", 60, 40),
+          weight("w-a", 0, 15),
           weight("w-b", -60, 50, { maxWeight: 200 }),
           weight("w-c", 10, null),
+          // Two states the same millisecond: the one written last is the one in force.
+          weight("w-d", -100, 30),
+          weight("w-d", -100, 35),
           // Same name, other namespace and cluster: not the Rollouts asked for.
           weight("w-a", 45, 90, { namespace: "other" }),
           weight("w-a", 50, 90, { cluster: "staging" }),
@@ -116,6 +120,7 @@ describe("recorder batch writes", () => {
         { namespace: "shop", name: "w-a" },
         { namespace: "shop", name: "w-b" },
         { namespace: "shop", name: "w-c" },
+        { namespace: "shop", name: "w-d" },
         { namespace: "shop", name: "never-recorded" },
       ],
       at(0),
@@ -123,11 +128,14 @@ describe("recorder batch writes", () => {
     expect(Object.fromEntries(read)).toEqual({
       "shop/w-a": [
         { atMs: t - 300_000, canaryWeight: 10, maxWeight: 100 },
+        // A sample at `from` itself is one of those since.
+        { atMs: t, canaryWeight: 15, maxWeight: 100 },
         { atMs: t + 30_000, canaryWeight: 20, maxWeight: 100 },
         { atMs: t + 60_000, canaryWeight: 40, maxWeight: 100 },
       ],
       "shop/w-b": [{ atMs: t - 60_000, canaryWeight: 50, maxWeight: 200 }],
       "shop/w-c": [{ atMs: t + 10_000, canaryWeight: null, maxWeight: 100 }],
+      "shop/w-d": [{ atMs: t - 100_000, canaryWeight: 35, maxWeight: 100 }],
     });
     expect(await repos.rolloutSamples.listWeightsSince("prod", [], at(0))).toEqual(new Map());
   });
