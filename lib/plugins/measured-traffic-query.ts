@@ -126,6 +126,9 @@ export interface MeasuredTrafficQueries {
   total: string;
 }
 
+/** What tagging one query adds to its text, about (two label_replace calls and ` or `). */
+const BATCH_TAG_CHARS = 90;
+
 /**
  * Many Rollouts' measured-traffic queries in batches for one request each: at most `maxRollouts` Rollouts and about
  * `maxChars` of PromQL (a single Rollout longer than that is a batch of its own). Indexes into `queries`, in order.
@@ -147,9 +150,6 @@ export function batchMeasuredTraffic(queries: readonly MeasuredTrafficQueries[],
   if (current.length > 0) batches.push(current);
   return batches;
 }
-
-/** What tagging one query adds to its text, about (two label_replace calls and ` or `). */
-const BATCH_TAG_CHARS = 90;
 
 /**
  * One PromQL query for several Rollouts: each one's canary and total query, `or`ed, every series of an answer tagged

@@ -75,11 +75,9 @@ async function measureTraffic(app: AppContext, cluster: ClusterWatcher, rollout:
     sourceSignal: source.signal,
     canQueryPromql: source.queryRange !== null,
   });
-  if (!plan.ok || !source.queryRange) {
-    const error = plan.ok ? "measured traffic needs Prometheus" : plan.error;
-    return { measured: { source: plan.source, error, points: [] }, points: [] };
-  }
-  const { points, error } = await measureOne(source.queryRange, plan, range);
+  if (!plan.ok) return { measured: { source: plan.source, error: plan.error, points: [] }, points: [] };
+  // A plan is only ok where PromQL can be queried (canQueryPromql).
+  const { points, error } = await measureOne(source.queryRange!, plan, range);
   if (error !== null) return { measured: { source: plan.source, error, points: [] }, points: [], queryFailed: true };
   const measured = points.map((p) => ({
     at: new Date(p.atMs).toISOString(),
@@ -227,11 +225,12 @@ async function checkClusterRouters(app: AppContext, cluster: ClusterWatcher): Pr
     measured.map(({ rollout }) => ({ namespace: rollout.namespace ?? "", name: rollout.name })),
     new Date(check.range.startMs),
   );
+  const routerCheck: RouterCheck = { cluster, settings, sourceSignal: source.signal, check };
   const findings: Finding[] = [];
   for (const { rollout, points } of measured) {
     const live = rollout.appliedWeights ? { atMs: check.range.startMs, canaryPercent: rollout.appliedWeights.canaryPercent } : null;
     const applied = toAppliedPoints(weights.get(`${rollout.namespace ?? ""}/${rollout.name}`) ?? [], live);
-    const finding = findStuckRouterFinding({ cluster, settings, sourceSignal: source.signal, check }, rollout, points, applied);
+    const finding = findStuckRouterFinding(routerCheck, rollout, points, applied);
     if (finding) findings.push(finding);
   }
   const failures = planned.flatMap(({ rollout }, i) => {
