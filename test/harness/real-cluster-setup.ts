@@ -33,6 +33,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   });
   return async () => {
     await cluster.stop();
-    rmSync(workDir, { recursive: true, force: true });
+    // ROLLSCOPE_REAL_CLUSTER_KEEP=1 keeps the cluster's logs (<workDir>/logs: the API server's, the controller's…).
+    if (process.env.ROLLSCOPE_REAL_CLUSTER_KEEP === "1") console.log(`[real cluster] kept ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
   };
 }
