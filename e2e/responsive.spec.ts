@@ -92,6 +92,35 @@ function lineCount(locator: Locator): Promise<number> {
   });
 }
 
+/** The vertical middle of each element, rounded to the pixel. */
+async function middles(locators: Locator[]): Promise<number[]> {
+  return Promise.all(
+    locators.map(async (locator) => {
+      const box = await locator.boundingBox();
+      if (!box) throw new Error(`${locator} is not on screen`);
+      return Math.round(box.y + box.height / 2);
+    }),
+  );
+}
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 1440, height: 900 },
+]) {
+  test(`at ${viewport.width} px the header holds the navigation, every cluster and the session on one line`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.goto("/");
+    const chips = page.getByTestId("cluster-chip");
+    await expect(chips).toHaveCount(3);
+    const session = page.getByTestId("session-status");
+    // Mode none: the header says so in two words; the whole sentence is the title and what a screen reader reads.
+    await expect(session).toContainText("No sign-in");
+    await expect(session.locator("[title]")).toHaveAttribute("title", "No sign-in: actions run as the dashboard's kubeconfig identity");
+    const line = await middles([page.getByRole("navigation", { name: "Main" }), ...(await chips.all()), session]);
+    for (const middle of line) expect(Math.abs(middle - line[0]), `middles ${line.join(", ")}`).toBeLessThanOrEqual(2);
+  });
+}
+
 test.describe("1440 px wide (a laptop)", () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 

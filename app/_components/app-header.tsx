@@ -85,7 +85,7 @@ export function AppHeader() {
   const nav = NAV.filter((item) => !item.auditReaders || canReadAudit);
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <div className="mx-auto flex w-full max-w-[2560px] flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 lg:px-6">
+      <div className="mx-auto flex w-full max-w-[2560px] flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 lg:gap-x-4 lg:px-6">
         <Link href="/" className={cn("flex items-center gap-2 rounded text-base font-semibold tracking-tight", focusRing)}>
           <svg viewBox="0 0 24 24" className="size-6" aria-hidden>
             <rect x="2" y="13" width="20" height="5" rx="2.5" className="fill-slate-200 dark:fill-slate-700" />

@@ -11,13 +11,15 @@ import { withBasePath } from "@/lib/format/base-path";
 
 /**
  * Who is signed in and on whose authority actions run, for the app header: "Signed in as alice · Sign out",
- * "Sign in" when signed out (mode oidc), or, in mode none, that actions run as the kubeconfig identity.
+ * "Sign in" when signed out (mode oidc), or "No sign-in" in mode none; the whole sentence (that actions then run as
+ * the kubeconfig identity) is its title and what a screen reader reads.
  */
 export function SessionStatus({ className }: { className?: string }) {
   const { data: session } = useSession();
   const client = useQueryClient();
   const [signingOut, setSigningOut] = useState(false);
   if (!session) return null;
+  const title = session.user?.groups.length ? `${session.identityNote}\nGroups: ${session.user.groups.join(", ")}` : session.identityNote;
 
   const signOut = async () => {
     setSigningOut(true);
@@ -35,11 +37,9 @@ export function SessionStatus({ className }: { className?: string }) {
       data-testid="session-status"
       className={cn("flex min-w-0 items-center gap-2 text-xs text-slate-600 dark:text-slate-400", className)}
     >
-      <span
-        className="min-w-0 truncate"
-        title={session.user?.groups.length ? `${session.identityNote}\nGroups: ${session.user.groups.join(", ")}` : session.identityNote}
-      >
-        {session.identityNote}
+      <span className="min-w-0 truncate" title={title}>
+        <span aria-hidden>{session.identityLabel}</span>
+        <span className="sr-only">{session.identityNote}</span>
       </span>
       {session.readOnly && <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 font-medium dark:bg-slate-800">read-only</span>}
       {session.mode === "oidc" && session.user && (

@@ -13,8 +13,10 @@ export interface SessionView {
   canReadAudit: boolean;
   /** Where to send a signed-out browser; null when there is no sign-in page (modes none and proxy). */
   signInUrl: string | null;
-  /** One line for the header, e.g. "No sign-in: actions run as the dashboard's kubeconfig identity". */
+  /** On whose authority actions run, in a sentence: "No sign-in: actions run as the dashboard's kubeconfig identity". */
   identityNote: string;
+  /** Its short form for the header ("No sign-in", "Signed in as alice", "Not signed in"), the note as its title. */
+  identityLabel: string;
   csrfToken: string;
 }
 

@@ -33,6 +33,13 @@ function identityNote(mode: AuthMode, user: AuthUser | null): string {
   return `Signed in as ${user.name}${mode === "proxy" ? " (via the sign-in proxy)" : ""}`;
 }
 
+/** The header's short form of {@link identityNote}: the app header keeps one line on a laptop screen. */
+function identityLabel(mode: AuthMode, user: AuthUser | null): string {
+  if (mode === "none") return "No sign-in";
+  if (!user) return "Not signed in";
+  return `Signed in as ${user.name}`;
+}
+
 /** The session view plus the CSRF cookie to set; an existing valid token is kept so open tabs keep working. */
 export function getSessionView(
   app: AppContext,
@@ -62,6 +69,7 @@ export function getSessionView(
       canReadAudit: user !== null && mayReadAuditLog(app.config.authorization, user),
       signInUrl: mode === "oidc" ? "/signin" : null,
       identityNote: identityNote(mode, user),
+      identityLabel: identityLabel(mode, user),
       csrfToken,
     },
     cookies,

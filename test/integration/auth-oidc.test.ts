@@ -97,6 +97,7 @@ describe("auth mode oidc", () => {
       mode: "oidc",
       user: { name: "alice@example.com", groups: ["sre-operators"] },
       identityNote: "Signed in as alice@example.com",
+      identityLabel: "Signed in as alice@example.com",
     });
     expect((await browser.request(`${bridge.url}/api/rollouts`)).status).toBe(200);
 

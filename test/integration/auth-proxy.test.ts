@@ -108,6 +108,7 @@ describe("auth mode proxy", () => {
     const session = await call("GET", "/api/session", { headers: as("alice", "sre-operators") });
     expect((session.body as SessionView).user).toBeNull();
     expect((session.body as SessionView).identityNote).toBe("Not signed in: open Rollscope through the sign-in proxy");
+    expect((session.body as SessionView).identityLabel).toBe("Not signed in");
     expect((await call("GET", "/api/rollouts", { headers: as("alice", "sre-operators") })).status).toBe(401);
     const forged = { ...as("alice", "sre-operators"), "x-rollscope-peer": `guess ${TRUSTED}`, "x-forwarded-for": TRUSTED };
     expect((await call("GET", actionsPath("prod", "checkout"), { headers: forged })).status).toBe(401);
@@ -120,6 +121,7 @@ describe("auth mode proxy", () => {
       mode: "proxy",
       user: { name: "alice", groups: ["sre-operators", "team-shop"] },
       identityNote: "Signed in as alice (via the sign-in proxy)",
+      identityLabel: "Signed in as alice",
     });
     expect((await call("GET", "/api/rollouts", { from: TRUSTED, headers: as("alice", "sre-operators") })).status).toBe(200);
   });
