@@ -124,6 +124,19 @@ for (const viewport of [
 test.describe("1440 px wide (a laptop)", () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
+  test("the audit log's filters wrap with the time range and Apply and Clear each kept together", async ({ page }) => {
+    await page.goto("/audit");
+    const filters = page.getByTestId("audit-filters");
+    const [from, to, apply, clear] = await middles([
+      filters.getByLabel("From"),
+      filters.getByLabel("To"),
+      filters.getByRole("button", { name: "Apply" }),
+      filters.getByRole("button", { name: "Clear" }),
+    ]);
+    expect(Math.abs(from - to), "From and To on one line").toBeLessThanOrEqual(2);
+    expect(Math.abs(apply - clear), "Apply and Clear on one line").toBeLessThanOrEqual(2);
+  });
+
   test("the pause box shows its reason and its clock each on one line", async ({ page }) => {
     await createBlueGreenTestRollout("staging", "shop", "e2e-pause-box");
     await page.goto("/rollouts/staging/shop/e2e-pause-box");

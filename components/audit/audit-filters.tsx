@@ -42,10 +42,10 @@ export function AuditFilters({ filters, clusters, onChange, csvHref, jsonHref }:
     e.preventDefault();
     onChange(draft);
   };
-  const inputClass = cn(
-    "h-8 w-40 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900",
-    focusRing,
-  );
+  const inputBase = cn("h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900", focusRing);
+  const inputClass = cn(inputBase, "w-40");
+  // Wide enough for the whole "mm/dd/yyyy, --:-- --" of a datetime input.
+  const dateClass = cn(inputBase, "w-52");
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-3" data-testid="audit-filters" aria-label="Audit filters">
       <Select
@@ -80,35 +80,41 @@ export function AuditFilters({ filters, clusters, onChange, csvHref, jsonHref }:
         value={draft.outcome ?? ""}
         onChange={(e) => set({ outcome: e.target.value as Filters["outcome"] })}
       />
-      <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
-        <span>From</span>
-        <input
-          type="datetime-local"
-          className={inputClass}
-          value={toLocalInput(draft.from)}
-          onChange={(e) => set({ from: fromLocalInput(e.target.value) })}
-        />
-      </label>
-      <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
-        <span>To</span>
-        <input
-          type="datetime-local"
-          className={inputClass}
-          value={toLocalInput(draft.to)}
-          onChange={(e) => set({ to: fromLocalInput(e.target.value) })}
-        />
-      </label>
-      <Button type="submit" variant="primary">
-        Apply
-      </Button>
-      <Button
-        onClick={() => {
-          setDraft({});
-          onChange({});
-        }}
-      >
-        Clear
-      </Button>
+      {/* The time range moves to the next line as one (and wraps inside only on a narrow screen). */}
+      <div className="flex flex-wrap gap-3">
+        <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
+          <span>From</span>
+          <input
+            type="datetime-local"
+            className={dateClass}
+            value={toLocalInput(draft.from)}
+            onChange={(e) => set({ from: fromLocalInput(e.target.value) })}
+          />
+        </label>
+        <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
+          <span>To</span>
+          <input
+            type="datetime-local"
+            className={dateClass}
+            value={toLocalInput(draft.to)}
+            onChange={(e) => set({ to: fromLocalInput(e.target.value) })}
+          />
+        </label>
+      </div>
+      {/* Apply and Clear wrap together. */}
+      <div className="flex gap-2">
+        <Button type="submit" variant="primary">
+          Apply
+        </Button>
+        <Button
+          onClick={() => {
+            setDraft({});
+            onChange({});
+          }}
+        >
+          Clear
+        </Button>
+      </div>
       <div className="ml-auto flex gap-2">
         <a href={csvHref} className={buttonClasses("secondary")} data-testid="audit-export-csv" download>
           Export CSV
