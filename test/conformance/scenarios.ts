@@ -14,10 +14,14 @@ const healthyAndPromoted = (ro: RolloutJson) =>
   ro.status.availableReplicas === ro.spec.replicas;
 const degraded = (ro: RolloutJson) => ro.status?.phase === "Degraded";
 /**
- * Aborted, and the canary scaled back down: the real controller reports the scale-down only when the ReplicaSet's pods
- * are gone, which under load can stay unchanged longer than a settle (a clean-clone run recorded `updated: 1`).
+ * Aborted, and the canary scaled back down with its pods gone (no pod beyond the stable ReplicaSet's). The real
+ * controller reports the scale-down only when the ReplicaSet's pods are gone, which under load can stay unchanged
+ * longer than a settle (a clean-clone run recorded `updated: 1`); and it can write Degraded and the abort before it
+ * counts a canary pod that was already starting, so `updatedReplicas` alone can be unset for a moment and then read 1
+ * (another clean-clone run: `desired: 3, updated: 1` against the simulator's 2 and none).
  */
-const abortedAndScaledDown = (ro: RolloutJson) => degraded(ro) && !!ro.status?.abort && !ro.status.updatedReplicas;
+const abortedAndScaledDown = (ro: RolloutJson) =>
+  degraded(ro) && !!ro.status?.abort && !ro.status.updatedReplicas && ro.status.replicas === ro.spec.replicas;
 const newImage = (version: number) => (ctx: ScenarioContext) => setImage(ctx.kube, ctx.ns, ctx.rollout, image(version));
 
 const ROUTED_STEPS = [{ setWeight: 20 }, { pause: {} }, { setWeight: 50 }, { pause: { duration: "3s" } }, { pause: {} }];
