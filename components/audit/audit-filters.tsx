@@ -14,6 +14,11 @@ const TEXT_FIELDS = [
   { key: "user", label: "User contains" },
 ] as const;
 
+const TIME_FIELDS = [
+  { key: "from", label: "From" },
+  { key: "to", label: "To" },
+] as const;
+
 function toLocalInput(iso: string | undefined): string {
   if (!iso) return "";
   const d = new Date(iso);
@@ -82,24 +87,17 @@ export function AuditFilters({ filters, clusters, onChange, csvHref, jsonHref }:
       />
       {/* The time range moves to the next line as one (and wraps inside only on a narrow screen). */}
       <div className="flex flex-wrap gap-3">
-        <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
-          <span>From</span>
-          <input
-            type="datetime-local"
-            className={dateClass}
-            value={toLocalInput(draft.from)}
-            onChange={(e) => set({ from: fromLocalInput(e.target.value) })}
-          />
-        </label>
-        <label className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
-          <span>To</span>
-          <input
-            type="datetime-local"
-            className={dateClass}
-            value={toLocalInput(draft.to)}
-            onChange={(e) => set({ to: fromLocalInput(e.target.value) })}
-          />
-        </label>
+        {TIME_FIELDS.map((field) => (
+          <label key={field.key} className="flex flex-col gap-0.5 text-xs text-slate-500 dark:text-slate-400">
+            <span>{field.label}</span>
+            <input
+              type="datetime-local"
+              className={dateClass}
+              value={toLocalInput(draft[field.key])}
+              onChange={(e) => set({ [field.key]: fromLocalInput(e.target.value) })}
+            />
+          </label>
+        ))}
       </div>
       {/* Apply and Clear wrap together. */}
       <div className="flex gap-2">
